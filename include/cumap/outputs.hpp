@@ -1,0 +1,51 @@
+#pragma once
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cumap/backend.hpp"
+#include "cumap/matrix.hpp"
+#include "cumap/options.hpp"
+#include "cumap/topology.hpp"
+
+namespace cumap {
+
+// Writes to a temporary file beside `path`, then renames it over `path`, so
+// that readers never see half a file. Throws RuntimeFailure on I/O errors.
+void write_file_atomic(const std::filesystem::path& path, std::string_view content);
+
+// Creates `dir` if needed and checks that files can be made in it; throws
+// UsageError naming the directory otherwise. Leaves nothing behind.
+void ensure_writable_dir(const std::filesystem::path& dir);
+
+// NxN matrix CSV: header row "unit,<id>,<id>...", then one row per unit with
+// its id first; empty cells for NaN. RFC 4180, numbers with 3 decimals.
+std::string matrix_csv(const ValueMatrix& m);
+// Reads a matrix CSV (cumap's, or one a spreadsheet saved back). Throws
+// UsageError with the line number on ragged rows, non-numeric or non-square input.
+ValueMatrix parse_matrix_csv(std::string_view text);
+ValueMatrix read_matrix_csv(const std::filesystem::path& path);
+
+// Long form, one row per pair, placement and copy:
+// a,b,placement,copy,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,min_ns,
+// cycles_median,cold_ns,samples,iters,timed_out
+std::string pairs_csv(const std::vector<LatencyMap>& maps);
+
+struct RunInfo {
+  std::string tool_version;
+  std::string timestamp_utc;  // ISO 8601
+  std::string host_name;
+  std::string command_line;
+  double wall_seconds = 0.0;
+};
+
+nlohmann::json make_meta(const Options& options, const DeviceInfo& device, const Topology& topology,
+                         const std::vector<LatencyMap>& maps, const RunInfo& run);
+
+std::string utc_timestamp_now();
+std::string host_name();
+
+}  // namespace cumap

@@ -1,0 +1,16 @@
+#pragma once
+#include <string_view>
+
+namespace cumap {
+
+// Where the two signalling flags live. Both placements run the same protocol
+// (each side signals on its own flag and polls the partner's); only the
+// distance between the two flags changes.
+enum class Placement {
+  SameLine,   // both flags in one cache line (adjacent words)
+  SplitLine,  // the flags in different cache lines (and different pages)
+};
+
+std::string_view to_string(Placement p);  // "same-line" / "split-line"
+
+}  // namespace cumap
