@@ -49,4 +49,17 @@ Image render_heatmap(const std::vector<HeatmapPanel>& panels, const HeatmapStyle
 // 8-bit RGB PNG, written atomically.
 void write_png(const std::filesystem::path& path, const Image& image);
 
+// `cumap render`: re-draws a matrix CSV as a PNG. `scale` is "auto" or
+// "MIN:MAX"; `order` a topology JSON file (see topology.hpp). Throws
+// UsageError on bad input and writes nothing then.
+struct RenderRequest {
+  std::filesystem::path csv;
+  std::filesystem::path png;
+  std::optional<std::filesystem::path> order;
+  std::string scale = "auto";
+  std::string title;
+  std::string colormap = "viridis";
+};
+void render_csv_file(const RenderRequest& request);
+
 }  // namespace cumap
