@@ -1,1 +1,64 @@
-// placeholder
+#include <fmt/format.h>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "cumap/backend.hpp"
+#include "cumap/error.hpp"
+#if CUMAP_HAVE_CUDA
+#include "backends/cuda/cuda_backend.hpp"
+#endif
+#if CUMAP_HAVE_HIP
+#include "backends/hip/hip_backend.hpp"
+#endif
+
+namespace cumap {
+namespace {
+
+std::unique_ptr<Backend> make_one(BackendKind kind, const Options& options) {
+  switch (kind) {
+    case BackendKind::Cpu: return make_cpu_backend(options);
+    case BackendKind::Cuda:
+#if CUMAP_HAVE_CUDA
+      return make_cuda_backend(options);
+#else
+      throw UsageError("this cumap was built without the CUDA backend (configure with -DCUMAP_CUDA=ON)");
+#endif
+    case BackendKind::Hip:
+#if CUMAP_HAVE_HIP
+      return make_hip_backend(options);
+#else
+      throw UsageError("this cumap was built without the HIP backend (configure with -DCUMAP_HIP=ON)");
+#endif
+    case BackendKind::Auto: break;
+  }
+  throw UsageError("no backend resolved");
+}
+
+}  // namespace
+
+std::vector<BackendKind> built_backends() {
+  std::vector<BackendKind> kinds;
+#if CUMAP_HAVE_CUDA
+  kinds.push_back(BackendKind::Cuda);
+#endif
+#if CUMAP_HAVE_HIP
+  kinds.push_back(BackendKind::Hip);
+#endif
+  kinds.push_back(BackendKind::Cpu);
+  return kinds;
+}
+
+std::unique_ptr<Backend> make_backend(const Options& options) {
+  if (options.backend != BackendKind::Auto) return make_one(options.backend, options);
+  // Auto: the first GPU backend that finds a device, else the CPU. A GPU
+  // backend without a device says so with UsageError; that is expected here.
+  for (BackendKind kind : built_backends()) {
+    try {
+      return make_one(kind, options);
+    } catch (const UsageError&) {
+      if (kind == BackendKind::Cpu) throw;
+    }
+  }
+  throw UsageError("no backend could be started");
+}
+
+}  // namespace cumap

@@ -1,1 +1,46 @@
-int main() { return 0; }
+#include <cstdio>
+#include <exception>
+#include <type_traits>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "cli/command_line.hpp"
+#include "cli/map_command.hpp"
+#include "cli/topology_command.hpp"
+#include "cumap/error.hpp"
+
+namespace {
+
+int dispatch(const cumap::cli::Command& command) {
+  using namespace cumap::cli;
+  return std::visit(
+      [](const auto& c) -> int {
+        using T = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<T, MapCommand>) return run_map(c);
+        else if constexpr (std::is_same_v<T, RenderCommand>) {
+          cumap::render_csv_file(c.request);
+          return cumap::kExitOk;
+        } else if constexpr (std::is_same_v<T, TopologyCommand>) return run_topology(c);
+        else if constexpr (std::is_same_v<T, ListDevicesCommand>) return run_list_devices(c);
+        else return c.exit_code;
+      },
+      command);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return dispatch(cumap::cli::parse_command_line(argc, argv));
+  } catch (const cumap::UsageError& e) {
+    fmt::print(stderr, "cumap: error: {}\n", e.what());
+    return cumap::kExitUsage;
+  } catch (const cumap::RuntimeFailure& e) {
+    fmt::print(stderr, "cumap: failed: {}\n", e.what());
+    return cumap::kExitRuntime;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "cumap: internal error: {}\n", e.what());
+    return cumap::kExitRuntime;
+  }
+}

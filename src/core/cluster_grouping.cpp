@@ -1,1 +1,89 @@
-// placeholder: topology work
+// Topology from thread-block-cluster co-residency: units that the hardware
+// ever scheduled into one cluster launch must share a GPC, so every observed
+// cluster merges its units, and the connected components are the groups.
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "cumap/topology_discovery.hpp"
+
+namespace cumap {
+namespace {
+
+// Disjoint sets over dense indices, with path halving and union by size so
+// thousands of launches over a few hundred units stay cheap.
+class DisjointSets {
+ public:
+  explicit DisjointSets(std::size_t n) : parent_(n), size_(n, 1) {
+    std::iota(parent_.begin(), parent_.end(), std::size_t{0});
+  }
+  std::size_t find(std::size_t x) {
+    while (parent_[x] != x) {
+      parent_[x] = parent_[parent_[x]];
+      x = parent_[x];
+    }
+    return x;
+  }
+  void unite(std::size_t a, std::size_t b) {
+    a = find(a);
+    b = find(b);
+    if (a == b) return;
+    if (size_[a] < size_[b]) std::swap(a, b);
+    parent_[b] = a;
+    size_[a] += size_[b];
+  }
+
+ private:
+  std::vector<std::size_t> parent_;
+  std::vector<std::size_t> size_;
+};
+
+}  // namespace
+
+Topology groups_from_co_residency(const std::vector<std::vector<int>>& clusters,
+                                  const std::vector<int>& units, const std::string& group_prefix) {
+  std::vector<int> sorted_units = units;
+  std::sort(sorted_units.begin(), sorted_units.end());
+  sorted_units.erase(std::unique(sorted_units.begin(), sorted_units.end()), sorted_units.end());
+
+  std::unordered_map<int, std::size_t> index_of;
+  for (std::size_t i = 0; i < sorted_units.size(); ++i) index_of[sorted_units[i]] = i;
+
+  DisjointSets sets(sorted_units.size());
+  for (const auto& cluster : clusters) {
+    // Ids outside `units` (e.g. units the user excluded) carry no evidence
+    // about the units we map, so they are skipped rather than merged through.
+    std::size_t first = sorted_units.size();
+    for (int id : cluster) {
+      auto it = index_of.find(id);
+      if (it == index_of.end()) continue;
+      if (first == sorted_units.size()) first = it->second;
+      else sets.unite(first, it->second);
+    }
+  }
+
+  // Walking units in ascending order assigns each component its slot when its
+  // smallest unit is met, which gives both the group order and ascending units.
+  std::unordered_map<std::size_t, std::size_t> group_of_root;
+  Topology topo;
+  topo.source = "clusters";
+  for (std::size_t i = 0; i < sorted_units.size(); ++i) {
+    std::size_t root = sets.find(i);
+    auto [it, inserted] = group_of_root.try_emplace(root, topo.groups.size());
+    if (inserted) topo.groups.push_back({group_prefix + std::to_string(topo.groups.size()), {}});
+    topo.groups[it->second].units.push_back(sorted_units[i]);
+  }
+
+  std::vector<int> singletons;
+  std::vector<int> group_sizes;
+  for (const auto& g : topo.groups) {
+    group_sizes.push_back(static_cast<int>(g.units.size()));
+    if (g.units.size() == 1) singletons.push_back(g.units.front());
+  }
+  topo.details = {{"launches", clusters.size()}, {"singletons", singletons}, {"group_sizes", group_sizes}};
+  return topo;
+}
+
+}  // namespace cumap

@@ -1,1 +1,103 @@
-// placeholder: implemented by the core work
+// From raw round-trip samples to per-pair statistics and one-way matrices.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <unordered_map>
+#include <vector>
+
+#include "cumap/matrix.hpp"
+
+namespace cumap {
+namespace {
+
+// Per cell: the one-way medians of every copy measured there, and whether any
+// copy of that pair timed out.
+struct CellCopies {
+  std::vector<double> oneway;
+  bool timed_out = false;
+};
+
+// Collects each pair's copies into matrix cells. Unordered maps put every
+// pair in both (a,b) and (b,a); ordered maps only in (a,b), since there the
+// direction is the measured quantity.
+std::vector<CellCopies> cells_of(const LatencyMap& map) {
+  const std::size_t n = map.units.size();
+  std::unordered_map<int, std::size_t> index;
+  for (std::size_t i = 0; i < n; ++i) index[map.units[i]] = i;
+
+  std::vector<CellCopies> cells(n * n);
+  const auto add = [&](std::size_t r, std::size_t c, const PairStats& p) {
+    CellCopies& cell = cells[r * n + c];
+    if (p.timed_out) cell.timed_out = true;
+    else if (std::isfinite(p.rtt_ns.median)) cell.oneway.push_back(p.oneway_median_ns());
+  };
+  for (const PairStats& p : map.pairs) {
+    const auto ia = index.find(p.a), ib = index.find(p.b);
+    if (ia == index.end() || ib == index.end() || p.a == p.b) continue;
+    add(ia->second, ib->second, p);
+    if (!map.ordered) add(ib->second, ia->second, p);
+  }
+  return cells;
+}
+
+}  // namespace
+
+LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, const Schedule& schedule,
+                                  const MeasureSpec& spec) {
+  LatencyMap map;
+  map.placement = spec.placement;
+  map.units = schedule.units;
+  map.ordered = schedule.ordered;
+  map.iters = spec.iters;
+  map.pairs.resize(raw.size());
+
+  // A full GPU run has tens of thousands of pair x copy entries, each sorting
+  // its samples; they are independent, so spread them over the cores.
+  const auto count = static_cast<std::ptrdiff_t>(raw.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < count; ++i) {
+    const PairMeasurement& m = raw[static_cast<std::size_t>(i)];
+    PairStats& s = map.pairs[static_cast<std::size_t>(i)];
+    s.a = m.a;
+    s.b = m.b;
+    s.copy = m.copy;
+    s.rtt_ns = summarize(m.rtt_ns);
+    if (!m.rtt_cycles.empty()) s.cycles_median = summarize(m.rtt_cycles).median;
+    s.cold_ns = m.cold_rtt_ns;
+    s.iters = spec.iters;
+    s.timed_out = m.timed_out;
+  }
+  return map;
+}
+
+ValueMatrix LatencyMap::oneway_ns() const {
+  ValueMatrix m = ValueMatrix::filled(units, kNaN);
+  const std::vector<CellCopies> cells = cells_of(*this);
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    // One timed-out copy makes the whole cell unreliable: show it as missing
+    // rather than as the median of whatever copies happened to finish.
+    if (cells[i].timed_out) continue;
+    m.values[i] = summarize(cells[i].oneway).median;
+  }
+  return m;
+}
+
+ValueMatrix LatencyMap::copy_spread_ns() const {
+  ValueMatrix m = ValueMatrix::filled(units, kNaN);
+  const std::vector<CellCopies> cells = cells_of(*this);
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (cells[i].timed_out || cells[i].oneway.empty()) continue;
+    const auto [lo, hi] = std::minmax_element(cells[i].oneway.begin(), cells[i].oneway.end());
+    m.values[i] = *hi - *lo;
+  }
+  return m;
+}
+
+std::vector<PairStats> LatencyMap::timed_out() const {
+  std::vector<PairStats> out;
+  for (const PairStats& p : pairs)
+    if (p.timed_out) out.push_back(p);
+  return out;
+}
+
+}  // namespace cumap

@@ -1,1 +1,87 @@
-// placeholder: implemented by the core work
+// The --units syntax: comma-separated ids and inclusive ranges, "0-7,16,32-47".
+#include <algorithm>
+#include <charconv>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cumap/error.hpp"
+#include "cumap/units.hpp"
+
+namespace cumap {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  const auto not_space = [](char c) { return c != ' ' && c != '\t' && c != '\n' && c != '\r'; };
+  while (!s.empty() && !not_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && !not_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::string valid_range(int unit_count) {
+  if (unit_count <= 0) return "this device has no units";
+  if (unit_count == 1) return "this device has unit 0";
+  return fmt::format("this device has units 0-{}", unit_count - 1);
+}
+
+// One id of a token; `token` is only for the message.
+int parse_id(std::string_view text, std::string_view token, int unit_count) {
+  text = trim(text);
+  if (text.empty()) throw UsageError(fmt::format("--units: '{}' is not a unit id or range", token));
+  if (text.front() == '-') throw UsageError(fmt::format("--units: '{}' is negative", token));
+  long long value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range || (ec == std::errc{} && end == text.data() + text.size() &&
+                                               value >= unit_count)) {
+    throw UsageError(fmt::format("--units: {} is out of range: {}", text, valid_range(unit_count)));
+  }
+  if (ec != std::errc{} || end != text.data() + text.size())
+    throw UsageError(fmt::format("--units: '{}' is not a unit id or range", token));
+  return static_cast<int>(value);
+}
+
+}  // namespace
+
+std::vector<int> parse_unit_list(std::string_view spec, int unit_count) {
+  if (trim(spec).empty()) throw UsageError("--units: the unit list is empty");
+  std::vector<int> units;
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    const std::string_view token = trim(spec.substr(start, comma - start));
+    start = comma + 1;
+    if (token.empty()) throw UsageError(fmt::format("--units: empty entry in '{}'", spec));
+    if (token.front() == '-') throw UsageError(fmt::format("--units: '{}' is negative", token));
+    const std::size_t dash = token.find('-');
+    if (dash == std::string_view::npos) {
+      units.push_back(parse_id(token, token, unit_count));
+      continue;
+    }
+    const int first = parse_id(token.substr(0, dash), token, unit_count);
+    const int last = parse_id(token.substr(dash + 1), token, unit_count);
+    if (last < first) throw UsageError(fmt::format("--units: '{}' is a reversed range", token));
+    for (int u = first; u <= last; ++u) units.push_back(u);
+  }
+  std::sort(units.begin(), units.end());
+  units.erase(std::unique(units.begin(), units.end()), units.end());
+  return units;
+}
+
+std::string format_unit_list(const std::vector<int>& input) {
+  std::vector<int> units = input;
+  std::sort(units.begin(), units.end());
+  units.erase(std::unique(units.begin(), units.end()), units.end());
+  std::string out;
+  for (std::size_t i = 0; i < units.size();) {
+    std::size_t j = i;
+    while (j + 1 < units.size() && units[j + 1] == units[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += j == i ? fmt::format("{}", units[i]) : fmt::format("{}-{}", units[i], units[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace cumap

@@ -1,0 +1,211 @@
+#include "backends/cuda/cuda_backend.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/cuda_device_facts.hpp"
+#include "backends/cuda/device_buffer.hpp"
+#include "backends/cuda/l2_persistence.hpp"
+#include "backends/cuda/launch_plan.hpp"
+#include "backends/cuda/pingpong_launch.hpp"
+#include "backends/cuda/sm_topology.hpp"
+#include "cumap/error.hpp"
+
+namespace cumap {
+namespace {
+
+using namespace cuda;
+
+// Launches shorter than this give too coarse a clock reading from
+// %globaltimer; their cycles are converted with the calibration instead.
+constexpr double kMinClockIntervalNs = 10e6;
+// A launch should last about this long: frequent enough progress, few launches.
+constexpr double kTargetLaunchSeconds = 0.1;
+constexpr double kRttGuessNs = 700.0;
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(const Options& o) : facts_(read_device_facts(o.device)) {
+    // More than half an SM's shared memory per block: no SM can take two.
+    smem_bytes_ = facts_.smem_optin_bytes - 1024;
+    prepare_pingpong_kernels(smem_bytes_);
+    calibrated_cycles_per_ns_ = calibrate_clock();
+    sm_ids_ = census();
+  }
+
+  DeviceInfo device() const override {
+    DeviceInfo d = describe(facts_, measured_hz());
+    d.extra["sm_clock_calibration_hz"] = calibrated_cycles_per_ns_ * 1e9;
+    d.extra["sm_clock_during_run_hz"] = run_ns_ > 0 ? nlohmann::json(run_cycles_ / run_ns_ * 1e9) : nlohmann::json();
+    d.extra["blocks_per_launch"] = facts_.sm_count;
+    d.extra["dynamic_shared_memory_per_block_bytes"] = smem_bytes_;
+    if (persist_bytes_) d.extra["l2_persisting_window_bytes"] = *persist_bytes_;
+    return d;
+  }
+
+  std::vector<int> units() const override { return sm_ids_; }
+
+  Topology topology() override {
+    if (!topology_) topology_ = discover_gpcs(facts_.cc_major, smem_bytes_, sm_ids_, stream_.get());
+    return *topology_;
+  }
+
+  std::vector<PairMeasurement> measure(const Schedule& schedule, const MeasureSpec& spec,
+                                       const ProgressFn& progress) override {
+    if (round_trips_per_pair(spec) >= (1ull << 31))
+      throw UsageError("--iters x --samples is too large: a pair's flag values must fit in 31 bits");
+    const int blocks = facts_.sm_count;
+    const auto ranges = launch_ranges(schedule.pairs.size(), pairs_per_launch(spec, kRttGuessNs, kTargetLaunchSeconds));
+    std::size_t widest = 0;
+    for (auto [b, e] : ranges) widest = std::max(widest, e - b);
+
+    DeviceBuffer<std::uint32_t> flags(flag_buffer_words(spec.rotating_count));
+    std::optional<DeviceBuffer<std::uint32_t>> flush;
+    if (spec.flush_cache) flush.emplace(flush_buffer_words(facts_.l2_bytes));
+    DeviceBuffer<DevicePair> pairs(widest);
+    DeviceBuffer<std::uint64_t> sample_cycles(widest * spec.samples), cold_cycles(widest), marks(4);
+    DeviceBuffer<int> status(widest), block_sm(blocks), sm_blocks(sm_id_limit());
+    DeviceBuffer<unsigned> control(control_words(blocks));
+    flags.zero(stream_.get());
+
+    std::optional<PersistingL2Window> persist;
+    if (spec.l2_persist) {
+      persist.emplace(stream_.get(), flags.get(), flags.bytes(), facts_.persisting_l2_max_bytes,
+                      facts_.access_policy_max_window_bytes);
+      persist_bytes_ = persist->bytes();
+    }
+
+    PingPongParams pp{};
+    pp.iters = spec.iters;
+    pp.samples = spec.samples;
+    pp.warmup = spec.warmup;
+    pp.ordered = spec.ordered;
+    pp.probe = static_cast<int>(spec.probe);
+    pp.wait_budget_cycles = budget_cycles(spec.timeout_ms, facts_.max_sm_clock_hz);
+    pp.barrier_budget_cycles = barrier_budget_cycles(spec, facts_.max_sm_clock_hz);
+    pp.flush_buffer = flush ? flush->get() : nullptr;
+    pp.flush_words = flush ? flush->size() : 0;
+    pp.pairs = pairs.get();
+    pp.sample_cycles = sample_cycles.get();
+    pp.cold_cycles = cold_cycles.get();
+    pp.pair_status = status.get();
+    pp.block_sm = block_sm.get();
+    pp.sm_blocks = sm_blocks.get();
+    pp.sm_id_limit = sm_id_limit();
+    pp.control = control.get();
+    pp.clock_marks = marks.get();
+
+    std::vector<PairMeasurement> out;
+    const std::size_t total = schedule.pairs.size() * static_cast<std::size_t>(spec.rotating_count);
+    for (int copy = 0; copy < spec.rotating_count; ++copy) {
+      const FlagOffsets at = flag_offsets(copy, spec.placement);
+      pp.flag_first = flags.get() + at.first;
+      pp.flag_second = flags.get() + at.second;
+      for (auto [begin, end] : ranges) {
+        pairs.upload(device_pairs(schedule.pairs, begin, end), stream_.get());
+        pp.pair_count = static_cast<int>(end - begin);
+        LaunchRecords rec = run_launch(pp, blocks, status, sample_cycles, cold_cycles, sm_blocks, control, marks,
+                                       spec.samples);
+        double cpn = last_launch_cycles_per_ns_;
+        auto decoded = decode_launch(schedule.pairs, begin, rec, spec, cpn, copy);
+        out.insert(out.end(), std::make_move_iterator(decoded.begin()), std::make_move_iterator(decoded.end()));
+        if (progress) progress(out.size(), total);
+      }
+    }
+    return out;
+  }
+
+ private:
+  int sm_id_limit() const { return std::max(facts_.sm_count, 1024); }
+
+  double measured_hz() const {
+    return run_ns_ > 0 ? run_cycles_ / run_ns_ * 1e9 : calibrated_cycles_per_ns_ * 1e9;
+  }
+
+  double calibrate_clock() {
+    DeviceBuffer<std::uint64_t> marks(4);
+    launch_clock_calibration(marks.get(), 50'000'000, 20'000'000, stream_.get());
+    const auto m = marks.download(4, stream_.get());
+    const double cpn = cycles_per_ns(m.data());
+    if (!std::isfinite(cpn)) throw RuntimeFailure("SM clock calibration against %globaltimer failed");
+    return cpn;
+  }
+
+  // One launch over the current pair slice; throws if the kernel gave up.
+  LaunchRecords run_launch(const PingPongParams& pp, int blocks, DeviceBuffer<int>& status,
+                           DeviceBuffer<std::uint64_t>& sample_cycles, DeviceBuffer<std::uint64_t>& cold_cycles,
+                           DeviceBuffer<int>& sm_blocks, DeviceBuffer<unsigned>& control,
+                           DeviceBuffer<std::uint64_t>& marks, int samples) {
+    cudaStream_t s = stream_.get();
+    status.zero(s);
+    sm_blocks.zero(s);
+    control.zero(s);
+    sample_cycles.zero(s);
+    cold_cycles.zero(s);
+    marks.zero(s);
+    launch_pingpong(pp, blocks, smem_bytes_, s);
+    CUMAP_CUDA_CHECK(cudaGetLastError());
+    CUMAP_CUDA_CHECK(cudaStreamSynchronize(s));
+    const unsigned abort = control.download(control.size(), s)[kAbortSlot];
+    if (abort != kNoAbort) throw RuntimeFailure("the ping-pong kernel stopped: " + abort_reason(abort));
+    const std::size_t n = static_cast<std::size_t>(pp.pair_count);
+    LaunchRecords rec{sample_cycles.download(n * samples, s), cold_cycles.download(n, s), status.download(n, s)};
+    const auto m = marks.download(4, s);
+    const double interval_ns = static_cast<double>(m[3] - m[1]);
+    const double cpn = cycles_per_ns(m.data());
+    if (std::isfinite(cpn) && interval_ns >= kMinClockIntervalNs) {
+      run_cycles_ += static_cast<double>(m[2] - m[0]);
+      run_ns_ += interval_ns;
+      last_launch_cycles_per_ns_ = cpn;
+    } else {
+      last_launch_cycles_per_ns_ = run_ns_ > 0 ? run_cycles_ / run_ns_ : calibrated_cycles_per_ns_;
+    }
+    return rec;
+  }
+
+  // A launch with no pairs: which %smid values exist, and is every SM taken once?
+  std::vector<int> census() {
+    const int blocks = facts_.sm_count;
+    DeviceBuffer<int> status(1), block_sm(blocks), sm_blocks(sm_id_limit());
+    DeviceBuffer<std::uint64_t> sample_cycles(1), cold_cycles(1), marks(4);
+    DeviceBuffer<unsigned> control(control_words(blocks));
+    PingPongParams pp{};
+    pp.pair_count = 0;
+    pp.iters = pp.samples = 1;
+    pp.wait_budget_cycles = budget_cycles(100.0, facts_.max_sm_clock_hz);
+    pp.barrier_budget_cycles = budget_cycles(1000.0, facts_.max_sm_clock_hz);
+    pp.block_sm = block_sm.get();
+    pp.sm_blocks = sm_blocks.get();
+    pp.sm_id_limit = sm_id_limit();
+    pp.control = control.get();
+    pp.clock_marks = marks.get();
+    pp.pair_status = status.get();
+    run_launch(pp, blocks, status, sample_cycles, cold_cycles, sm_blocks, control, marks, 1);
+    std::vector<int> ids = block_sm.download(blocks, stream_.get());
+    std::sort(ids.begin(), ids.end());
+    if (std::adjacent_find(ids.begin(), ids.end()) != ids.end())
+      throw RuntimeFailure("two blocks reported the same %smid: cannot pin one block per SM");
+    return ids;
+  }
+
+  DeviceFacts facts_;
+  Stream stream_;
+  std::size_t smem_bytes_ = 0;
+  double calibrated_cycles_per_ns_ = kNaN;
+  double last_launch_cycles_per_ns_ = kNaN;
+  double run_cycles_ = 0;
+  double run_ns_ = 0;
+  std::vector<int> sm_ids_;
+  std::optional<Topology> topology_;
+  std::optional<std::size_t> persist_bytes_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(const Options& options) { return std::make_unique<CudaBackend>(options); }
+
+}  // namespace cumap

@@ -1,0 +1,35 @@
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "cumap/backend.hpp"
+
+namespace cumap::cuda {
+
+// What the backend needs to know about the device, read once.
+struct DeviceFacts {
+  int ordinal = 0;
+  std::string name;
+  int sm_count = 0;
+  int cc_major = 0;
+  int cc_minor = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t persisting_l2_max_bytes = 0;
+  std::size_t access_policy_max_window_bytes = 0;
+  std::size_t smem_optin_bytes = 0;
+  double max_sm_clock_hz = 0;
+  double memory_clock_hz = 0;
+  bool cooperative_launch = false;
+  bool ecc = false;
+  int runtime_version = 0;  // e.g. 13000
+  int driver_api_version = 0;
+  std::string driver_version;  // the kernel module's, e.g. "580.159.04", when readable
+};
+
+// Throws UsageError when no NVIDIA GPU can be used at `ordinal`.
+DeviceFacts read_device_facts(int ordinal);
+
+// The DeviceInfo of the metadata.
+DeviceInfo describe(const DeviceFacts& f, double measured_clock_hz);
+
+}  // namespace cumap::cuda

@@ -1,0 +1,40 @@
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "cumap/options.hpp"
+#include "cumap/render.hpp"
+
+namespace cumap::cli {
+
+struct MapCommand {
+  Options options;
+  std::string command_line;  // as typed, for meta.json
+};
+struct RenderCommand {
+  RenderRequest request;
+};
+struct TopologyCommand {
+  Options options;
+  std::optional<std::filesystem::path> json_out;
+};
+struct ListDevicesCommand {
+  Options options;
+};
+// --help or --version was answered; exit with this code.
+struct Answered {
+  int exit_code;
+};
+
+using Command = std::variant<MapCommand, RenderCommand, TopologyCommand, ListDevicesCommand, Answered>;
+
+// Parses argv with CLI11. Throws UsageError with a one-line message on any
+// unknown flag or invalid value; prints help/version itself.
+Command parse_command_line(int argc, char** argv);
+
+// Range checks CLI11 cannot express (iters >= 1 and the like).
+void validate_options(const Options& options);
+
+}  // namespace cumap::cli

@@ -1,0 +1,116 @@
+#include "render/font.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <ft2build.h>
+#include FT_FREETYPE_H
+
+#include "cumap/error.hpp"
+#include "render/canvas.hpp"
+
+namespace cumap::render {
+namespace {
+
+// Decodes UTF-8, replacing malformed bytes with '?': titles come from users
+// and device names, and a stray byte should not abort a picture.
+std::vector<char32_t> decode_utf8(std::string_view text) {
+  std::vector<char32_t> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const int extra = lead < 0x80 ? 0 : (lead >> 5) == 0x6 ? 1 : (lead >> 4) == 0xE ? 2 : (lead >> 3) == 0x1E ? 3 : -1;
+    bool ok = extra >= 0 && i + extra < text.size();
+    char32_t code = ok ? (extra == 0 ? lead : lead & (0x3F >> extra)) : 0;
+    for (int k = 1; ok && k <= extra; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      ok = (next & 0xC0) == 0x80;
+      code = (code << 6) | (next & 0x3F);
+    }
+    out.push_back(ok ? code : U'?');
+    i += ok ? extra + 1 : 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::filesystem::path default_font_path() {
+  if (const char* env = std::getenv("CUMAP_FONT"); env != nullptr && *env != '\0') return env;
+  return CUMAP_FONT_PATH;
+}
+
+Font::Font(const std::filesystem::path& path) {
+  const auto fail = [&] {
+    if (face_ != nullptr) FT_Done_Face(face_);
+    if (library_ != nullptr) FT_Done_FreeType(library_);
+    throw UsageError("font not found: " + path.string() + " (install the Debian package fonts-dejavu-core)");
+  };
+  if (FT_Init_FreeType(&library_) != 0) fail();
+  if (FT_New_Face(library_, path.c_str(), 0, &face_) != 0) fail();
+}
+
+Font::~Font() {
+  FT_Done_Face(face_);
+  FT_Done_FreeType(library_);
+}
+
+const Font::Glyph& Font::glyph(char32_t code, int pixel_size) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(pixel_size) << 32) | code;
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  if (current_size_ != pixel_size) {
+    FT_Set_Pixel_Sizes(face_, 0, static_cast<FT_UInt>(pixel_size));
+    current_size_ = pixel_size;
+  }
+  Glyph g;
+  // Light hinting snaps only vertically: crisp baselines, true letter widths.
+  if (FT_Load_Char(face_, code, FT_LOAD_RENDER | FT_LOAD_TARGET_LIGHT) == 0) {
+    const FT_GlyphSlot slot = face_->glyph;
+    const FT_Bitmap& bitmap = slot->bitmap;
+    g.left = slot->bitmap_left;
+    g.top = slot->bitmap_top;
+    g.width = static_cast<int>(bitmap.width);
+    g.rows = static_cast<int>(bitmap.rows);
+    g.advance = static_cast<int>((slot->advance.x + 32) >> 6);
+    g.coverage.resize(static_cast<std::size_t>(g.width) * g.rows);
+    for (int y = 0; y < g.rows; ++y)
+      for (int x = 0; x < g.width; ++x) g.coverage[y * g.width + x] = bitmap.buffer[y * bitmap.pitch + x];
+  }
+  return cache_.emplace(key, std::move(g)).first->second;
+}
+
+TextExtent Font::measure(std::string_view utf8, int pixel_size) {
+  TextExtent extent;
+  for (char32_t code : decode_utf8(utf8)) {
+    const Glyph& g = glyph(code, pixel_size);
+    extent.width += g.advance;
+    if (g.rows > 0) {
+      extent.ascent = std::max(extent.ascent, g.top);
+      extent.descent = std::max(extent.descent, g.rows - g.top);
+    }
+  }
+  return extent;
+}
+
+void Font::draw(Image& image, std::string_view utf8, int pixel_size, int x, int baseline_y, Rgb color,
+                TextDirection direction) {
+  int pen = 0;  // distance along the baseline
+  for (char32_t code : decode_utf8(utf8)) {
+    const Glyph& g = glyph(code, pixel_size);
+    for (int gy = 0; gy < g.rows; ++gy) {
+      for (int gx = 0; gx < g.width; ++gx) {
+        const int alpha = g.coverage[gy * g.width + gx];
+        if (alpha == 0) continue;
+        const int along = pen + g.left + gx;  // along the baseline
+        const int below = gy - g.top;         // below the baseline
+        if (direction == TextDirection::Right)
+          blend_pixel(image, x + along, baseline_y + below, color, alpha);
+        else  // a quarter turn counter-clockwise: along -> up, below -> right
+          blend_pixel(image, x + below, baseline_y - along, color, alpha);
+      }
+    }
+    pen += g.advance;
+  }
+}
+
+}  // namespace cumap::render

@@ -1,0 +1,50 @@
+#include "render/render_request.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <unordered_set>
+
+#include "cumap/error.hpp"
+
+namespace cumap::render {
+namespace {
+
+bool parse_double(const std::string& text, double& value) {
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  return ec == std::errc() && ptr == end && std::isfinite(value);
+}
+
+}  // namespace
+
+std::optional<std::pair<double, double>> parse_scale_spec(const std::string& spec) {
+  if (spec == "auto") return std::nullopt;
+  const auto bad = [&](const std::string& why) {
+    return UsageError("--scale '" + spec + "': " + why + " (use auto or MIN:MAX, e.g. 100:900)");
+  };
+  const auto colon = spec.find(':');
+  if (colon == std::string::npos) throw bad("no ':'");
+  double lo = 0.0, hi = 0.0;
+  if (!parse_double(spec.substr(0, colon), lo) || !parse_double(spec.substr(colon + 1), hi))
+    throw bad("MIN and MAX must be finite numbers");
+  if (!(lo < hi)) throw bad("MIN must be less than MAX");
+  return std::pair{lo, hi};
+}
+
+Topology read_order_file(const std::filesystem::path& path, const std::vector<int>& units) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot read order file " + path.string());
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) throw UsageError("order file " + path.string() + " is not valid JSON");
+  Topology topology = topology_from_json(j);
+  const std::unordered_set<int> present(units.begin(), units.end());
+  for (const auto& group : topology.groups)
+    for (int unit : group.units)
+      if (!present.contains(unit))
+        throw UsageError("order file " + path.string() + " names unit " + std::to_string(unit) + " (group " +
+                         group.name + "), which is not in the matrix");
+  return topology;
+}
+
+}  // namespace cumap::render

@@ -1,0 +1,120 @@
+#include <algorithm>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "cumap/outputs.hpp"
+
+namespace cumap {
+namespace {
+
+LatencyMap two_pair_map() {
+  LatencyMap map;
+  map.placement = Placement::SameLine;
+  map.units = {0, 1, 2};
+  map.iters = 50;
+  PairStats ok;
+  ok.a = 0;
+  ok.b = 1;
+  ok.rtt_ns = Summary{200, 180, 260, 170, 300, 5};
+  ok.cycles_median = 400;
+  ok.cold_ns = 1000;
+  ok.iters = 50;
+  PairStats late;
+  late.a = 1;
+  late.b = 2;
+  late.copy = 0;
+  late.rtt_ns = Summary{kNaN, kNaN, kNaN, kNaN, kNaN, 0};
+  late.iters = 50;
+  late.timed_out = true;
+  PairStats other = ok;
+  other.b = 2;
+  other.rtt_ns.median = 100;
+  other.cycles_median = 600;
+  map.pairs = {ok, late, other};
+  return map;
+}
+
+TEST(core_PairsCsv, HeaderAndOneWayColumns) {
+  const std::string csv = pairs_csv({two_pair_map()});
+  std::istringstream lines(csv);
+  std::string header, first, second;
+  std::getline(lines, header);
+  std::getline(lines, first);
+  std::getline(lines, second);
+  EXPECT_EQ(header,
+            "a,b,placement,copy,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,min_ns,cycles_median,cold_ns,"
+            "samples,iters,timed_out");
+  // p05/p95/min are one-way, like the median; rtt_ns_median and cold_ns are round trips.
+  EXPECT_EQ(first, "0,1,same-line,0,100.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
+  EXPECT_EQ(second, "1,2,same-line,0,,,,,,,,0,50,1");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
+}
+
+TEST(core_Meta, HasEveryDocumentedKey) {
+  Options options;
+  options.placements = {Placement::SplitLine};
+  options.out_dir = "results/run1";
+  DeviceInfo device;
+  device.backend = "cpu";
+  device.name = "Test CPU";
+  device.unit_name = "core";
+  device.unit_count = 3;
+  device.extra = {{"numa_nodes", 1}, {"smt", true}};
+  Topology topo;
+  topo.source = "sysfs";
+  topo.groups = {{"die0", {0, 1, 2}}};
+  RunInfo run{"0.1.0", "2026-01-02T03:04:05Z", "box", "cumap run", 1.5};
+
+  const nlohmann::json meta = make_meta(options, device, topo, {two_pair_map()}, run);
+  for (const char* key : {"tool", "tool_version", "timestamp_utc", "host", "command_line", "wall_seconds", "backend",
+                          "device", "options", "topology", "units", "maps"})
+    EXPECT_TRUE(meta.contains(key)) << key;
+  EXPECT_EQ(meta["tool"], "cumap");
+  EXPECT_EQ(meta["host"], "box");
+  EXPECT_EQ(meta["backend"], "cpu");
+  for (const char* key : {"name", "unit_name", "unit_count", "clock_source", "clock_hz", "runtime_version",
+                          "driver_version", "numa_nodes", "smt"})
+    EXPECT_TRUE(meta["device"].contains(key)) << key;
+  for (const char* key : {"placements", "backend", "device", "units_spec", "iters", "samples", "warmup",
+                          "timeout_ms", "ordered", "out_dir", "quiet", "flush_cache", "rotating_count",
+                          "l2_persist", "probe", "order", "colormap", "hip_unit"})
+    EXPECT_TRUE(meta["options"].contains(key)) << key;
+  EXPECT_EQ(meta["options"]["placements"], nlohmann::json::array({"split-line"}));
+  EXPECT_EQ(meta["options"]["out_dir"], "results/run1");
+  EXPECT_EQ(meta["options"]["probe"], "cas");
+  EXPECT_EQ(meta["topology"]["groups"][0]["name"], "die0");
+  EXPECT_EQ(meta["units"], nlohmann::json::array({0, 1, 2}));
+
+  ASSERT_EQ(meta["maps"].size(), 1u);
+  const nlohmann::json& map = meta["maps"][0];
+  EXPECT_EQ(map["placement"], "same-line");
+  EXPECT_EQ(map["ordered"], false);
+  EXPECT_EQ(map["iters"], 50);
+  EXPECT_EQ(map["pair_count"], 3);
+  // Finite cells: 100 twice (0-1 mirrored) and 50 twice (0-2).
+  EXPECT_DOUBLE_EQ(map["oneway_ns"]["median"].get<double>(), 75.0);
+  EXPECT_DOUBLE_EQ(map["oneway_ns"]["min"].get<double>(), 50.0);
+  EXPECT_DOUBLE_EQ(map["oneway_ns"]["max"].get<double>(), 100.0);
+  EXPECT_TRUE(map["oneway_ns"].contains("p05"));
+  EXPECT_TRUE(map["oneway_ns"].contains("p95"));
+  EXPECT_DOUBLE_EQ(map["rtt_cycles_median"].get<double>(), 500.0);
+  EXPECT_EQ(map["timed_out_pairs"], nlohmann::json::parse("[[1,2]]"));
+}
+
+TEST(core_Meta, NoCyclesIsNull) {
+  LatencyMap map = two_pair_map();
+  for (PairStats& p : map.pairs) p.cycles_median = kNaN;
+  const nlohmann::json meta = make_meta(Options{}, DeviceInfo{}, Topology{}, {map}, RunInfo{});
+  EXPECT_TRUE(meta["maps"][0]["rtt_cycles_median"].is_null());
+}
+
+TEST(core_Meta, TimestampIsIso8601Utc) {
+  EXPECT_TRUE(std::regex_match(utc_timestamp_now(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+  EXPECT_FALSE(host_name().empty());
+}
+
+}  // namespace
+}  // namespace cumap

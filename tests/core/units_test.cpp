@@ -1,0 +1,74 @@
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "cumap/error.hpp"
+#include "cumap/units.hpp"
+
+namespace cumap {
+namespace {
+
+// The message of the UsageError that parse_unit_list throws, or "" if none.
+std::string usage_error(const std::string& spec, int unit_count) {
+  try {
+    parse_unit_list(spec, unit_count);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(core_UnitList, ParsesIdsAndRanges) {
+  EXPECT_EQ(parse_unit_list("0-3,6,8-9", 16), (std::vector<int>{0, 1, 2, 3, 6, 8, 9}));
+}
+
+TEST(core_UnitList, SortsDeduplicatesAndToleratesWhitespace) {
+  EXPECT_EQ(parse_unit_list(" 9 , 2-4,3 ,\t0 - 1 ", 10), (std::vector<int>{0, 1, 2, 3, 4, 9}));
+}
+
+TEST(core_UnitList, SingleRangeOfOne) { EXPECT_EQ(parse_unit_list("5-5", 6), (std::vector<int>{5})); }
+
+TEST(core_UnitList, RejectsEmptySpec) {
+  EXPECT_THROW(parse_unit_list("", 8), UsageError);
+  EXPECT_THROW(parse_unit_list("   ", 8), UsageError);
+}
+
+TEST(core_UnitList, RejectsEmptyToken) {
+  EXPECT_NE(usage_error("1,,2", 8).find("1,,2"), std::string::npos);
+  EXPECT_THROW(parse_unit_list("1,2,", 8), UsageError);
+}
+
+TEST(core_UnitList, RejectsReversedRange) { EXPECT_NE(usage_error("7-3", 8).find("7-3"), std::string::npos); }
+
+TEST(core_UnitList, RejectsNonNumbers) {
+  EXPECT_NE(usage_error("1,abc", 8).find("abc"), std::string::npos);
+  EXPECT_NE(usage_error("2x", 8).find("2x"), std::string::npos);
+  EXPECT_THROW(parse_unit_list("1.5", 8), UsageError);
+  EXPECT_THROW(parse_unit_list("3-", 8), UsageError);
+}
+
+TEST(core_UnitList, RejectsNegative) {
+  EXPECT_NE(usage_error("-3", 8).find("-3"), std::string::npos);
+  EXPECT_THROW(parse_unit_list("1--3", 8), UsageError);
+}
+
+TEST(core_UnitList, RejectsOutOfRangeAndSaysTheValidRange) {
+  EXPECT_EQ(usage_error("140", 132), "--units: 140 is out of range: this device has units 0-131");
+  EXPECT_NE(usage_error("0-132", 132).find("132 is out of range"), std::string::npos);
+  EXPECT_THROW(parse_unit_list("99999999999999999999", 132), UsageError);
+}
+
+TEST(core_UnitList, FormatsIntoRanges) {
+  EXPECT_EQ(format_unit_list({0, 1, 2, 5}), "0-2,5");
+  EXPECT_EQ(format_unit_list({7}), "7");
+  EXPECT_EQ(format_unit_list({}), "");
+  EXPECT_EQ(format_unit_list({3, 1, 2, 10, 11}), "1-3,10-11");
+}
+
+TEST(core_UnitList, FormatThenParseRoundTrips) {
+  const std::vector<int> units{0, 1, 2, 3, 8, 10, 11, 12, 31};
+  EXPECT_EQ(parse_unit_list(format_unit_list(units), 32), units);
+}
+
+}  // namespace
+}  // namespace cumap

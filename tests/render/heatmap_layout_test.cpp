@@ -1,0 +1,83 @@
+#include <gtest/gtest.h>
+
+#include "render/heatmap_layout.hpp"
+
+namespace cumap::render {
+namespace {
+
+LayoutInput typical_input(int units, int panels, bool groups) {
+  LayoutInput in;
+  in.units = units;
+  in.panels = panels;
+  in.text = {.title_width = 500, .title_height = 17, .panel_title_height = 14, .unit_label_width = 20,
+             .unit_label_height = 8, .group_label_height = groups ? 12 : 0, .tick_label_width = 28,
+             .tick_label_height = 9, .value_label_height = 13};
+  return in;
+}
+
+bool inside(const Rect& r, const HeatmapLayout& l) { return r.x >= 0 && r.y >= 0 && r.right() <= l.width && r.bottom() <= l.height; }
+bool overlap(const Rect& a, const Rect& b) {
+  return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
+}
+
+TEST(render_layout, cell_size_follows_unit_count) {
+  EXPECT_EQ(cell_size(8), 16);
+  EXPECT_EQ(cell_size(50), 16);
+  EXPECT_EQ(cell_size(100), 8);
+  EXPECT_EQ(cell_size(132), 6);
+  EXPECT_EQ(cell_size(256), 4);
+  EXPECT_EQ(cell_size(512), 2);
+  EXPECT_EQ(cell_size(1024), 1);
+}
+
+TEST(render_layout, label_step_keeps_labels_apart) {
+  EXPECT_EQ(label_step(16, 11), 1);
+  EXPECT_EQ(label_step(6, 11), 2);
+  EXPECT_EQ(label_step(4, 11), 5);
+  EXPECT_EQ(label_step(1, 11), 20);
+}
+
+TEST(render_layout, two_panels_with_groups_fit_without_overlap) {
+  const HeatmapLayout l = layout_heatmap(typical_input(132, 2, true));
+  ASSERT_EQ(l.panels.size(), 2u);
+  EXPECT_EQ(l.cell, 6);
+  EXPECT_EQ(l.panels[0].width, 132 * 6);
+  EXPECT_EQ(l.panels[0].y, l.panels[1].y);
+  EXPECT_GT(l.panels[1].x, l.panels[0].right());
+  EXPECT_GT(l.colorbar.x, l.panels[1].right());
+  EXPECT_GE(l.colorbar_labels.x, l.colorbar.right());
+  EXPECT_GE(l.value_label.x, l.colorbar_labels.right());
+  EXPECT_GT(l.title.bottom(), 0);
+  EXPECT_LE(l.title.bottom(), l.panel_titles[0].y);
+  EXPECT_LE(l.panel_titles[0].bottom(), l.panels[0].y);
+  for (const Rect& r : {l.panels[0], l.panels[1], l.row_labels[0], l.column_labels[0], l.column_labels[1],
+                        l.row_groups[0], l.column_groups[1], l.colorbar, l.colorbar_labels, l.value_label, l.title})
+    EXPECT_TRUE(inside(r, l));
+  EXPECT_FALSE(overlap(l.row_labels[0], l.panels[0]));
+  EXPECT_FALSE(overlap(l.row_groups[0], l.row_labels[0]));
+  EXPECT_FALSE(overlap(l.column_labels[0], l.panels[0]));
+  EXPECT_FALSE(overlap(l.column_groups[0], l.column_labels[0]));
+  // The second panel shares the first one's rows: no second set of row labels.
+  EXPECT_EQ(l.row_labels[1].width, 0);
+}
+
+TEST(render_layout, wide_title_widens_the_picture) {
+  LayoutInput in = typical_input(4, 1, false);
+  in.text.title_width = 2000;
+  const HeatmapLayout l = layout_heatmap(in);
+  EXPECT_GE(l.width, 2000);
+  EXPECT_TRUE(inside(l.title, l));
+}
+
+TEST(render_layout, small_maps_keep_a_readable_colorbar_and_large_ones_stay_bounded) {
+  const HeatmapLayout small = layout_heatmap(typical_input(4, 1, false));
+  EXPECT_GE(small.colorbar.height, 160);
+  EXPECT_TRUE(inside(small.colorbar, small));
+  const HeatmapLayout large = layout_heatmap(typical_input(1024, 2, true));
+  EXPECT_EQ(large.panels[0].width, 1024);
+  EXPECT_LT(large.width, 2600);
+  EXPECT_LT(large.height, 1300);
+}
+
+}  // namespace
+}  // namespace cumap::render

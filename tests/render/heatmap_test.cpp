@@ -1,0 +1,216 @@
+#include <cmath>
+#include <cstdlib>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "cumap/error.hpp"
+#include "cumap/render.hpp"
+#include "png_reader.hpp"
+#include "render/colormap_tables.hpp"
+#include "render/font.hpp"
+#include "render/heatmap_parts.hpp"
+#include "test_files.hpp"
+
+namespace cumap {
+namespace {
+
+constexpr double kLo = 100.0;
+constexpr double kHi = 500.0;
+
+std::vector<int> unit_ids(int n) {
+  std::vector<int> units(n);
+  for (int i = 0; i < n; ++i) units[i] = i;
+  return units;
+}
+
+// Random values in [kLo, kHi], NaN on the diagonal as cumap produces them.
+ValueMatrix random_matrix(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> value(kLo, kHi);
+  ValueMatrix m = ValueMatrix::filled(unit_ids(n), 0.0);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) m.at(r, c) = r == c ? std::nan("") : value(rng);
+  return m;
+}
+
+Topology four_groups(int n) {
+  Topology topo;
+  topo.source = "file";
+  for (int g = 0; g < 4; ++g) {
+    UnitGroup group{"GPC" + std::to_string(g), {}};
+    for (int u = g * n / 4; u < (g + 1) * n / 4; ++u) group.units.push_back(u);
+    topo.groups.push_back(group);
+  }
+  return topo;
+}
+
+struct Drawn {
+  render::HeatmapLayout layout;
+  Image image;  // decoded from the written PNG
+};
+
+Drawn draw(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style, const test::TempDir& dir) {
+  render::Font font(render::default_font_path());
+  Drawn drawn{render::plan_heatmap(font, panels, style), {}};
+  write_png(dir / "map.png", render_heatmap(panels, style));
+  drawn.image = test::read_png(dir / "map.png");
+  return drawn;
+}
+
+Rgb cell_center(const Drawn& d, std::size_t panel, int r, int c) {
+  const render::Rect& p = d.layout.panels[panel];
+  return d.image.pixel(p.x + c * d.layout.cell + d.layout.cell / 2, p.y + r * d.layout.cell + d.layout.cell / 2);
+}
+
+int non_white_pixels(const Image& image, const render::Rect& r) {
+  int count = 0;
+  for (int y = r.y; y < r.bottom(); ++y)
+    for (int x = r.x; x < r.right(); ++x)
+      if (image.pixel(x, y) != Rgb{255, 255, 255}) ++count;
+  return count;
+}
+
+class render_Heatmap : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ValueMatrix second = random_matrix(kUnits, 2);
+    second.at(5, 9) = std::nan("");  // a timed-out pair
+    panels_ = {HeatmapPanel{"same-line", random_matrix(kUnits, 1)}, HeatmapPanel{"separate-lines", second}};
+    style_.title = "Test GPU - same-line vs separate-lines";
+    style_.scale = std::pair{kLo, kHi};
+    style_.groups = four_groups(kUnits);
+  }
+  static constexpr int kUnits = 132;
+  std::vector<HeatmapPanel> panels_;
+  HeatmapStyle style_;
+  test::TempDir dir_;
+};
+
+TEST_F(render_Heatmap, png_has_the_layouts_size) {
+  const Drawn d = draw(panels_, style_, dir_);
+  EXPECT_EQ(d.image.width, d.layout.width);
+  EXPECT_EQ(d.image.height, d.layout.height);
+  EXPECT_EQ(d.layout.cell, 6);
+  EXPECT_EQ(d.layout.panels.size(), 2u);
+}
+
+TEST_F(render_Heatmap, cells_have_exactly_their_colormap_color) {
+  style_.colormap = "magma";
+  panels_[0].matrix.at(3, 7) = 300.0;   // the middle of the fixed scale
+  panels_[1].matrix.at(20, 2) = 900.0;  // above the scale: clamped to the top
+  const Drawn d = draw(panels_, style_, dir_);
+  EXPECT_EQ(cell_center(d, 0, 3, 7), colormap("magma", 0.5));
+  EXPECT_EQ(cell_center(d, 1, 20, 2), colormap("magma", 1.0));
+  for (int r : {0, 50, 131})
+    for (int c : {1, 77, 130}) {
+      if (r == c) continue;
+      const double v = panels_[0].matrix.at(r, c);
+      EXPECT_EQ(cell_center(d, 0, r, c), colormap("magma", (v - kLo) / (kHi - kLo))) << r << "," << c;
+    }
+}
+
+TEST_F(render_Heatmap, diagonal_and_missing_cells_are_gray) {
+  const Drawn d = draw(panels_, style_, dir_);
+  for (int i : {0, 33, 131}) {
+    EXPECT_EQ(cell_center(d, 0, i, i), kMissingGray);
+    EXPECT_EQ(cell_center(d, 1, i, i), kMissingGray);
+  }
+  EXPECT_EQ(cell_center(d, 1, 5, 9), kMissingGray);
+  EXPECT_NE(cell_center(d, 0, 5, 9), kMissingGray);
+}
+
+TEST_F(render_Heatmap, colorbar_runs_through_the_colormap_in_order) {
+  const Drawn d = draw(panels_, style_, dir_);
+  const render::Rect& bar = d.layout.colorbar;
+  const auto& table = render::kViridis;
+  int previous = static_cast<int>(table.size());
+  int steps = 0;
+  for (int y = bar.y; y < bar.bottom(); ++y) {
+    const Rgb color = d.image.pixel(bar.x + bar.width / 2, y);
+    const auto it = std::find(table.begin(), table.end(), color);
+    ASSERT_NE(it, table.end()) << "colorbar pixel at y=" << y << " is not a viridis color";
+    const int index = static_cast<int>(it - table.begin());
+    EXPECT_LE(index, previous) << "colorbar goes backwards at y=" << y;
+    if (index < previous) ++steps;
+    previous = index;
+  }
+  EXPECT_EQ(previous, 0);  // ends at the low end
+  EXPECT_GT(steps, 200);   // and passes through most of the map
+}
+
+TEST_F(render_Heatmap, separators_mark_group_boundaries) {
+  const Drawn d = draw(panels_, style_, dir_);
+  const render::Rect& p = d.layout.panels[0];
+  const int boundary = p.x + (kUnits / 4) * d.layout.cell;  // first cell of GPC1
+  EXPECT_EQ(d.image.pixel(boundary, p.y + 10 * d.layout.cell + 2), render::kSeparator);
+  EXPECT_NE(d.image.pixel(boundary + 2, p.y + 10 * d.layout.cell + 2), render::kSeparator);
+}
+
+TEST_F(render_Heatmap, text_regions_hold_ink) {
+  const Drawn d = draw(panels_, style_, dir_);
+  const auto& l = d.layout;
+  EXPECT_GT(non_white_pixels(d.image, l.title), 50);
+  EXPECT_GT(non_white_pixels(d.image, l.panel_titles[0]), 30);
+  EXPECT_GT(non_white_pixels(d.image, l.panel_titles[1]), 30);
+  EXPECT_GT(non_white_pixels(d.image, l.row_labels[0]), 100);
+  EXPECT_GT(non_white_pixels(d.image, l.column_labels[0]), 100);
+  EXPECT_GT(non_white_pixels(d.image, l.column_labels[1]), 100);
+  EXPECT_GT(non_white_pixels(d.image, l.row_groups[0]), 20);
+  EXPECT_GT(non_white_pixels(d.image, l.column_groups[0]), 20);
+  EXPECT_GT(non_white_pixels(d.image, l.colorbar_labels), 30);
+  EXPECT_GT(non_white_pixels(d.image, l.value_label), 30);
+  // Text is anti-aliased: some of the ink is neither white nor full ink.
+  int partial = 0;
+  for (int y = l.row_labels[0].y; y < l.row_labels[0].bottom(); ++y)
+    for (int x = l.row_labels[0].x; x < l.row_labels[0].right(); ++x) {
+      const Rgb c = d.image.pixel(x, y);
+      if (c.r > 60 && c.r < 230) ++partial;
+    }
+  EXPECT_GT(partial, 20);
+}
+
+TEST_F(render_Heatmap, without_groups_there_are_no_separators_or_group_names) {
+  style_.groups.reset();
+  const Drawn d = draw(panels_, style_, dir_);
+  EXPECT_EQ(d.layout.column_groups[0].height, 0);
+  const render::Rect& p = d.layout.panels[0];
+  for (int x = p.x; x < p.right(); ++x) EXPECT_NE(d.image.pixel(x, p.y + 10 * d.layout.cell + 2), render::kSeparator);
+}
+
+TEST_F(render_Heatmap, thousand_units_fit_one_pixel_a_cell) {
+  const std::vector<HeatmapPanel> big{HeatmapPanel{"1024", random_matrix(1024, 3)}};
+  const Drawn d = draw(big, style_, dir_);
+  EXPECT_EQ(d.layout.cell, 1);
+  EXPECT_EQ(d.image.width, d.layout.width);
+  EXPECT_EQ(cell_center(d, 0, 1000, 1000), kMissingGray);
+}
+
+TEST_F(render_Heatmap, bad_panels_and_colormaps_are_usage_errors) {
+  EXPECT_THROW(render_heatmap({}, style_), UsageError);
+  std::vector<HeatmapPanel> uneven = panels_;
+  uneven[1].matrix = random_matrix(10, 4);
+  EXPECT_THROW(render_heatmap(uneven, style_), UsageError);
+  style_.colormap = "rainbow";
+  EXPECT_THROW(render_heatmap(panels_, style_), UsageError);
+}
+
+// Sets CUMAP_FONT for one test and clears it again even if the test fails.
+struct FontOverride {
+  explicit FontOverride(const char* path) { ::setenv("CUMAP_FONT", path, 1); }
+  ~FontOverride() { ::unsetenv("CUMAP_FONT"); }
+};
+
+TEST_F(render_Heatmap, missing_font_is_a_usage_error_naming_the_package) {
+  const FontOverride font("/nonexistent/cumap/DejaVuSans.ttf");
+  try {
+    render_heatmap(panels_, style_);
+    ADD_FAILURE() << "no UsageError for a missing font";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("fonts-dejavu-core"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/cumap/DejaVuSans.ttf"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace cumap
