@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cumap/coherence.hpp"
+#include "cumap/error.hpp"
 #include "cumap/options.hpp"
 #include "cumap/placement.hpp"
 #include "cumap/schedule.hpp"
@@ -69,6 +71,13 @@ class Backend {
   // with timed_out set.
   virtual std::vector<PairMeasurement> measure(const Schedule& schedule, const MeasureSpec& spec,
                                                const ProgressFn& progress) = 0;
+  // `cumap check-coherence`: which load/store operators see another unit's
+  // store. Only where caches can be incoherent (GPUs).
+  virtual CoherenceReport check_coherence(int reader, int writer, double window_ms) {
+    (void)reader, (void)writer, (void)window_ms;
+    throw UsageError("check-coherence needs a GPU backend: the " + device().backend +
+                     " backend's caches are coherent by construction");
+  }
 };
 
 // Which backends this build contains, and a factory that resolves Auto.

@@ -21,7 +21,7 @@ struct Options {
   BackendKind backend = BackendKind::Auto;
   int device = 0;
   std::string units_spec;  // "" = every unit of the device; else e.g. "0-7,16"
-  int iters = 200;         // round trips per sample
+  int iters = 100;         // round trips per sample
   int samples = 5;         // samples per pair
   int warmup = 20;         // round trips before timing starts
   double timeout_ms = 1000.0;  // budget of every wait loop

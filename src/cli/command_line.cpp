@@ -129,6 +129,18 @@ Command parse_command_line(int argc, char** argv) {
   add_device_options(*topo_app, topo.options, topo_choices);
   topo_app->add_option("--json", topo.json_out, "also write the layout as JSON to this file");
 
+  CoherenceCommand coherence;
+  Choices coherence_choices;
+  CLI::App* coh_app =
+      app.add_subcommand("check-coherence", "which load/store operators see another SM's store (GPU L1 coherence)");
+  add_device_options(*coh_app, coherence.options, coherence_choices);
+  coh_app->add_option("--reader", coherence.reader, "unit that caches the line (default: the first)");
+  coh_app->add_option("--writer", coherence.writer, "unit that stores to it (default: the last)");
+  coh_app->add_option("--window-ms", coherence.window_ms, "how long the reader looks for the new value")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  coh_app->add_option("--json", coherence.json_out, "also write the table as JSON to this file");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -139,6 +151,8 @@ Command parse_command_line(int argc, char** argv) {
 
   map_choices.apply(map.options);
   topo_choices.apply(topo.options);
+  coherence_choices.apply(coherence.options);
+  if (coh_app->parsed()) return coherence;
   if (render_app->parsed()) return render;
   if (topo_app->parsed()) return topo;
   if (list_devices) return ListDevicesCommand{map.options};

@@ -20,6 +20,13 @@ struct TopologyCommand {
   Options options;
   std::optional<std::filesystem::path> json_out;
 };
+struct CoherenceCommand {
+  Options options;
+  std::optional<int> reader;  // default: the first unit
+  std::optional<int> writer;  // default: the last unit
+  double window_ms = 1.0;
+  std::optional<std::filesystem::path> json_out;
+};
 struct ListDevicesCommand {
   Options options;
 };
@@ -28,7 +35,8 @@ struct Answered {
   int exit_code;
 };
 
-using Command = std::variant<MapCommand, RenderCommand, TopologyCommand, ListDevicesCommand, Answered>;
+using Command =
+    std::variant<MapCommand, RenderCommand, TopologyCommand, CoherenceCommand, ListDevicesCommand, Answered>;
 
 // Parses argv with CLI11. Throws UsageError with a one-line message on any
 // unknown flag or invalid value; prints help/version itself.

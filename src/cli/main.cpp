@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/coherence_command.hpp"
 #include "cli/command_line.hpp"
 #include "cli/map_command.hpp"
 #include "cli/topology_command.hpp"
@@ -22,6 +23,7 @@ int dispatch(const cumap::cli::Command& command) {
           cumap::render_csv_file(c.request);
           return cumap::kExitOk;
         } else if constexpr (std::is_same_v<T, TopologyCommand>) return run_topology(c);
+        else if constexpr (std::is_same_v<T, CoherenceCommand>) return run_check_coherence(c);
         else if constexpr (std::is_same_v<T, ListDevicesCommand>) return run_list_devices(c);
         else return c.exit_code;
       },

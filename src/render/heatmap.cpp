@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "cumap/error.hpp"
@@ -38,6 +39,8 @@ render::LayoutText measure_text(Font& font, const std::vector<HeatmapPanel>& pan
   }
   if (std::any_of(panels.begin(), panels.end(), [](const HeatmapPanel& p) { return !p.title.empty(); }))
     text.panel_title_height = font.measure("Ag", render::kPanelTitlePx).height();
+  for (const auto& panel : panels)
+    text.panel_title_width = std::max(text.panel_title_width, font.measure(panel.title, render::kPanelTitlePx).width);
   for (const auto& panel : panels)
     for (int unit : panel.matrix.units)
       text.unit_label_width = std::max(text.unit_label_width, font.measure(std::to_string(unit), render::kUnitLabelPx).width);
@@ -83,11 +86,13 @@ Image render_heatmap(const std::vector<HeatmapPanel>& panels, const HeatmapStyle
     font.draw(image, style.title, render::kTitlePx, layout.title.x,
               layout.title.y + font.measure("Ag", render::kTitlePx).ascent, render::kInk);
 
+  const std::optional<int> value_decimals = render::cell_value_decimals(font, layout, panels);
   const int panel_title_ascent = font.measure("Ag", render::kPanelTitlePx).ascent;
   for (std::size_t i = 0; i < panels.size(); ++i) {
     const HeatmapPanel& panel = panels[i];
     const render::Rect& area = layout.panels[i];
     render::draw_cells(image, area, layout.cell, panel.matrix, scale, style.colormap);
+    if (value_decimals) render::draw_cell_values(image, font, layout, i, panel.matrix, *value_decimals);
     render::frame_rect(image, area.x, area.y, area.width, area.height, render::kInk);
     if (!panel.title.empty()) {
       const int width = font.measure(panel.title, render::kPanelTitlePx).width;

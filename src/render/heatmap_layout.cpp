@@ -6,8 +6,10 @@ namespace cumap::render {
 namespace {
 
 constexpr int kMargin = 16;
+constexpr int kTitleMargin = 24;     // either side of the main title, so it never touches the edge
 constexpr int kTitleGap = 10;
 constexpr int kPanelTitleGap = 6;
+constexpr int kPanelTitleSpacing = 16;  // between neighbouring panel titles, and before the colorbar
 constexpr int kLabelGap = 2;        // between tick mark and label
 constexpr int kGroupGap = 6;        // between id labels and group names
 constexpr int kPanelGap = 24;
@@ -15,12 +17,24 @@ constexpr int kColorbarGap = 28;
 constexpr int kColorbarWidth = 18;
 constexpr int kColorbarMinHeight = 160;  // room for 7 tick labels on small maps
 constexpr int kCaptionGap = 10;
+constexpr int kSmallMapPanel = 384;  // panel size small maps grow their cells to
+constexpr int kMaxCell = 80;
+
+void shift_right(Rect& rect, int dx) { rect.x += dx; }
+
+// Moves everything but the main title right by dx (centres the content under a wide title).
+void shift_content(HeatmapLayout& layout, int dx) {
+  for (auto* rects : {&layout.panels, &layout.panel_titles, &layout.row_labels, &layout.column_labels,
+                      &layout.row_groups, &layout.column_groups})
+    for (Rect& rect : *rects) shift_right(rect, dx);
+  for (Rect* rect : {&layout.colorbar, &layout.colorbar_labels, &layout.value_label}) shift_right(*rect, dx);
+}
 
 }  // namespace
 
 int cell_size(int units) {
   if (units <= 0) return 16;
-  if (units <= 256) return std::max(4, std::min(16, 800 / units));
+  if (units <= 256) return std::max({4, std::min(16, 800 / units), std::min(kMaxCell, kSmallMapPanel / units)});
   return std::max(1, 1024 / units);
 }
 
@@ -36,6 +50,8 @@ HeatmapLayout layout_heatmap(const LayoutInput& in) {
   out.cell = cell_size(in.units);
   // Room for the ids plus a gap of most of a line, so neighbours never touch.
   out.label_step = label_step(out.cell, t.unit_label_height + 6);
+  // A quarter of the cell reads well without crowding the cell; 16 px is plenty.
+  if (out.cell >= kMinCellForValues) out.cell_value_px = std::min(16, out.cell / 4);
   const int panel_px = in.units * out.cell;
   const bool groups = t.group_label_height > 0;
 
@@ -49,31 +65,34 @@ HeatmapLayout layout_heatmap(const LayoutInput& in) {
   const int panel_top = y;
   const int below = panel_top + panel_px + kTickLength + kLabelGap;
   const int label_band = t.unit_label_width;
+  const int title_width = std::max(panel_px, t.panel_title_height > 0 ? t.panel_title_width : 0);
+  // A title wider than its panel hangs out equally on both sides.
+  const int overhang = (title_width - panel_px) / 2;
 
-  int x = kMargin;
+  int x = kMargin;            // where the next panel's labels may start
+  int title_floor = kMargin;  // where the next panel title may start
   for (int i = 0; i < in.panels; ++i) {
     const bool row_labels = i == 0 || in.row_labels_on_every_panel;
-    Rect row_groups{x, panel_top, 0, panel_px};
-    if (row_labels && groups) {
-      row_groups.width = t.group_label_height;
-      x += row_groups.width + kGroupGap;
-    }
-    Rect row_labels_rect{x, panel_top, 0, panel_px};
-    if (row_labels) {
-      row_labels_rect.width = label_band;
-      x += label_band + kLabelGap + kTickLength;
-    }
-    const Rect panel{x, panel_top, panel_px, panel_px};
+    const int label_room = row_labels ? label_band + kLabelGap + kTickLength : 0;
+    const int group_room = row_labels && groups ? t.group_label_height + kGroupGap : 0;
+    // Labels hug the panel; a wide title may push both further right.
+    const int panel_x = std::max(x + group_room + label_room, title_floor + overhang);
+    const Rect panel{panel_x, panel_top, panel_px, panel_px};
+    const Rect row_labels_rect{panel_x - label_room, panel_top, row_labels ? label_band : 0, panel_px};
+    const Rect row_groups{row_labels_rect.x - group_room, panel_top, group_room > 0 ? t.group_label_height : 0,
+                          panel_px};
+    const Rect title{panel_x - overhang, panel_title_y, title_width, t.panel_title_height};
     out.panels.push_back(panel);
-    out.panel_titles.push_back({x, panel_title_y, panel_px, t.panel_title_height});
+    out.panel_titles.push_back(title);
     out.row_labels.push_back(row_labels_rect);
     out.row_groups.push_back(row_groups);
-    out.column_labels.push_back({x, below, panel_px, label_band});
-    out.column_groups.push_back({x, below + label_band + kGroupGap, panel_px, groups ? t.group_label_height : 0});
-    x += panel_px + (i + 1 < in.panels ? kPanelGap : 0);
+    out.column_labels.push_back({panel_x, below, panel_px, label_band});
+    out.column_groups.push_back({panel_x, below + label_band + kGroupGap, panel_px, groups ? t.group_label_height : 0});
+    x = panel.right() + (i + 1 < in.panels ? kPanelGap : 0);
+    title_floor = title.right() + kPanelTitleSpacing;
   }
 
-  x += kColorbarGap;
+  x = std::max(x + kColorbarGap, title_floor);
   out.colorbar = {x, panel_top, kColorbarWidth, std::max(panel_px, kColorbarMinHeight)};
   x += kColorbarWidth + kTickLength + kLabelGap + 2;
   out.colorbar_labels = {x, panel_top, t.tick_label_width, out.colorbar.height};
@@ -81,7 +100,9 @@ HeatmapLayout layout_heatmap(const LayoutInput& in) {
   out.value_label = {x, panel_top, t.value_label_height, out.colorbar.height};
   x += t.value_label_height + kMargin;
 
-  out.width = std::max(x, t.title_width + 2 * kMargin);
+  // The picture grows to hold the whole title, and what is under it is centred.
+  out.width = std::max(x, t.title_width + 2 * kTitleMargin);
+  shift_content(out, (out.width - x) / 2);
   out.title.x = (out.width - t.title_width) / 2;
   out.title.width = t.title_width;
 

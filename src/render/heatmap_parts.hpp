@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,18 @@ std::vector<GroupSpan> group_spans(const std::vector<int>& units, const Topology
 void draw_cells(Image& image, const Rect& panel, int cell, const ValueMatrix& matrix, const ColorScale& scale,
                 const std::string& colormap_name);
 void draw_group_separators(Image& image, const Rect& panel, int cell, const std::vector<GroupSpan>& spans);
+
+// cell_values.cpp: values printed inside cells large enough to hold them
+// (layout.cell_value_px > 0), so that tiny maps can be read exactly.
+// Decimals that fit every value of every panel into a cell (the same for all,
+// so the numbers line up), or nullopt when no values should be printed.
+std::optional<int> cell_value_decimals(Font& font, const HeatmapLayout& layout,
+                                       const std::vector<HeatmapPanel>& panels);
+// Reads the colors drawn by draw_cells and writes each finite off-diagonal value on top.
+void draw_cell_values(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,
+                      const ValueMatrix& matrix, int decimals);
+// kInk or white, whichever contrasts more with `background` (WCAG contrast ratio).
+Rgb text_color_on(Rgb background);
 
 // heatmap_axes.cpp
 void draw_unit_labels(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,

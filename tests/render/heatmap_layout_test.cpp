@@ -21,7 +21,11 @@ bool overlap(const Rect& a, const Rect& b) {
 }
 
 TEST(render_layout, cell_size_follows_unit_count) {
-  EXPECT_EQ(cell_size(8), 16);
+  EXPECT_EQ(cell_size(2), 80);  // a 2-unit panel as tall as the colorbar
+  EXPECT_EQ(cell_size(4), 80);
+  EXPECT_EQ(cell_size(8), 48);
+  EXPECT_EQ(cell_size(16), 24);
+  EXPECT_EQ(cell_size(24), 16);
   EXPECT_EQ(cell_size(50), 16);
   EXPECT_EQ(cell_size(100), 8);
   EXPECT_EQ(cell_size(132), 6);
@@ -77,6 +81,75 @@ TEST(render_layout, small_maps_keep_a_readable_colorbar_and_large_ones_stay_boun
   EXPECT_EQ(large.panels[0].width, 1024);
   EXPECT_LT(large.width, 2600);
   EXPECT_LT(large.height, 1300);
+}
+
+TEST(render_layout, cell_size_never_grows_with_more_units) {
+  for (int n = 1; n < 2048; ++n) EXPECT_LE(cell_size(n + 1), cell_size(n)) << n;
+}
+
+// The CPU backend's tiny maps: titles wider than the panels they sit on.
+class render_SmallLayout : public ::testing::TestWithParam<int> {
+ protected:
+  static LayoutInput tiny_input(int units) {
+    LayoutInput in = typical_input(units, 2, false);
+    in.text.title_width = 420;         // "AMD EPYC - one-way CAS ping-pong latency, 2 cpus"
+    in.text.panel_title_width = 190;   // "same-line (median 223 ns)"
+    in.text.unit_label_width = 7;
+    return in;
+  }
+};
+
+TEST_P(render_SmallLayout, panel_titles_clear_each_other_and_the_colorbar) {
+  const HeatmapLayout l = layout_heatmap(tiny_input(GetParam()));
+  ASSERT_EQ(l.panel_titles.size(), 2u);
+  EXPECT_FALSE(overlap(l.panel_titles[0], l.panel_titles[1]));
+  EXPECT_GE(l.panel_titles[1].x - l.panel_titles[0].right(), 8) << "titles too close to read apart";
+  for (const Rect& title : l.panel_titles) {
+    EXPECT_GE(title.width, 190);
+    EXPECT_TRUE(inside(title, l));
+    // Nothing to the right of a title shares its columns: not even the colorbar's.
+    for (const Rect& bar : {l.colorbar, l.colorbar_labels, l.value_label}) {
+      EXPECT_FALSE(overlap(title, bar));
+      EXPECT_LT(title.right(), bar.x);
+    }
+  }
+  // Each title is centred on its own panel, within a pixel.
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_NEAR(l.panel_titles[i].x + l.panel_titles[i].width / 2.0, l.panels[i].x + l.panels[i].width / 2.0, 1.0);
+  // Labels still hug the panel they label.
+  EXPECT_EQ(l.row_labels[0].right() + kTickLength + 2, l.panels[0].x);
+}
+
+TEST_P(render_SmallLayout, main_title_fits_with_a_margin) {
+  const HeatmapLayout l = layout_heatmap(tiny_input(GetParam()));
+  EXPECT_GE(l.title.x, 16);
+  EXPECT_LE(l.title.right(), l.width - 16);
+  EXPECT_LE(l.title.bottom(), l.panel_titles[0].y);
+}
+
+TEST_P(render_SmallLayout, cells_are_large_enough_for_values) {
+  const HeatmapLayout l = layout_heatmap(tiny_input(GetParam()));
+  EXPECT_GE(l.cell, kMinCellForValues);
+  EXPECT_GE(l.cell_value_px, 10);
+  EXPECT_LE(l.cell_value_px, l.cell / 3);
+  EXPECT_GE(l.panels[0].height, 160) << "a tiny map should not be dwarfed by its colorbar";
+}
+
+INSTANTIATE_TEST_SUITE_P(units, render_SmallLayout, ::testing::Values(2, 4, 8));
+
+TEST(render_layout, small_cells_show_no_values) {
+  EXPECT_EQ(layout_heatmap(typical_input(12, 1, false)).cell_value_px, 0);
+  EXPECT_EQ(layout_heatmap(typical_input(132, 2, true)).cell_value_px, 0);
+}
+
+TEST(render_layout, content_is_centred_under_a_wider_title) {
+  LayoutInput in = typical_input(2, 1, false);
+  in.text.title_width = 900;
+  const HeatmapLayout l = layout_heatmap(in);
+  const int left_gap = l.row_labels[0].x;
+  const int right_gap = l.width - l.value_label.right();
+  EXPECT_NEAR(left_gap, right_gap, 1);
+  EXPECT_GT(left_gap, 100);
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 #include <sys/utsname.h>
 
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 
+#include "backends/cpu/cache_flush.hpp"
 #include "backends/cpu/cpu_affinity.hpp"
 #include "backends/cpu/cpu_pingpong.hpp"
 #include "backends/cpu/flag_buffer.hpp"
@@ -50,6 +52,7 @@ class CpuBackend final : public Backend {
     d.driver_version = "";
     d.extra["cache_line_bytes"] = cpu::cache_line_bytes();
     d.extra["hardware_concurrency"] = std::thread::hardware_concurrency();
+    d.extra["last_level_cache_bytes"] = cpu::last_level_cache_bytes();
     return d;
   }
 
@@ -59,7 +62,11 @@ class CpuBackend final : public Backend {
 
   std::vector<PairMeasurement> measure(const Schedule& schedule, const MeasureSpec& spec,
                                        const ProgressFn& progress) override {
+    if (spec.l2_persist)
+      throw UsageError("--l2-persist needs the cuda backend: CPUs have no persisting-cache window to set");
     cpu::FlagBuffer buffer(spec.rotating_count);
+    std::optional<cpu::CacheFlusher> flusher;
+    if (spec.flush_cache) flusher.emplace(cpu::last_level_cache_bytes());
     std::vector<PairMeasurement> out;
     const std::size_t total = schedule.pairs.size() * static_cast<std::size_t>(spec.rotating_count);
     out.reserve(total);
@@ -67,6 +74,7 @@ class CpuBackend final : public Backend {
     // interconnect and measure each other.
     for (int copy = 0; copy < spec.rotating_count; ++copy) {
       for (const Pair& p : schedule.pairs) {
+        if (flusher) flusher->flush();
         PairMeasurement m = cpu::run_cpu_pair(p.a, p.b, buffer.flags(copy, spec.placement), spec);
         m.copy = copy;
         out.push_back(std::move(m));

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/cuda/coherence_launch.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device_facts.hpp"
 #include "backends/cuda/device_buffer.hpp"
@@ -33,6 +34,7 @@ class CudaBackend final : public Backend {
     // More than half an SM's shared memory per block: no SM can take two.
     smem_bytes_ = facts_.smem_optin_bytes - 1024;
     prepare_pingpong_kernels(smem_bytes_);
+    prepare_coherence_kernels(smem_bytes_);
     calibrated_cycles_per_ns_ = calibrate_clock();
     sm_ids_ = census();
   }
@@ -44,6 +46,10 @@ class CudaBackend final : public Backend {
     d.extra["blocks_per_launch"] = facts_.sm_count;
     d.extra["dynamic_shared_memory_per_block_bytes"] = smem_bytes_;
     if (persist_bytes_) d.extra["l2_persisting_window_bytes"] = *persist_bytes_;
+    // Device time of the measuring launches, per placement: with the pairs'
+    // round trips it tells how much the harness itself costs.
+    d.extra["kernel_seconds"] = kernel_seconds_;
+    d.extra["launches"] = launches_;
     return d;
   }
 
@@ -99,6 +105,9 @@ class CudaBackend final : public Backend {
     pp.control = control.get();
     pp.clock_marks = marks.get();
 
+    const std::string placement(to_string(spec.placement));
+    kernel_seconds_[placement] = 0.0;
+    launches_[placement] = 0;
     std::vector<PairMeasurement> out;
     const std::size_t total = schedule.pairs.size() * static_cast<std::size_t>(spec.rotating_count);
     for (int copy = 0; copy < spec.rotating_count; ++copy) {
@@ -110,6 +119,8 @@ class CudaBackend final : public Backend {
         pp.pair_count = static_cast<int>(end - begin);
         LaunchRecords rec = run_launch(pp, blocks, status, sample_cycles, cold_cycles, sm_blocks, control, marks,
                                        spec.samples);
+        kernel_seconds_[placement] = kernel_seconds_[placement].get<double>() + last_launch_ms_ * 1e-3;
+        launches_[placement] = launches_[placement].get<int>() + 1;
         double cpn = last_launch_cycles_per_ns_;
         auto decoded = decode_launch(schedule.pairs, begin, rec, spec, cpn, copy);
         out.insert(out.end(), std::make_move_iterator(decoded.begin()), std::make_move_iterator(decoded.end()));
@@ -117,6 +128,50 @@ class CudaBackend final : public Backend {
       }
     }
     return out;
+  }
+
+  CoherenceReport check_coherence(int reader, int writer, double window_ms) override {
+    for (int u : {reader, writer})
+      if (!std::binary_search(sm_ids_.begin(), sm_ids_.end(), u))
+        throw UsageError(fmt::format("check-coherence: SM {} does not exist on this device", u));
+    if (reader == writer) throw UsageError("check-coherence: reader and writer must be different SMs");
+    // Each case gets its own page: data, then the two handshake flags on lines of their own.
+    constexpr std::size_t kCaseWords = 1024;
+    constexpr int kCases = kStoreOps * kLoadOps;
+    DeviceBuffer<unsigned> mem(kCaseWords * kCases);
+    DeviceBuffer<std::uint64_t> out(4 * kCases);
+    mem.zero(stream_.get());
+    out.zero(stream_.get());
+    CoherenceReport report{reader, writer, {}};
+    const double cpn = calibrated_cycles_per_ns_;
+    for (int st = 0; st < kStoreOps; ++st) {
+      for (int ld = 0; ld < kLoadOps; ++ld) {
+        const int c = st * kLoadOps + ld;
+        CoherenceParams p{};
+        p.data = mem.get() + c * kCaseWords;
+        p.ready = p.data + 256;
+        p.written = p.data + 512;
+        p.out = out.get() + 4 * c;
+        p.reader_sm = reader;
+        p.writer_sm = writer;
+        p.handshake_budget_cycles = budget_cycles(100.0, facts_.max_sm_clock_hz);
+        p.window_cycles = budget_cycles(window_ms, facts_.max_sm_clock_hz);
+        launch_coherence(st, ld, p, facts_.sm_count, smem_bytes_, stream_.get());
+        CUMAP_CUDA_CHECK(cudaGetLastError());
+      }
+    }
+    const auto r = out.download(out.size(), stream_.get());
+    for (int c = 0; c < kCases; ++c) {
+      CoherenceCase cc;
+      cc.store = kStoreOpNames[c / kLoadOps];
+      cc.load = kLoadOpNames[c % kLoadOps];
+      cc.saw_new_value = r[4 * c] != 0;
+      cc.first_seen_ns = static_cast<double>(r[4 * c + 1]) / cpn;
+      cc.window_ns = static_cast<double>(r[4 * c + 2]) / cpn;
+      cc.handshake_timed_out = r[4 * c + 3] != 0;
+      report.cases.push_back(cc);
+    }
+    return report;
   }
 
  private:
@@ -147,9 +202,12 @@ class CudaBackend final : public Backend {
     sample_cycles.zero(s);
     cold_cycles.zero(s);
     marks.zero(s);
+    timer_.start(s);
     launch_pingpong(pp, blocks, smem_bytes_, s);
     CUMAP_CUDA_CHECK(cudaGetLastError());
+    timer_.stop(s);
     CUMAP_CUDA_CHECK(cudaStreamSynchronize(s));
+    last_launch_ms_ = timer_.elapsed_ms();
     const unsigned abort = control.download(control.size(), s)[kAbortSlot];
     if (abort != kNoAbort) throw RuntimeFailure("the ping-pong kernel stopped: " + abort_reason(abort));
     const std::size_t n = static_cast<std::size_t>(pp.pair_count);
@@ -194,6 +252,10 @@ class CudaBackend final : public Backend {
 
   DeviceFacts facts_;
   Stream stream_;
+  EventTimer timer_;
+  double last_launch_ms_ = 0;
+  nlohmann::json kernel_seconds_ = nlohmann::json::object();
+  nlohmann::json launches_ = nlohmann::json::object();
   std::size_t smem_bytes_ = 0;
   double calibrated_cycles_per_ns_ = kNaN;
   double last_launch_cycles_per_ns_ = kNaN;

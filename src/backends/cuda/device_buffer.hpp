@@ -41,6 +41,31 @@ class DeviceBuffer {
   std::size_t count_;
 };
 
+// A pair of events bracketing work on a stream; elapsed() in milliseconds.
+class EventTimer {
+ public:
+  EventTimer() {
+    CUMAP_CUDA_CHECK(cudaEventCreate(&start_));
+    CUMAP_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~EventTimer() {
+    (void)cudaEventDestroy(start_);
+    (void)cudaEventDestroy(stop_);
+  }
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+  void start(cudaStream_t s) { CUMAP_CUDA_CHECK(cudaEventRecord(start_, s)); }
+  void stop(cudaStream_t s) { CUMAP_CUDA_CHECK(cudaEventRecord(stop_, s)); }
+  float elapsed_ms() const {
+    float ms = 0;
+    CUMAP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
+
 // A stream that is destroyed with its owner.
 class Stream {
  public:

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Everything bench/RESULTS.md and plots/h100/ report, in one go on an NVIDIA
+# GPU machine: device tests, topology, the reference map, the harness-cost and
+# repeatability targets, the hand-written reference ping-pong, the cold-cache
+# and probe variants, and the coherence table.
+#
+# usage: bench/h100.sh BIN_DIR OUT_DIR
+#   BIN_DIR holds cumap, cuda_device_tests, bench_compare, bench_floor and
+#   bench_minimal_pingpong (from a -DCUMAP_CUDA=ON build).
+set -u -o pipefail
+BIN=$(realpath "$1")
+OUT=$(realpath -m "$2")
+mkdir -p "$OUT"
+LOG="$OUT/log.txt"
+
+step() { printf '\n$ %s\n' "$*" | tee -a "$LOG"; "$@" 2>&1 | tee -a "$LOG"; }
+timed() { printf '\n$ %s\n' "$*" | tee -a "$LOG"; local t0; t0=$(date +%s%N); "$@" 2>&1 | tee -a "$LOG";
+          awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "wall %.2f s\n", (b - a) / 1e9 }' | tee -a "$LOG"; }
+
+{ date -u +"date %Y-%m-%dT%H:%M:%SZ"; uname -r;
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,temperature.gpu,power.draw,ecc.mode.current,mig.mode.current --format=csv;
+  nvidia-smi --query-compute-apps=pid,name --format=csv; } 2>&1 | tee -a "$LOG"
+
+C="$BIN/cumap"
+step "$BIN/cuda_device_tests" --gtest_brief=1
+step compute-sanitizer --tool memcheck --error-exitcode 9 "$C" --backend cuda --units 0-3 --iters 20 --samples 2 --quiet --out "$OUT/sanitizer"
+
+# Topology and the reference map (defaults: both placements, topology order).
+step "$C" topology --backend cuda --json "$OUT/h100/topology.json"
+timed "$C" --backend cuda --out "$OUT/h100"
+
+# Harness cost and repeatability: 200 round trips per pair, one sample.
+timed "$C" --backend cuda --same-line --iters 200 --samples 1 --warmup 0 --quiet --out "$OUT/speed1"
+timed "$C" --backend cuda --same-line --iters 200 --samples 1 --warmup 0 --quiet --out "$OUT/speed2"
+step "$BIN/bench_floor" "$OUT/speed1"
+step "$BIN/bench_floor" "$OUT/speed2"
+step "$BIN/bench_compare" "$OUT/speed1/matrix-same-line.csv" "$OUT/speed2/matrix-same-line.csv"
+timed "$C" --backend cuda --iters 200 --samples 1 --quiet --out "$OUT/both"
+step "$BIN/bench_floor" "$OUT/both"
+timed "$C" --backend cuda --iters 200 --samples 1 --quiet --out "$OUT/both2"
+step "$BIN/bench_compare" "$OUT/both/matrix-split-line.csv" "$OUT/both2/matrix-split-line.csv"
+
+# The harness adds nothing: cumap vs a minimal hand-written ping-pong, same pairs.
+SUB="0,1,2,16,33,66,100,131"
+timed "$C" --backend cuda --same-line --units "$SUB" --order index --iters 200 --samples 5 --quiet --out "$OUT/sub"
+PAIRS=$(awk -F, 'NR>1 {printf "%s:%s ", $1, $2}' "$OUT/sub/pairs.csv")
+step "$BIN/bench_minimal_pingpong" 200 5 $PAIRS | tee "$OUT/minimal.txt"
+echo "a b cumap_cycles minimal_cycles diff%" | tee -a "$LOG"
+awk -F'[ ,]' 'NR==FNR { if (FNR>1) c[$1" "$2]=$10; next } /^[0-9]/ { k=$1" "$2; if (k in c) printf "%s %s %.1f %.1f %+.2f\n", $1, $2, c[k], $3, 100*(c[k]-$3)/$3 }' \
+  "$OUT/sub/pairs.csv" "$OUT/minimal.txt" | tee -a "$LOG"
+
+# Cold-cache and memory-behaviour controls, same-line, 100 x 3.
+V="--backend cuda --same-line --iters 100 --samples 3 --quiet"
+timed "$C" $V --out "$OUT/cc-base"
+timed "$C" $V --flush-cache --out "$OUT/cc-flush"
+timed "$C" $V --rotating-count 8 --out "$OUT/cc-rotate8"
+timed "$C" $V --l2-persist --out "$OUT/cc-persist"
+for p in exch acq-rel volatile; do timed "$C" $V --probe $p --out "$OUT/cc-probe-$p"; done
+timed "$C" --backend cuda --split-line --iters 100 --samples 3 --quiet --flush-cache --out "$OUT/cc-flush-split"
+for d in cc-flush cc-rotate8 cc-persist cc-probe-exch cc-probe-acq-rel cc-probe-volatile; do
+  step "$BIN/bench_compare" "$OUT/cc-base/matrix-same-line.csv" "$OUT/$d/matrix-same-line.csv"
+done
+step "$C" check-coherence --backend cuda --json "$OUT/coherence.json"
+echo "done" | tee -a "$LOG"

@@ -1,0 +1,25 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace cumap {
+
+// One cell of `cumap check-coherence`: a reader SM caches a line with an
+// L1-caching load, a writer SM stores to it with `store`, and the reader
+// reloads with `load` for a bounded time.
+struct CoherenceCase {
+  std::string store;        // "st.wb", "st.cg", "st.wt"
+  std::string load;         // "ld.ca", "ld.cg", "ld.volatile"
+  bool saw_new_value = false;
+  bool handshake_timed_out = false;
+  double first_seen_ns = 0;  // time from the writer's signal to the new value
+  double window_ns = 0;      // how long the reader kept looking
+};
+
+struct CoherenceReport {
+  int reader_unit = 0;
+  int writer_unit = 0;
+  std::vector<CoherenceCase> cases;
+};
+
+}  // namespace cumap

@@ -1,0 +1,114 @@
+// `cumap check-coherence`: SM L1 caches are not kept coherent with each
+// other; this shows, for each store and load operator, whether a reader that
+// holds a line in L1 sees another SM's store.
+#include "backends/cuda/coherence_launch.hpp"
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/device_ops.cuh"
+
+namespace cumap::cuda {
+
+const char* const kStoreOpNames[kStoreOps] = {"st.wb", "st.cg", "st.wt"};
+const char* const kLoadOpNames[kLoadOps] = {"ld.ca", "ld.cg", "ld.volatile"};
+
+namespace {
+
+template <int Op>
+__device__ __forceinline__ void store_op(unsigned* p, unsigned v) {
+  if constexpr (Op == 0) asm volatile("st.global.wb.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  else if constexpr (Op == 1) asm volatile("st.global.cg.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  else asm volatile("st.global.wt.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+template <int Op>
+__device__ __forceinline__ unsigned load_op(const unsigned* p) {
+  unsigned v;
+  if constexpr (Op == 0) asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else if constexpr (Op == 1) asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// The handshake polls with relaxed atomics: they are served by L2 and, unlike
+// an acquire, do not invalidate the reader's L1, which would hide the effect.
+__device__ bool wait_flag(unsigned* flag, std::uint64_t budget) {
+  const long long start = clock64();
+  while (atomicAdd(flag, 0u) == 0) {
+    if (static_cast<std::uint64_t>(clock64() - start) > budget) return false;
+  }
+  return true;
+}
+
+template <int Store, int Load>
+__global__ void coherence_kernel(CoherenceParams p) {
+  extern __shared__ unsigned char one_block_per_sm[];
+  (void)one_block_per_sm;
+  if (threadIdx.x != 0) return;
+  const int me = static_cast<int>(dev::smid());
+  if (me == p.reader_sm) {
+    (void)load_op<0>(p.data);  // bring the line into this SM's L1
+    atomicExch(p.ready, 1u);
+    if (!wait_flag(p.written, p.handshake_budget_cycles)) {
+      p.out[3] = 1;
+      return;
+    }
+    const long long t0 = clock64();
+    long long t = t0;
+    unsigned seen = 0;
+    while (static_cast<std::uint64_t>(t - t0) < p.window_cycles) {
+      if (load_op<Load>(p.data) == 1u) {
+        seen = 1;
+        break;
+      }
+      t = clock64();
+    }
+    p.out[0] = seen;
+    p.out[1] = static_cast<std::uint64_t>(clock64() - t0);
+    p.out[2] = p.window_cycles;
+  } else if (me == p.writer_sm) {
+    if (!wait_flag(p.ready, p.handshake_budget_cycles)) {
+      p.out[3] = 1;
+      return;
+    }
+    store_op<Store>(p.data, 1u);
+    __threadfence();
+    atomicExch(p.written, 1u);
+  }
+}
+
+using Kernel = void (*)(CoherenceParams);
+
+template <int S>
+Kernel pick_load(int load) {
+  switch (load) {
+    case 0: return coherence_kernel<S, 0>;
+    case 1: return coherence_kernel<S, 1>;
+    default: return coherence_kernel<S, 2>;
+  }
+}
+
+Kernel pick(int store, int load) {
+  switch (store) {
+    case 0: return pick_load<0>(load);
+    case 1: return pick_load<1>(load);
+    default: return pick_load<2>(load);
+  }
+}
+
+}  // namespace
+
+void prepare_coherence_kernels(std::size_t smem_bytes) {
+  for (int s = 0; s < kStoreOps; ++s)
+    for (int l = 0; l < kLoadOps; ++l)
+      CUMAP_CUDA_CHECK(cudaFuncSetAttribute(pick(s, l), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(smem_bytes)));
+}
+
+void launch_coherence(int store_op, int load_op, const CoherenceParams& p, int blocks, std::size_t smem_bytes,
+                      cudaStream_t stream) {
+  CoherenceParams copy = p;
+  void* args[] = {&copy};
+  CUMAP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(pick(store_op, load_op)), dim3(blocks),
+                                               dim3(32), args, smem_bytes, stream));
+}
+
+}  // namespace cumap::cuda

@@ -1,0 +1,69 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cumap/options.hpp"
+#include "cumap/topology.hpp"
+
+namespace cumap {
+
+// Which hardware-id register layout the kernels read.
+enum class HwIdLayout {
+  Gfx9,      // GCN/CDNA (gfx9xx): HW_REG_HW_ID
+  Gfx10Plus, // RDNA (gfx10xx, gfx11xx): HW_REG_HW_ID1
+};
+
+// From hipDeviceProp_t::gcnArchName ("gfx90a:sramecc+:xnack-"). Throws
+// RuntimeFailure for architectures whose layout we do not know.
+HwIdLayout hw_id_layout_for_arch(std::string_view gcn_arch_name);
+
+// Where a wave ran. `cu_or_wgp` is the CU id on gfx9 and the WGP id on gfx10+.
+struct HwLocation {
+  int se = 0;
+  int sa = 0;  // shader array (SH on gfx9)
+  int cu_or_wgp = 0;
+  int simd = 0;
+  int wave = 0;
+  bool operator==(const HwLocation&) const = default;
+};
+
+HwLocation decode_hw_id(std::uint32_t raw, HwIdLayout layout);
+
+// "SE1/SA0/CU3" (gfx9) or "SE1/SA0/WGP3" (gfx10+): the slot, without SIMD and wave.
+std::string format_location(const HwLocation& loc, HwIdLayout layout);
+
+// Groups units by the shader engine and shader array their kernels ran on,
+// groups named "SE0/SA1" and ordered by (SE, SA). `raw_ids[i]` belongs to
+// `units[i]`.
+Topology hip_topology_from_hw_ids(const std::vector<int>& units,
+                                  const std::vector<std::uint32_t>& raw_ids, HwIdLayout layout);
+
+// Checks that the CU masks were honoured: each unit must always run on the
+// same hardware slot and, where the register resolves units (CUs on gfx9,
+// WGPs on gfx10+), no two units may share one. Problems become warnings,
+// which the backend reports in DeviceInfo::extra["hw_id_warnings"].
+class HwIdChecker {
+ public:
+  HwIdChecker(HwIdLayout layout, HipUnit unit, std::string unit_name);
+  void record(int unit, std::uint32_t raw_id);
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  struct Slot {
+    int se, sa, id;
+    auto operator<=>(const Slot&) const = default;
+  };
+  HwIdLayout layout_;
+  bool slots_are_unique_;
+  std::string unit_name_;
+  std::map<int, HwLocation> first_seen_;
+  std::set<int> reported_moving_;  // one warning per unit, not one per launch
+  std::map<Slot, int> owner_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace cumap

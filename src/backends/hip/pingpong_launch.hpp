@@ -1,0 +1,21 @@
+#pragma once
+// Host-side launchers compiled by hipcc together with the kernels
+// (pingpong_kernels.hip), callable from g++-compiled code. Each returns the
+// launch's hipError_t for the caller's CUMAP_HIP_CHECK.
+#include <cstdint>
+
+#include <hip/hip_runtime_api.h>
+
+#include "backends/hip/kernel_abi.hpp"
+
+namespace cumap::hip_kernels {
+
+// Pong on `pong_stream`, then ping on `ping_stream` between start and stop.
+hipError_t launch_ping_pong(const PingPongArgs& args, hipStream_t ping_stream,
+                            hipStream_t pong_stream, hipEvent_t start, hipEvent_t stop);
+// One wave on `stream` writes its HW_ID register to *out.
+hipError_t launch_hw_id_probe(std::uint32_t* out, hipStream_t stream);
+// s_icache_inv on every CU.
+hipError_t launch_icache_flush(int cu_count, hipStream_t stream);
+
+}  // namespace cumap::hip_kernels

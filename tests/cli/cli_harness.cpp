@@ -1,0 +1,106 @@
+#include "cli_harness.hpp"
+
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace cumap::test {
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+  std::string pattern = (fs::temp_directory_path() / "cumap_cli_XXXXXX").string();
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);
+}
+
+std::vector<std::string> RunResult::err_lines() const {
+  std::vector<std::string> lines;
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+namespace {
+
+// POSIX shell single quotes: only ' itself needs care.
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
+  }
+  q += '\'';
+  return q;
+}
+
+}  // namespace
+
+RunResult run_cumap(const std::vector<std::string>& args, const fs::path& cwd) {
+  // The captures live outside `cwd` so that they never count as output.
+  TempDir capture;
+  const fs::path out = capture.path() / "stdout", err = capture.path() / "stderr";
+  // Appending piece by piece: GCC 12 warns falsely (-Wrestrict) on " " + string.
+  std::string cmd = "cd ";
+  cmd += shell_quote(cwd.string());
+  cmd += " && ";
+  cmd += shell_quote(CUMAP_BINARY);
+  for (const auto& a : args) {
+    cmd += ' ';
+    cmd += shell_quote(a);
+  }
+  cmd += " </dev/null >";
+  cmd += shell_quote(out.string());
+  cmd += " 2>";
+  cmd += shell_quote(err.string());
+  const int status = std::system(cmd.c_str());
+  RunResult r;
+  r.exit_code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+std::map<std::string, long long> snapshot(const fs::path& dir) {
+  std::map<std::string, long long> entries;
+  if (!fs::exists(dir)) return entries;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const std::string rel = fs::relative(e.path(), dir).string();
+    entries[rel] = e.is_directory() ? -1 : static_cast<long long>(e.file_size());
+  }
+  return entries;
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_text(const fs::path& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+bool has_png_signature(const fs::path& file) {
+  constexpr std::array<unsigned char, 8> kSignature{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  const std::string head = read_text(file).substr(0, 8);
+  return head.size() == 8 && std::equal(kSignature.begin(), kSignature.end(), head.begin(),
+                                        [](unsigned char a, char b) { return a == static_cast<unsigned char>(b); });
+}
+
+}  // namespace cumap::test

@@ -1,0 +1,44 @@
+#pragma once
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+// Black-box helpers: run the real cumap binary (CUMAP_BINARY) as a user would,
+// in a scratch directory, and look at what it left on disk.
+namespace cumap::test {
+
+// A fresh directory under the system temp dir (mkdtemp: parallel runs never
+// collide), removed with its contents when the test ends.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct RunResult {
+  int exit_code = -1;  // -1 when the process did not exit normally (signal)
+  std::string out;
+  std::string err;
+  std::vector<std::string> err_lines() const;
+};
+
+// Runs `cumap args...` with `cwd` as working directory. stdout and stderr go
+// to files (so stderr is never a terminal, as in CI logs) and are read back.
+RunResult run_cumap(const std::vector<std::string>& args, const std::filesystem::path& cwd);
+
+// Every path under `dir` (relative) with its size, or -1 for directories;
+// empty when `dir` does not exist. Two snapshots equal = nothing was written.
+std::map<std::string, long long> snapshot(const std::filesystem::path& dir);
+
+std::string read_text(const std::filesystem::path& file);
+void write_text(const std::filesystem::path& file, const std::string& text);
+bool has_png_signature(const std::filesystem::path& file);
+
+}  // namespace cumap::test

@@ -1,0 +1,145 @@
+// Bad input to the map command: exit 2, one line on stderr, nothing written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_harness.hpp"
+
+namespace cumap::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct BadInput {
+  std::string name;
+  std::vector<std::string> args;
+  std::string message_mentions;  // lowercase; the line must name what was wrong
+};
+// Keeps gtest (and the CTest names it discovers) from dumping the struct's bytes.
+void PrintTo(const BadInput& c, std::ostream* os) { *os << c.name; }
+
+// Appends a cheap, CPU-only run's flags that the case does not set itself, so
+// that a wrongly accepted input finishes in a moment instead of hanging.
+std::vector<std::string> with_cheap_defaults(std::vector<std::string> args) {
+  const std::vector<std::pair<std::string, std::string>> defaults{
+      {"--backend", "cpu"}, {"--iters", "5"}, {"--samples", "1"}, {"--warmup", "1"}};
+  for (const auto& [flag, value] : defaults)
+    if (std::find(args.begin(), args.end(), flag) == args.end()) args.insert(args.end(), {flag, value});
+  return args;
+}
+
+std::string lowercase(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+void expect_one_usage_line(const RunResult& r, const std::string& mentions) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const auto lines = r.err_lines();
+  ASSERT_EQ(lines.size(), 1u) << "stderr:\n" << r.err;
+  EXPECT_EQ(lines[0].rfind("cumap: error:", 0), 0u) << lines[0];
+  EXPECT_NE(lowercase(lines[0]).find(mentions), std::string::npos) << lines[0];
+  EXPECT_EQ(r.err.back(), '\n');
+}
+
+// Whether `cumap --list-devices` reports a device for `kind`: its lines read
+// "<kind> device N: ..." or "<kind> no device: ...".
+bool backend_has_device(const std::string& kind) {
+  TempDir cwd;
+  std::istringstream lines(run_cumap({"--list-devices"}, cwd.path()).out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(kind + " ", 0) != 0) continue;
+    const auto rest = line.find_first_not_of(' ', kind.size());
+    if (rest != std::string::npos && line.compare(rest, 7, "device ") == 0) return true;
+  }
+  return false;
+}
+
+class cli_UsageErrors : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(cli_UsageErrors, FreshOutDirIsNeverCreated) {
+  const BadInput& c = GetParam();
+  TempDir cwd;
+  std::vector<std::string> args = c.args;
+  args.insert(args.end(), {"--out", "out"});
+  const RunResult r = run_cumap(with_cheap_defaults(args), cwd.path());
+  expect_one_usage_line(r, c.message_mentions);
+  EXPECT_FALSE(fs::exists(cwd.path() / "out"));
+  EXPECT_TRUE(snapshot(cwd.path()).empty()) << "something was written beside the out dir";
+}
+
+TEST_P(cli_UsageErrors, ExistingOutDirIsLeftUnchanged) {
+  const BadInput& c = GetParam();
+  TempDir cwd;
+  fs::create_directory(cwd.path() / "out");
+  write_text(cwd.path() / "out" / "earlier-run.csv", "unit,0,1\n0,,1\n1,1,\n");
+  const auto before = snapshot(cwd.path());
+  std::vector<std::string> args = c.args;
+  args.insert(args.end(), {"--out", "out"});
+  const RunResult r = run_cumap(with_cheap_defaults(args), cwd.path());
+  expect_one_usage_line(r, c.message_mentions);
+  EXPECT_EQ(snapshot(cwd.path()), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadFlags, cli_UsageErrors,
+    ::testing::Values(BadInput{"unknown_flag", {"--no-such-flag"}, "--no-such-flag"},
+                      BadInput{"units_open_range", {"--units", "0-"}, "--units"},
+                      BadInput{"units_not_a_number", {"--units", "a"}, "--units"},
+                      BadInput{"units_reversed_range", {"--units", "3-1"}, "--units"},
+                      BadInput{"units_empty_entry", {"--units", "1,,2"}, "--units"},
+                      BadInput{"units_out_of_range", {"--units", "0-999"}, "--units"},
+                      BadInput{"units_single", {"--units", "0"}, "two units"},
+                      BadInput{"iters_zero", {"--iters", "0"}, "--iters"},
+                      BadInput{"samples_zero", {"--samples", "0"}, "--samples"},
+                      BadInput{"rotating_count_zero", {"--rotating-count", "0"}, "--rotating-count"},
+                      BadInput{"timeout_zero", {"--timeout-ms", "0"}, "--timeout-ms"},
+                      BadInput{"backend_unknown", {"--backend", "nosuch"}, "nosuch"},
+                      BadInput{"probe_unknown", {"--probe", "nosuch"}, "nosuch"},
+                      BadInput{"colormap_unknown", {"--colormap", "nosuch"}, "nosuch"}),
+    [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
+
+// A GPU backend that is not built, or has no device, is a usage error too;
+// where the device exists (a GPU machine) there is nothing to test.
+class cli_MissingBackend : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(cli_MissingBackend, IsAUsageErrorAndWritesNothing) {
+  const std::string kind = GetParam();
+  if (backend_has_device(kind)) GTEST_SKIP() << kind << " has a device on this machine";
+  TempDir cwd;
+  const RunResult r = run_cumap(with_cheap_defaults({"--backend", kind, "--out", "out"}), cwd.path());
+  expect_one_usage_line(r, kind);
+  EXPECT_TRUE(snapshot(cwd.path()).empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(GpuBackends, cli_MissingBackend, ::testing::Values("cuda", "hip"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+TEST(cli_UnwritableOut, OutUnderARegularFileIsAUsageError) {
+  // A path below a regular file cannot be created even by root.
+  TempDir cwd;
+  write_text(cwd.path() / "afile", "not a directory\n");
+  const auto before = snapshot(cwd.path());
+  const RunResult r = run_cumap(with_cheap_defaults({"--out", "afile/out"}), cwd.path());
+  expect_one_usage_line(r, "afile");
+  EXPECT_EQ(snapshot(cwd.path()), before);
+  EXPECT_TRUE(fs::is_regular_file(cwd.path() / "afile"));
+}
+
+TEST(cli_UnwritableOut, OutThatIsARegularFileIsAUsageError) {
+  TempDir cwd;
+  write_text(cwd.path() / "afile", "not a directory\n");
+  const auto before = snapshot(cwd.path());
+  const RunResult r = run_cumap(with_cheap_defaults({"--out", "afile"}), cwd.path());
+  expect_one_usage_line(r, "afile");
+  EXPECT_EQ(snapshot(cwd.path()), before);
+  EXPECT_EQ(read_text(cwd.path() / "afile"), "not a directory\n");
+}
+
+}  // namespace
+}  // namespace cumap::test

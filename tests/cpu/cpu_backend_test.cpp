@@ -1,0 +1,44 @@
+// What the CPU backend says about itself before measuring anything.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "backends/cpu/cpu_backend.hpp"
+
+namespace cumap {
+namespace {
+
+TEST(cpu_Backend, ListsAtLeastTwoDistinctUnits) {
+  const auto backend = make_cpu_backend(Options{});
+  const auto units = backend->units();
+  ASSERT_GE(units.size(), 2u);
+  EXPECT_EQ(std::set<int>(units.begin(), units.end()).size(), units.size()) << "unit ids repeat";
+  EXPECT_TRUE(std::all_of(units.begin(), units.end(), [](int u) { return u >= 0; }));
+}
+
+TEST(cpu_Backend, DescribesItsDevice) {
+  const auto backend = make_cpu_backend(Options{});
+  const DeviceInfo d = backend->device();
+  EXPECT_EQ(d.backend, "cpu");
+  EXPECT_EQ(d.unit_name, "cpu");
+  EXPECT_FALSE(d.clock_source.empty());
+  EXPECT_FALSE(d.name.empty());
+  EXPECT_EQ(d.unit_count, static_cast<int>(backend->units().size()));
+}
+
+TEST(cpu_Backend, TopologyCoversOnlyItsUnits) {
+  const auto backend = make_cpu_backend(Options{});
+  const auto units = backend->units();
+  const Topology topo = backend->topology();
+  ASSERT_FALSE(topo.groups.empty());
+  std::set<int> seen;
+  for (const auto& g : topo.groups)
+    for (int u : g.units) {
+      EXPECT_TRUE(std::find(units.begin(), units.end(), u) != units.end()) << "unit " << u << " not the backend's";
+      EXPECT_TRUE(seen.insert(u).second) << "unit " << u << " in two groups";
+    }
+}
+
+}  // namespace
+}  // namespace cumap

@@ -1,0 +1,49 @@
+// --units against the unit ids a backend reports (which need not be 0..N-1:
+// a cpuset or a partitioned GPU leaves holes).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/map_command.hpp"
+#include "cumap/error.hpp"
+
+namespace cumap::cli {
+namespace {
+
+const std::vector<int> kAvailable{0, 2, 4};
+
+TEST(cpu_ResolveUnits, EmptySpecMeansEveryAvailableUnit) {
+  EXPECT_EQ(resolve_units("", kAvailable, "cpu"), kAvailable);
+}
+
+TEST(cpu_ResolveUnits, SubsetOfAvailableUnits) {
+  EXPECT_EQ(resolve_units("0,4", kAvailable, "cpu"), (std::vector<int>{0, 4}));
+  EXPECT_EQ(resolve_units("4,2", kAvailable, "cpu"), (std::vector<int>{2, 4}));
+}
+
+TEST(cpu_ResolveUnits, UnitInAHoleIsRejectedWithTheAvailableList) {
+  try {
+    resolve_units("1", kAvailable, "cpu");
+    FAIL() << "unit 1 is not available";
+  } catch (const UsageError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("1"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("0,2,4"), std::string::npos) << msg;
+  }
+}
+
+TEST(cpu_ResolveUnits, RangeOverAHoleIsRejected) {
+  EXPECT_THROW(resolve_units("0-2", kAvailable, "cpu"), UsageError);
+}
+
+TEST(cpu_ResolveUnits, UnitBeyondTheLastIsRejected) {
+  EXPECT_THROW(resolve_units("9", kAvailable, "cpu"), UsageError);
+}
+
+TEST(cpu_ResolveUnits, MalformedSpecIsRejected) {
+  EXPECT_THROW(resolve_units("a", kAvailable, "cpu"), UsageError);
+}
+
+}  // namespace
+}  // namespace cumap::cli

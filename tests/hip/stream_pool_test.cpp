@@ -1,0 +1,109 @@
+#include <gtest/gtest.h>
+
+#include "backends/hip/cu_mask.hpp"
+#include "backends/hip/stream_pool.hpp"
+#include "cumap/error.hpp"
+#include "fake_hip_runtime.hpp"
+
+namespace cumap {
+namespace {
+
+using testing::FakeHipConfig;
+using testing::FakeHipRuntime;
+
+StreamPool::MaskFn cu_masks(int cu_count) {
+  return [cu_count](int u) { return cu_mask_for_unit(HipUnit::Cu, u, cu_count); };
+}
+
+TEST(hip_StreamPool, ReusesTheStreamOfAUnit) {
+  FakeHipRuntime rt(FakeHipConfig{});
+  StreamPool pool(rt, cu_masks(64), "CU");
+  const HipStream s = pool.acquire(5);
+  EXPECT_EQ(pool.acquire(5), s);
+  EXPECT_EQ(rt.streams_created, 1u);
+  EXPECT_FALSE(pool.limit().has_value());
+}
+
+TEST(hip_StreamPool, ShrinksToTheQueueLimitAndEvictsTheLeastRecent) {
+  FakeHipConfig cfg;
+  cfg.queue_limit = 3;
+  FakeHipRuntime rt(cfg);
+  StreamPool pool(rt, cu_masks(64), "CU");
+  pool.acquire(0);
+  pool.acquire(1);
+  pool.acquire(2);
+  pool.acquire(0);  // 1 is now the least recently used
+  pool.acquire(3);  // refused once: 1 goes
+  EXPECT_EQ(pool.limit(), std::optional<std::size_t>(3));
+  EXPECT_EQ(rt.live_streams(), 3u);
+  const std::size_t created = rt.streams_created;
+  pool.acquire(0);
+  pool.acquire(2);
+  EXPECT_EQ(rt.streams_created, created);  // 0 and 2 survived
+  pool.acquire(1);
+  EXPECT_EQ(rt.streams_created, created + 1);  // 1 had to be made again
+}
+
+TEST(hip_StreamPool, NeverEvictsTheOtherHalfOfThePair) {
+  FakeHipConfig cfg;
+  cfg.queue_limit = 2;
+  FakeHipRuntime rt(cfg);
+  StreamPool pool(rt, cu_masks(64), "CU");
+  pool.acquire_pair(0, 1);  // 0 is now the least recently used
+  pool.acquire_pair(2, 0);  // making 2 must evict 1, not 0
+  EXPECT_EQ(rt.streams_created, 3u);
+  const auto [a, b] = pool.acquire_pair(3, 2);
+  EXPECT_EQ(rt.streams_created, 4u);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(rt.live_streams(), 2u);
+  // Both streams the pair uses are alive: the fake throws on a dead stream.
+  PingPongLaunch launch;
+  launch.ping_stream = a;
+  launch.pong_stream = b;
+  launch.flags = rt.allocate_flags(8192);
+  EXPECT_NO_THROW(rt.run_ping_pong(launch));
+}
+
+TEST(hip_StreamPool, ADeviceThatCannotHoldTwoStreamsFailsClearly) {
+  FakeHipConfig cfg;
+  cfg.queue_limit = 1;
+  FakeHipRuntime rt(cfg);
+  StreamPool pool(rt, cu_masks(64), "CU");
+  try {
+    pool.acquire_pair(0, 1);
+    FAIL() << "expected RuntimeFailure";
+  } catch (const RuntimeFailure& e) {
+    EXPECT_NE(std::string(e.what()).find("refused a stream for CU 1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(hip_StreamPool, AMaskErrorIsARuntimeFailureNamingUnitAndMask) {
+  FakeHipConfig cfg;
+  cfg.rejected_cu = 33;
+  FakeHipRuntime rt(cfg);
+  StreamPool pool(rt, cu_masks(64), "CU");
+  try {
+    pool.acquire(33);
+    FAIL() << "expected RuntimeFailure";
+  } catch (const RuntimeFailure& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("hipExtStreamCreateWithCUMask failed for CU 33"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("mask 0x00000002:00000000"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("hipErrorInvalidValue"), std::string::npos) << msg;
+  }
+}
+
+TEST(hip_StreamPool, DestroysEveryStreamItMade) {
+  FakeHipConfig cfg;
+  cfg.queue_limit = 4;
+  FakeHipRuntime rt(cfg);
+  {
+    StreamPool pool(rt, cu_masks(64), "CU");
+    for (int u = 0; u < 10; ++u) pool.acquire(u);
+    EXPECT_EQ(rt.live_streams(), 4u);
+  }
+  EXPECT_EQ(rt.live_streams(), 0u);
+}
+
+}  // namespace
+}  // namespace cumap
