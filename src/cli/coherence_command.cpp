@@ -6,13 +6,17 @@
 #include <nlohmann/json.hpp>
 
 #include "cumap/backend.hpp"
-#include "cumap/outputs.hpp"
+#include "cli/json_file.hpp"
 
 namespace cumap::cli {
 namespace {
 
+// Above this an L1-caching reload went past L1 (an L1 hit takes tens of cycles).
+constexpr double kL1HitCycles = 200;
+
 std::string cell(const CoherenceCase& c) {
   if (c.handshake_timed_out) return "timed out";
+  if (c.primed_reload_cycles > kL1HitCycles) return "not in L1";
   if (!c.saw_new_value) return fmt::format("stale ({:.0f} us)", c.window_ns / 1e3);
   return fmt::format("new ({:.2f} us)", c.first_seen_ns / 1e3);
 }
@@ -29,7 +33,9 @@ nlohmann::json to_json(const CoherenceReport& r, const DeviceInfo& d) {
                           {"saw_new_value", c.saw_new_value},
                           {"handshake_timed_out", c.handshake_timed_out},
                           {"first_seen_ns", c.first_seen_ns},
-                          {"window_ns", c.window_ns}});
+                          {"window_ns", c.window_ns},
+                          {"primed_reload_cycles", c.primed_reload_cycles},
+                          {"line_was_in_l1", c.primed_reload_cycles <= kL1HitCycles}});
   return j;
 }
 
@@ -42,7 +48,7 @@ int run_check_coherence(const CoherenceCommand& command) {
   const int reader = command.reader.value_or(units.front());
   const int writer = command.writer.value_or(units.back());
   const CoherenceReport r = backend->check_coherence(reader, writer, command.window_ms);
-  if (command.json_out) write_file_atomic(*command.json_out, to_json(r, d).dump(2) + "\n");
+  if (command.json_out) write_json_file(*command.json_out, to_json(r, d));
 
   fmt::print("{}: {} {} holds the line in L1 (ld.ca), {} {} stores to it, the reader reloads for up to {} ms\n",
              d.name, d.unit_name, r.reader_unit, d.unit_name, r.writer_unit, command.window_ms);
@@ -58,6 +64,10 @@ int run_check_coherence(const CoherenceCommand& command) {
     fmt::print("\n");
   }
   fmt::print("'stale': the reader never saw the store; a flag polled with that load can hang.\n");
+  fmt::print("'not in L1': the primed line was not held in the reader's L1, so that case shows nothing.\n");
+  fmt::print("primed reload (cycles):");
+  for (const auto& c : r.cases) fmt::print(" {:.0f}", c.primed_reload_cycles);
+  fmt::print("\n");
   return 0;
 }
 

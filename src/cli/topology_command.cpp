@@ -6,6 +6,7 @@
 #include "cumap/error.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/units.hpp"
+#include "cli/json_file.hpp"
 
 namespace cumap::cli {
 
@@ -13,10 +14,7 @@ int run_topology(const TopologyCommand& command) {
   auto backend = make_backend(command.options);
   const DeviceInfo device = backend->device();
   const Topology topo = backend->topology();
-  if (command.json_out) {
-    // Validate the destination before printing anything.
-    write_file_atomic(*command.json_out, to_json(topo).dump(2) + "\n");
-  }
+  if (command.json_out) write_json_file(*command.json_out, to_json(topo));
   std::size_t covered = 0;
   for (const auto& g : topo.groups) covered += g.units.size();
   fmt::print("{} ({}): {} {}s in {} groups, found by {}\n", device.name, device.backend, covered, device.unit_name,

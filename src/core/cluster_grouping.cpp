@@ -82,7 +82,7 @@ Topology groups_from_co_residency(const std::vector<std::vector<int>>& clusters,
     group_sizes.push_back(static_cast<int>(g.units.size()));
     if (g.units.size() == 1) singletons.push_back(g.units.front());
   }
-  topo.details = {{"launches", clusters.size()}, {"singletons", singletons}, {"group_sizes", group_sizes}};
+  topo.details = {{"clusters_observed", clusters.size()}, {"singletons", singletons}, {"group_sizes", group_sizes}};
   return topo;
 }
 

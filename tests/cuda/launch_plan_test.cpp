@@ -42,8 +42,8 @@ TEST(CudaPlan, PairsPerLaunchFollowsTheTargetDuration) {
 TEST(CudaPlan, BudgetsAreInCyclesOfTheTopClock) {
   EXPECT_EQ(budget_cycles(1000.0, 1.98e9), 1980000000ull);
   const MeasureSpec s = spec_with(200, 5, 20);
-  // The barrier must outlast a whole pair and two wait budgets.
-  EXPECT_GT(barrier_budget_cycles(s, 1.98e9), 2 * budget_cycles(s.timeout_ms, 1.98e9));
+  // A waiting block allows a whole pair and two wait budgets.
+  EXPECT_GT(pair_budget_cycles(s, 1.98e9), 2 * budget_cycles(s.timeout_ms, 1.98e9));
 }
 
 TEST(CudaPlan, DecodeTurnsCyclesIntoNanoseconds) {
@@ -117,7 +117,7 @@ TEST(CudaPlan, PersistingWindowIsClampedToTheDevice) {
 TEST(CudaPlan, AbortReasonsAreExplained) {
   EXPECT_TRUE(abort_reason(kNoAbort).empty());
   EXPECT_NE(abort_reason(kAbortSharedSm).find("more than one block"), std::string::npos);
-  EXPECT_NE(abort_reason(kAbortBarrierTimeout).find("timed out"), std::string::npos);
+  EXPECT_NE(abort_reason(kAbortWaitTimeout).find("waited"), std::string::npos);
   EXPECT_NE(abort_reason(99).find("99"), std::string::npos);
 }
 

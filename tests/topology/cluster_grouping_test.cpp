@@ -24,7 +24,7 @@ TEST(topology_CoResidency, OverlappingClustersMergeTransitively) {
 TEST(topology_CoResidency, DetailsReportLaunchesSingletonsAndSizes) {
   const std::vector<std::vector<int>> launches = {{0, 1}, {2}, {0, 1}};
   const Topology t = groups_from_co_residency(launches, {0, 1, 2, 3}, "GPC");
-  EXPECT_EQ(t.details.at("launches"), 3);
+  EXPECT_EQ(t.details.at("clusters_observed"), 3);
   // 2 was only ever alone, 3 never seen: both stand alone and say so.
   EXPECT_EQ(t.details.at("singletons"), (std::vector<int>{2, 3}));
   EXPECT_EQ(t.details.at("group_sizes"), (std::vector<int>{2, 1, 1}));
@@ -54,7 +54,7 @@ TEST(topology_CoResidency, GroupsOrderedBySmallestUnitWithUnitsAscending) {
 TEST(topology_CoResidency, NoLaunchesGivesAllSingletons) {
   const Topology t = groups_from_co_residency({}, {2, 1}, "GPC");
   ASSERT_EQ(t.groups.size(), 2u);
-  EXPECT_EQ(t.details.at("launches"), 0);
+  EXPECT_EQ(t.details.at("clusters_observed"), 0);
   EXPECT_EQ(t.details.at("singletons"), (std::vector<int>{1, 2}));
 }
 

@@ -28,11 +28,11 @@ __device__ __forceinline__ unsigned load_op(const unsigned* p) {
   return v;
 }
 
-// The handshake polls with relaxed atomics: they are served by L2 and, unlike
-// an acquire, do not invalidate the reader's L1, which would hide the effect.
+// The handshake polls with L1-bypassing loads: unlike an acquire, they leave
+// the reader's L1 alone, which would otherwise hide the effect.
 __device__ bool wait_flag(unsigned* flag, std::uint64_t budget) {
   const long long start = clock64();
-  while (atomicAdd(flag, 0u) == 0) {
+  while (load_op<1>(flag) == 0) {
     if (static_cast<std::uint64_t>(clock64() - start) > budget) return false;
   }
   return true;
@@ -45,7 +45,14 @@ __global__ void coherence_kernel(CoherenceParams p) {
   if (threadIdx.x != 0) return;
   const int me = static_cast<int>(dev::smid());
   if (me == p.reader_sm) {
-    (void)load_op<0>(p.data);  // bring the line into this SM's L1
+    unsigned sink = load_op<0>(p.data);  // bring the line into this SM's L1
+    // Time a second L1-caching load: an L1 hit (tens of cycles) proves the
+    // line is held there; an L2 trip (hundreds) means this case shows nothing.
+    const long long r0 = clock64();
+    const unsigned again = load_op<0>(p.data);
+    asm volatile("add.u32 %0, %0, %1;" : "+r"(sink) : "r"(again));
+    const long long r1 = clock64();
+    p.out[4] = static_cast<std::uint64_t>(r1 - r0) + (sink & 0x80000000u);
     atomicExch(p.ready, 1u);
     if (!wait_flag(p.written, p.handshake_budget_cycles)) {
       p.out[3] = 1;

@@ -11,11 +11,14 @@ inline constexpr int kLoadOps = 3;   // ld.ca, ld.cg, ld.volatile
 extern const char* const kStoreOpNames[kStoreOps];
 extern const char* const kLoadOpNames[kLoadOps];
 
+inline constexpr int kCoherenceOutWords = 5;
+
 struct CoherenceParams {
   unsigned* data;     // the line under test, zero on entry
   unsigned* ready;    // reader -> writer: the line sits in the reader's L1
   unsigned* written;  // writer -> reader: the store is done
-  std::uint64_t* out; // [0] saw new value, [1] cycles to see it, [2] window cycles, [3] handshake timed out
+  std::uint64_t* out;  // [kCoherenceOutWords]: saw new value, cycles to see it, window cycles,
+                       // handshake timed out, cycles of a reload right after priming
   int reader_sm;
   int writer_sm;
   std::uint64_t handshake_budget_cycles;

@@ -11,6 +11,7 @@
 #include "backends/cuda/cuda_device_facts.hpp"
 #include "backends/cuda/device_buffer.hpp"
 #include "backends/cuda/l2_persistence.hpp"
+#include "backends/cuda/launch_buffers.hpp"
 #include "backends/cuda/launch_plan.hpp"
 #include "backends/cuda/pingpong_launch.hpp"
 #include "backends/cuda/sm_topology.hpp"
@@ -72,10 +73,7 @@ class CudaBackend final : public Backend {
     DeviceBuffer<std::uint32_t> flags(flag_buffer_words(spec.rotating_count));
     std::optional<DeviceBuffer<std::uint32_t>> flush;
     if (spec.flush_cache) flush.emplace(flush_buffer_words(facts_.l2_bytes));
-    DeviceBuffer<DevicePair> pairs(widest);
-    DeviceBuffer<std::uint64_t> sample_cycles(widest * spec.samples), cold_cycles(widest), marks(4);
-    DeviceBuffer<int> status(widest), block_sm(blocks), sm_blocks(sm_id_limit());
-    DeviceBuffer<unsigned> control(control_words(blocks));
+    LaunchBuffers buffers(widest, spec.samples, blocks, sm_id_limit());
     flags.zero(stream_.get());
 
     std::optional<PersistingL2Window> persist;
@@ -92,19 +90,9 @@ class CudaBackend final : public Backend {
     pp.ordered = spec.ordered;
     pp.probe = static_cast<int>(spec.probe);
     pp.wait_budget_cycles = budget_cycles(spec.timeout_ms, facts_.max_sm_clock_hz);
-    pp.barrier_budget_cycles = barrier_budget_cycles(spec, facts_.max_sm_clock_hz);
+    pp.pair_budget_cycles = pair_budget_cycles(spec, facts_.max_sm_clock_hz);
     pp.flush_buffer = flush ? flush->get() : nullptr;
     pp.flush_words = flush ? flush->size() : 0;
-    pp.pairs = pairs.get();
-    pp.sample_cycles = sample_cycles.get();
-    pp.cold_cycles = cold_cycles.get();
-    pp.pair_status = status.get();
-    pp.block_sm = block_sm.get();
-    pp.sm_blocks = sm_blocks.get();
-    pp.sm_id_limit = sm_id_limit();
-    pp.control = control.get();
-    pp.clock_marks = marks.get();
-
     const std::string placement(to_string(spec.placement));
     kernel_seconds_[placement] = 0.0;
     launches_[placement] = 0;
@@ -115,14 +103,12 @@ class CudaBackend final : public Backend {
       pp.flag_first = flags.get() + at.first;
       pp.flag_second = flags.get() + at.second;
       for (auto [begin, end] : ranges) {
-        pairs.upload(device_pairs(schedule.pairs, begin, end), stream_.get());
-        pp.pair_count = static_cast<int>(end - begin);
-        LaunchRecords rec = run_launch(pp, blocks, status, sample_cycles, cold_cycles, sm_blocks, control, marks,
-                                       spec.samples);
+        buffers.prepare(pp, device_pairs(schedule.pairs, begin, end), stream_.get());
+        run_launch(pp, buffers);
+        const LaunchRecords rec = buffers.records(end - begin, spec.samples, stream_.get());
         kernel_seconds_[placement] = kernel_seconds_[placement].get<double>() + last_launch_ms_ * 1e-3;
         launches_[placement] = launches_[placement].get<int>() + 1;
-        double cpn = last_launch_cycles_per_ns_;
-        auto decoded = decode_launch(schedule.pairs, begin, rec, spec, cpn, copy);
+        auto decoded = decode_launch(schedule.pairs, begin, rec, spec, last_launch_cycles_per_ns_, copy);
         out.insert(out.end(), std::make_move_iterator(decoded.begin()), std::make_move_iterator(decoded.end()));
         if (progress) progress(out.size(), total);
       }
@@ -139,7 +125,7 @@ class CudaBackend final : public Backend {
     constexpr std::size_t kCaseWords = 1024;
     constexpr int kCases = kStoreOps * kLoadOps;
     DeviceBuffer<unsigned> mem(kCaseWords * kCases);
-    DeviceBuffer<std::uint64_t> out(4 * kCases);
+    DeviceBuffer<std::uint64_t> out(kCoherenceOutWords * kCases);
     mem.zero(stream_.get());
     out.zero(stream_.get());
     CoherenceReport report{reader, writer, {}};
@@ -151,7 +137,7 @@ class CudaBackend final : public Backend {
         p.data = mem.get() + c * kCaseWords;
         p.ready = p.data + 256;
         p.written = p.data + 512;
-        p.out = out.get() + 4 * c;
+        p.out = out.get() + kCoherenceOutWords * c;
         p.reader_sm = reader;
         p.writer_sm = writer;
         p.handshake_budget_cycles = budget_cycles(100.0, facts_.max_sm_clock_hz);
@@ -165,10 +151,12 @@ class CudaBackend final : public Backend {
       CoherenceCase cc;
       cc.store = kStoreOpNames[c / kLoadOps];
       cc.load = kLoadOpNames[c % kLoadOps];
-      cc.saw_new_value = r[4 * c] != 0;
-      cc.first_seen_ns = static_cast<double>(r[4 * c + 1]) / cpn;
-      cc.window_ns = static_cast<double>(r[4 * c + 2]) / cpn;
-      cc.handshake_timed_out = r[4 * c + 3] != 0;
+      const std::uint64_t* o = &r[kCoherenceOutWords * c];
+      cc.saw_new_value = o[0] != 0;
+      cc.first_seen_ns = static_cast<double>(o[1]) / cpn;
+      cc.window_ns = static_cast<double>(o[2]) / cpn;
+      cc.handshake_timed_out = o[3] != 0;
+      cc.primed_reload_cycles = static_cast<double>(o[4]);
       report.cases.push_back(cc);
     }
     return report;
@@ -190,29 +178,18 @@ class CudaBackend final : public Backend {
     return cpn;
   }
 
-  // One launch over the current pair slice; throws if the kernel gave up.
-  LaunchRecords run_launch(const PingPongParams& pp, int blocks, DeviceBuffer<int>& status,
-                           DeviceBuffer<std::uint64_t>& sample_cycles, DeviceBuffer<std::uint64_t>& cold_cycles,
-                           DeviceBuffer<int>& sm_blocks, DeviceBuffer<unsigned>& control,
-                           DeviceBuffer<std::uint64_t>& marks, int samples) {
+  // One launch over the prepared pairs; throws if the kernel gave up.
+  void run_launch(const PingPongParams& pp, LaunchBuffers& buffers) {
     cudaStream_t s = stream_.get();
-    status.zero(s);
-    sm_blocks.zero(s);
-    control.zero(s);
-    sample_cycles.zero(s);
-    cold_cycles.zero(s);
-    marks.zero(s);
     timer_.start(s);
-    launch_pingpong(pp, blocks, smem_bytes_, s);
+    launch_pingpong(pp, facts_.sm_count, smem_bytes_, s);
     CUMAP_CUDA_CHECK(cudaGetLastError());
     timer_.stop(s);
     CUMAP_CUDA_CHECK(cudaStreamSynchronize(s));
     last_launch_ms_ = timer_.elapsed_ms();
-    const unsigned abort = control.download(control.size(), s)[kAbortSlot];
-    if (abort != kNoAbort) throw RuntimeFailure("the ping-pong kernel stopped: " + abort_reason(abort));
-    const std::size_t n = static_cast<std::size_t>(pp.pair_count);
-    LaunchRecords rec{sample_cycles.download(n * samples, s), cold_cycles.download(n, s), status.download(n, s)};
-    const auto m = marks.download(4, s);
+    if (const unsigned abort = buffers.abort_code(s); abort != kNoAbort)
+      throw RuntimeFailure("the ping-pong kernel stopped: " + abort_reason(abort));
+    const auto m = buffers.clock_marks(s);
     const double interval_ns = static_cast<double>(m[3] - m[1]);
     const double cpn = cycles_per_ns(m.data());
     if (std::isfinite(cpn) && interval_ns >= kMinClockIntervalNs) {
@@ -222,28 +199,18 @@ class CudaBackend final : public Backend {
     } else {
       last_launch_cycles_per_ns_ = run_ns_ > 0 ? run_cycles_ / run_ns_ : calibrated_cycles_per_ns_;
     }
-    return rec;
   }
 
   // A launch with no pairs: which %smid values exist, and is every SM taken once?
   std::vector<int> census() {
-    const int blocks = facts_.sm_count;
-    DeviceBuffer<int> status(1), block_sm(blocks), sm_blocks(sm_id_limit());
-    DeviceBuffer<std::uint64_t> sample_cycles(1), cold_cycles(1), marks(4);
-    DeviceBuffer<unsigned> control(control_words(blocks));
+    LaunchBuffers buffers(0, 1, facts_.sm_count, sm_id_limit());
     PingPongParams pp{};
-    pp.pair_count = 0;
     pp.iters = pp.samples = 1;
     pp.wait_budget_cycles = budget_cycles(100.0, facts_.max_sm_clock_hz);
-    pp.barrier_budget_cycles = budget_cycles(1000.0, facts_.max_sm_clock_hz);
-    pp.block_sm = block_sm.get();
-    pp.sm_blocks = sm_blocks.get();
-    pp.sm_id_limit = sm_id_limit();
-    pp.control = control.get();
-    pp.clock_marks = marks.get();
-    pp.pair_status = status.get();
-    run_launch(pp, blocks, status, sample_cycles, cold_cycles, sm_blocks, control, marks, 1);
-    std::vector<int> ids = block_sm.download(blocks, stream_.get());
+    pp.pair_budget_cycles = budget_cycles(1000.0, facts_.max_sm_clock_hz);
+    buffers.prepare(pp, {}, stream_.get());
+    run_launch(pp, buffers);
+    std::vector<int> ids = buffers.block_sm(stream_.get());
     std::sort(ids.begin(), ids.end());
     if (std::adjacent_find(ids.begin(), ids.end()) != ids.end())
       throw RuntimeFailure("two blocks reported the same %smid: cannot pin one block per SM");

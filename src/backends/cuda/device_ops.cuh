@@ -73,41 +73,25 @@ __device__ __forceinline__ bool wait_for(unsigned* flag, unsigned k, std::uint64
   return true;
 }
 
-// Device-wide barrier over thread 0 of every block, bounded. Each block
-// waits on its own 128-byte wake line, which the last arriver writes: idle
-// SMs then poll lines spread over the L2 instead of hammering one line while
-// a pair is being measured, and __nanosleep thins their polling further.
-// Every block calls the barriers in the same sequence, so `generation`
-// (counted locally) agrees across blocks. False on timeout or abort, after
-// raising the abort word so that every block leaves.
-struct Barrier {
-  unsigned* count;
-  unsigned* wake;  // blocks * kWakeStride words
-  unsigned* abort;
-  unsigned blocks;
-  std::uint64_t budget;
-  static constexpr unsigned kWakeStride = 32;
-};
-
-__device__ inline bool grid_barrier(const Barrier& b, unsigned my_block, unsigned generation, unsigned timeout_code) {
-  __threadfence();
-  if (atomicAdd(b.count, 1u) == b.blocks - 1) {
-    atomicExch(b.count, 0u);
-    __threadfence();
-    for (unsigned i = 0; i < b.blocks; ++i) st_release(b.wake + i * Barrier::kWakeStride, generation);
-    return ld_relaxed(b.abort) == 0;
-  }
-  unsigned* mine = b.wake + my_block * Barrier::kWakeStride;
+// Waits until a monotonic counter reaches `target`. Pairs run one after
+// another through a counter of finished pairs: a block polls it only when its
+// own next pair comes up, and sleeps longer the further away that is, so
+// idle SMs keep the L2 quiet while a pair is measured. False on abort or
+// after `budget` cycles (then it raises the abort word itself).
+__device__ inline bool wait_at_least(unsigned* counter, unsigned target, std::uint64_t budget, unsigned* abort,
+                                     unsigned timeout_code) {
   const long long start = clock64();
-  while (ld_acquire(mine) != generation) {
-    if (ld_relaxed(b.abort) != 0) return false;
-    if (static_cast<std::uint64_t>(clock64() - start) > b.budget) {
-      atomicCAS(b.abort, 0u, timeout_code);
+  for (;;) {
+    const unsigned seen = ld_acquire(counter);
+    if (seen >= target) return true;
+    if (ld_relaxed(abort) != 0) return false;
+    if (static_cast<std::uint64_t>(clock64() - start) > budget) {
+      atomicCAS(abort, 0u, timeout_code);
       return false;
     }
-    __nanosleep(128);
+    const unsigned gap = target - seen;
+    if (gap > 1) __nanosleep(gap > 100 ? 50000u : gap * 500u);
   }
-  return ld_relaxed(b.abort) == 0;
 }
 
 }  // namespace cumap::cuda::dev

@@ -15,7 +15,7 @@ struct DevicePair {
 enum AbortCode : unsigned {
   kNoAbort = 0,
   kAbortSharedSm = 1,      // an SM holds more than one block: roles would be ambiguous
-  kAbortBarrierTimeout = 2 // a device-wide barrier ran past its budget
+  kAbortWaitTimeout = 2    // waiting for the previous pair (or for all blocks) ran past its budget
 };
 
 // Bits of a pair's status word.
@@ -25,14 +25,13 @@ enum PairStatus : int {
   kPongTimedOut = 2,
 };
 
-// The control buffer: the barrier's arrival counter and the abort word on
-// lines of their own, then one 128-byte wake line per block.
-inline constexpr int kBarrierCountSlot = 0;
-inline constexpr int kAbortSlot = 32;
-inline constexpr int kWakeSlot = 64;
-inline constexpr int kWakeStride = 32;
-inline constexpr std::size_t control_words(int blocks) { return kWakeSlot + static_cast<std::size_t>(blocks) * kWakeStride; }
-
+// The control words, each on a 128-byte line of its own: blocks that have
+// arrived, pairs finished, blocks done flushing L2 (cumulative), abort code.
+inline constexpr int kArrivedSlot = 0;
+inline constexpr int kPairsDoneSlot = 32;
+inline constexpr int kFlushedSlot = 64;
+inline constexpr int kAbortSlot = 96;
+inline constexpr std::size_t kControlWords = 128;
 struct PingPongParams {
   const DevicePair* pairs;
   int pair_count;
@@ -42,7 +41,7 @@ struct PingPongParams {
   int ordered;
   int probe;  // cumap::Probe as int
   std::uint64_t wait_budget_cycles;     // each flag wait
-  std::uint64_t barrier_budget_cycles;  // each device-wide barrier
+  std::uint64_t pair_budget_cycles;     // the longest a legitimate pair can take
 
   std::uint32_t* flag_first;   // written by the pinger of a round trip
   std::uint32_t* flag_second;  // written by the answering side
@@ -53,10 +52,11 @@ struct PingPongParams {
   std::uint64_t* sample_cycles;  // [pair_count * samples]: cycles of `iters` round trips
   std::uint64_t* cold_cycles;    // [pair_count]: the first round trip alone
   int* pair_status;              // [pair_count]: PairStatus bits
+  unsigned* sides_done;          // [pair_count]: sides that left the pair (the second one hands on)
   int* block_sm;                 // [gridDim]: %smid of each block
   int* sm_blocks;                // [sm_id_limit]: blocks that landed on each SM
   int sm_id_limit;
-  unsigned* control;             // [control_words(gridDim)], zeroed by the host
+  unsigned* control;             // [kControlWords], zeroed by the host
   std::uint64_t* clock_marks;    // [4]: clock64 and %globaltimer at start and end, block 0
 };
 

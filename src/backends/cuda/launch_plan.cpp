@@ -28,7 +28,7 @@ std::uint64_t budget_cycles(double milliseconds, double max_clock_hz) {
   return static_cast<std::uint64_t>(std::ceil(milliseconds * 1e-3 * max_clock_hz));
 }
 
-std::uint64_t barrier_budget_cycles(const MeasureSpec& spec, double max_clock_hz) {
+std::uint64_t pair_budget_cycles(const MeasureSpec& spec, double max_clock_hz) {
   const double pair_ms = static_cast<double>(round_trips_per_pair(spec)) * 20e-3;
   return budget_cycles(pair_ms + 2.0 * spec.timeout_ms, max_clock_hz);
 }
@@ -100,7 +100,8 @@ std::string abort_reason(unsigned code) {
     case kAbortSharedSm:
       return "an SM received more than one block, so roles chosen by %smid would be ambiguous "
              "(is another process using the GPU, or MPS/MIG limiting shared memory?)";
-    case kAbortBarrierTimeout: return "a device-wide barrier timed out (raise --timeout-ms?)";
+    case kAbortWaitTimeout:
+      return "a block waited for its turn longer than any pair can take (raise --timeout-ms?)";
     default: return "unknown abort code " + std::to_string(code);
   }
 }

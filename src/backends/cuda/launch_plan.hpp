@@ -29,9 +29,10 @@ std::vector<std::pair<std::size_t, std::size_t>> launch_ranges(std::size_t pair_
 // the budget only lasts longer).
 std::uint64_t budget_cycles(double milliseconds, double max_clock_hz);
 
-// The barrier budget must outlast the slowest legitimate pair: all its round
-// trips at a pessimistic 20 us each, plus two wait budgets.
-std::uint64_t barrier_budget_cycles(const MeasureSpec& spec, double max_clock_hz);
+// The longest a legitimate pair can take: all its round trips at a
+// pessimistic 20 us each, plus two wait budgets. Blocks waiting for their
+// turn allow this much per pair ahead of them.
+std::uint64_t pair_budget_cycles(const MeasureSpec& spec, double max_clock_hz);
 
 std::vector<DevicePair> device_pairs(const std::vector<Pair>& pairs, std::size_t begin, std::size_t end);
 

@@ -1,7 +1,8 @@
 // The persistent ping-pong kernel: one block per SM; blocks learn their role
-// from %smid and walk the pair list together, one pair at a time, with a
-// device-wide barrier between pairs so that nothing else runs while a pair is
-// measured.
+// from %smid and walk the pair list one pair at a time. A counter of finished
+// pairs hands the turn on: the two blocks of the next pair start when it
+// reaches their pair, every other block sleeps, so nothing else touches the
+// memory system while a pair is measured.
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_ops.cuh"
 #include "backends/cuda/pingpong_launch.hpp"
@@ -54,20 +55,24 @@ __device__ void run_pair(const PingPongParams& pp, int pair, bool i_am_a) {
   Side<P> side{pp, pair};
   if (!side.segment(1, i_am_a, i_am_a ? &pp.cold_cycles[pair] : nullptr)) return;
   if (pp.warmup > 0 && !side.segment(pp.warmup, i_am_a, nullptr)) return;
-  bool last_pinger_is_a = true;
   for (int s = 0; s < pp.samples; ++s) {
     const bool a_pings = pp.ordered || (s % 2 == 0);
     const bool i_ping = a_pings == i_am_a;
     std::uint64_t* out = i_ping ? &pp.sample_cycles[static_cast<std::size_t>(pair) * pp.samples + s] : nullptr;
     if (!side.segment(pp.iters, i_ping, out)) return;
-    last_pinger_is_a = a_pings;
   }
-  // The last pinger saw the partner's final signal: nobody touches the flags
-  // any more, so it can zero them for the next pair.
-  if (last_pinger_is_a == i_am_a) {
+}
+
+// The second side to leave a pair (whether it completed or timed out) knows
+// that nobody touches the flags any more: it zeroes them and hands the turn
+// to the next pair.
+__device__ void leave_pair(const PingPongParams& pp, int pair) {
+  __threadfence();
+  if (atomicAdd(&pp.sides_done[pair], 1u) == 1u) {
     atomicExch(pp.flag_first, 0u);
     atomicExch(pp.flag_second, 0u);
     __threadfence();
+    st_release(pp.control + kPairsDoneSlot, static_cast<unsigned>(pair) + 1);
   }
 }
 
@@ -96,11 +101,12 @@ template <int P>
 __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongParams pp) {
   extern __shared__ unsigned char one_block_per_sm[];  // sized by the host, never used
   (void)one_block_per_sm;
-  const Barrier bar{pp.control + kBarrierCountSlot, pp.control + kWakeSlot, pp.control + kAbortSlot, gridDim.x,
-                    pp.barrier_budget_cycles};
+  unsigned* const arrived = pp.control + kArrivedSlot;
+  unsigned* const pairs_done = pp.control + kPairsDoneSlot;
+  unsigned* const flushed = pp.control + kFlushedSlot;
+  unsigned* const abort = pp.control + kAbortSlot;
   const unsigned blk = blockIdx.x;
   const int me = static_cast<int>(smid());
-  unsigned gen = 0;
 
   bool ok = true;
   if (threadIdx.x == 0) {
@@ -110,41 +116,53 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
     }
     pp.block_sm[blk] = me;
     if (me < pp.sm_id_limit) atomicAdd(&pp.sm_blocks[me], 1);
-    ok = grid_barrier(bar, blk, ++gen, kAbortBarrierTimeout);
+    __threadfence();
+    atomicAdd(arrived, 1u);
+    ok = wait_at_least(arrived, gridDim.x, pp.pair_budget_cycles, abort, kAbortWaitTimeout);
     // Roles come from %smid, so two blocks on one SM would both play.
-    if (ok && (me >= pp.sm_id_limit || ld_relaxed(reinterpret_cast<unsigned*>(&pp.sm_blocks[me])) != 1))
-      atomicCAS(bar.abort, 0u, static_cast<unsigned>(kAbortSharedSm));
-    ok = ok && grid_barrier(bar, blk, ++gen, kAbortBarrierTimeout);
+    if (ok && (me >= pp.sm_id_limit || ld_relaxed(reinterpret_cast<unsigned*>(&pp.sm_blocks[me])) != 1)) {
+      atomicCAS(abort, 0u, static_cast<unsigned>(kAbortSharedSm));
+      ok = false;
+    }
   }
   if (!block_agrees(ok)) return;
 
+  int previous = -1;  // the last pair this block waited for
   for (int p = 0; p < pp.pair_count; ++p) {
+    const DevicePair pr = pp.pairs[p];
+    const bool mine = me == pr.a || me == pr.b;
+    if (!mine && !pp.flush_buffer) continue;
+    if (threadIdx.x == 0) {
+      const std::uint64_t budget = pp.pair_budget_cycles * static_cast<std::uint64_t>(p - previous);
+      ok = wait_at_least(pairs_done, static_cast<unsigned>(p), budget, abort, kAbortWaitTimeout);
+    }
+    previous = p;
+    if (!block_agrees(ok)) return;
     if (pp.flush_buffer) {
+      // Every block flushes its share; the pair starts once all have.
       flush_l2(pp, static_cast<unsigned>(p));
       __syncthreads();
-      if (threadIdx.x == 0) ok = grid_barrier(bar, blk, ++gen, kAbortBarrierTimeout);
+      if (threadIdx.x == 0) {
+        atomicAdd(flushed, 1u);
+        if (mine)
+          ok = wait_at_least(flushed, (static_cast<unsigned>(p) + 1) * gridDim.x, pp.pair_budget_cycles, abort,
+                             kAbortWaitTimeout);
+      }
       if (!block_agrees(ok)) return;
+      if (!mine) continue;
     }
     if (threadIdx.x == 0) {
-      const DevicePair pr = pp.pairs[p];
-      if (me == pr.a || me == pr.b) run_pair<P>(pp, p, me == pr.a);
-      ok = grid_barrier(bar, blk, ++gen, kAbortBarrierTimeout);
-      // A pair that timed out may leave its flags anywhere: zero them once
-      // both sides have certainly stopped.
-      if (ok && ld_volatile(reinterpret_cast<unsigned*>(&pp.pair_status[p])) != kPairOk) {
-        if (blk == 0) {
-          atomicExch(pp.flag_first, 0u);
-          atomicExch(pp.flag_second, 0u);
-        }
-        ok = grid_barrier(bar, blk, ++gen, kAbortBarrierTimeout);
-      }
+      run_pair<P>(pp, p, me == pr.a);
+      leave_pair(pp, p);
     }
-    if (!block_agrees(ok)) return;
   }
 
   if (threadIdx.x == 0 && blk == 0) {
-    pp.clock_marks[2] = static_cast<std::uint64_t>(clock64());
-    pp.clock_marks[3] = globaltimer_ns();
+    const std::uint64_t budget = pp.pair_budget_cycles * static_cast<std::uint64_t>(pp.pair_count - previous);
+    if (wait_at_least(pairs_done, static_cast<unsigned>(pp.pair_count), budget, abort, kAbortWaitTimeout)) {
+      pp.clock_marks[2] = static_cast<std::uint64_t>(clock64());
+      pp.clock_marks[3] = globaltimer_ns();
+    }
   }
 }
 

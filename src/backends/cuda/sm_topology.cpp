@@ -11,6 +11,10 @@ namespace {
 // an H100; cheap (each launch is ~0.1 ms).
 constexpr int kLaunchesPerSize = 32;
 constexpr int kClusterSizes[] = {16, 8, 4, 2};
+// Besides one block per SM, blocks small enough for four per SM: the
+// scheduler then places clusters differently, which adds evidence. A cluster
+// never leaves its GPC either way, so more evidence can only merge correctly.
+constexpr int kSmemDivisors[] = {1, 4};
 
 }  // namespace
 
@@ -22,19 +26,25 @@ Topology discover_gpcs(int cc_major, std::size_t smem_bytes, const std::vector<i
   }
   std::vector<std::vector<int>> clusters;
   nlohmann::json sizes = nlohmann::json::array();
-  for (int size : kClusterSizes) {
-    const int fit = max_active_clusters(size, smem_bytes);
-    if (fit <= 0) {
-      sizes.push_back({{"cluster_size", size}, {"supported", false}});
-      continue;
+  for (int divisor : kSmemDivisors) {
+    const std::size_t smem = smem_bytes / divisor;
+    for (int size : kClusterSizes) {
+      const int fit = max_active_clusters(size, smem);
+      if (fit <= 0) {
+        sizes.push_back({{"cluster_size", size}, {"shared_memory_bytes", smem}, {"supported", false}});
+        continue;
+      }
+      DeviceBuffer<int> out(static_cast<std::size_t>(fit) * size);
+      for (int l = 0; l < kLaunchesPerSize; ++l) {
+        launch_cluster_census(out.get(), fit, size, smem, stream);
+        const std::vector<int> sm = out.download(out.size(), stream);
+        for (int c = 0; c < fit; ++c) clusters.emplace_back(sm.begin() + c * size, sm.begin() + (c + 1) * size);
+      }
+      sizes.push_back({{"cluster_size", size},
+                       {"shared_memory_bytes", smem},
+                       {"clusters_per_launch", fit},
+                       {"launches", kLaunchesPerSize}});
     }
-    DeviceBuffer<int> out(static_cast<std::size_t>(fit) * size);
-    for (int l = 0; l < kLaunchesPerSize; ++l) {
-      launch_cluster_census(out.get(), fit, size, smem_bytes, stream);
-      const std::vector<int> sm = out.download(out.size(), stream);
-      for (int c = 0; c < fit; ++c) clusters.emplace_back(sm.begin() + c * size, sm.begin() + (c + 1) * size);
-    }
-    sizes.push_back({{"cluster_size", size}, {"clusters_per_launch", fit}, {"launches", kLaunchesPerSize}});
   }
   Topology t = groups_from_co_residency(clusters, sm_ids, "GPC");
   t.details["cluster_launches"] = sizes;

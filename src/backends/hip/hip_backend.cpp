@@ -173,9 +173,8 @@ std::vector<PairMeasurement> HipBackend::measure(const Schedule& schedule, const
   if (spec.iters < 1 || spec.samples < 1 || spec.rotating_count < 1) {
     throw UsageError("iters, samples and rotating count must be at least 1");
   }
-  if (spec.l2_persist && notes_.empty()) {
-    notes_.push_back("l2_persist has no HIP equivalent and was ignored");
-  }
+  if (spec.l2_persist)
+    throw UsageError("--l2-persist needs the cuda backend: HIP has no persisting-L2 access window");
   ensure_flag_copies(spec.rotating_count);
   const HipClocks clocks{props_.wall_clock_hz, props_.shader_clock_hz};
   const std::size_t total = schedule.pairs.size() * static_cast<std::size_t>(spec.rotating_count);
