@@ -57,5 +57,6 @@ timed "$C" --backend cuda --split-line --iters 100 --samples 3 --quiet --flush-c
 for d in cc-flush cc-rotate8 cc-persist cc-probe-exch cc-probe-acq-rel cc-probe-volatile; do
   step "$BIN/bench_compare" "$OUT/cc-base/matrix-same-line.csv" "$OUT/$d/matrix-same-line.csv"
 done
+timed "$C" --backend cuda --same-line --ordered --iters 100 --samples 3 --quiet --out "$OUT/ordered"
 step "$C" check-coherence --backend cuda --json "$OUT/coherence.json"
 echo "done" | tee -a "$LOG"

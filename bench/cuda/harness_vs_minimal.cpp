@@ -5,8 +5,12 @@
 //   harness: cumap's persistent kernel (launch_pingpong, ordered pairs), and
 //   minimal: a hand-written two-block CAS ping-pong with nothing around it.
 //
+// The harness runs twice: all pairs in one launch (as cumap does) and each
+// pair in a launch of its own (no other pair's blocks waiting their turn).
+//
 // usage: bench_harness_vs_minimal ITERS SAMPLES A:B [A:B ...]
-// prints: a b harness_cycles minimal_cycles diff%   (medians over samples)
+// prints: a b harness alone minimal diff%(harness-minimal) diff%(alone-minimal)
+//         (cycles per round trip, medians over samples)
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -55,7 +59,7 @@ int main(int argc, char** argv) {
     unsigned* first = flags.get() + at.first;
     unsigned* second = flags.get() + at.second;
 
-    // Harness: one persistent launch over all pairs, a always pings.
+    // Harness: persistent launches, a always pings.
     LaunchBuffers buffers(pairs.size(), samples, sms, std::max(sms, 1024));
     PingPongParams pp{};
     pp.iters = iters;
@@ -65,21 +69,31 @@ int main(int argc, char** argv) {
     pp.probe = 0;
     pp.wait_budget_cycles = 2'000'000'000ull;
     pp.pair_budget_cycles = 20'000'000'000ull;
+    pp.pair_ns_estimate = static_cast<unsigned>((iters * samples + 21) * 700);
     pp.flag_first = first;
     pp.flag_second = second;
-    buffers.prepare(pp, pairs, stream.get());
-    launch_pingpong(pp, sms, smem, stream.get());
-    CUMAP_CUDA_CHECK(cudaGetLastError());
-    CUMAP_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-    if (buffers.abort_code(stream.get()) != kNoAbort) throw std::runtime_error("harness launch aborted");
-    const LaunchRecords rec = buffers.records(pairs.size(), samples, stream.get());
+    auto harness = [&](const std::vector<DevicePair>& list) {
+      buffers.prepare(pp, list, stream.get());
+      launch_pingpong(pp, sms, smem, stream.get());
+      CUMAP_CUDA_CHECK(cudaGetLastError());
+      CUMAP_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+      if (buffers.abort_code(stream.get()) != kNoAbort) throw std::runtime_error("harness launch aborted");
+      const LaunchRecords rec = buffers.records(list.size(), samples, stream.get());
+      std::vector<double> medians;
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (rec.status[i] != kPairOk) throw std::runtime_error("harness pair timed out");
+        std::vector<double> h;
+        for (int s = 0; s < samples; ++s) h.push_back(static_cast<double>(rec.sample_cycles[i * samples + s]) / iters);
+        medians.push_back(median(h));
+      }
+      return medians;
+    };
+    const std::vector<double> together = harness(pairs);
 
     DeviceBuffer<unsigned long long> out(samples);
-    std::printf("a b harness_cycles minimal_cycles diff%%\n");
+    std::printf("a b harness alone minimal diff%% diff_alone%%\n");
     for (std::size_t i = 0; i < pairs.size(); ++i) {
-      if (rec.status[i] != kPairOk) throw std::runtime_error("harness pair timed out");
-      std::vector<double> h;
-      for (int s = 0; s < samples; ++s) h.push_back(static_cast<double>(rec.sample_cycles[i * samples + s]) / iters);
+      const double alone = harness({pairs[i]})[0];
       std::vector<double> m;
       for (int rep = 0; rep < 2; ++rep) {  // the first launch warms up, the second counts
         flags.zero(stream.get());
@@ -88,8 +102,9 @@ int main(int argc, char** argv) {
         CUMAP_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
       }
       for (unsigned long long c : out.download(samples, stream.get())) m.push_back(static_cast<double>(c) / iters);
-      const double hm = median(h), mm = median(m);
-      std::printf("%d %d %.1f %.1f %+.2f\n", pairs[i].a, pairs[i].b, hm, mm, 100.0 * (hm - mm) / mm);
+      const double hm = together[i], mm = median(m);
+      std::printf("%d %d %.1f %.1f %.1f %+.2f %+.2f\n", pairs[i].a, pairs[i].b, hm, alone, mm, 100.0 * (hm - mm) / mm,
+                  100.0 * (alone - mm) / mm);
     }
     return 0;
   } catch (const std::exception& e) {

@@ -5,7 +5,7 @@
 namespace cumap {
 
 // One measured pair. For ordered schedules `a` is the side that starts each
-// round trip (the pinger); for unordered ones the roles alternate by sample.
+// round trip (the pinger); for unordered ones each sample is half a->b, half b->a.
 struct Pair {
   int a;
   int b;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "backends/cuda/cuda_backend.hpp"
+#include "cumap/error.hpp"
 #include "cumap/matrix.hpp"
 #include "gpu_available.hpp"
 
@@ -72,23 +73,31 @@ TEST(cuda_device, EveryProbeCompletes) {
   }
 }
 
-TEST(cuda_device, MissingPartnerTimesOutWithoutHangingTheGpu) {
+TEST(cuda_device, PairsPastTheirBudgetTimeOutAndTheRunGoesOn) {
   CUMAP_REQUIRE_GPU();
   auto b = backend();
   const auto all = b->units();
-  // SM id 1000 holds no block: its partner must give up after the budget.
-  Schedule sched;
-  sched.units = {all[0], 1000};
-  sched.pairs = {{all[0], 1000}, {all[0], all[1]}};
+  // A budget far below one round trip: every pair must give up, be reported,
+  // and hand the turn on; the kernel must end and the backend stay usable.
+  const Schedule sched = make_schedule({all[0], all[1], all[2]}, false);
   MeasureSpec spec = small_spec(Placement::SameLine);
-  spec.timeout_ms = 20;
+  spec.timeout_ms = 1e-4;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto raw = b->measure(sched, spec, nullptr);
+  const auto late = b->measure(sched, spec, nullptr);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  ASSERT_EQ(raw.size(), 2u);
-  EXPECT_TRUE(raw[0].timed_out);
-  EXPECT_FALSE(raw[1].timed_out) << "the pair after a timeout must run normally";
+  ASSERT_EQ(late.size(), 3u);
+  for (const auto& m : late) EXPECT_TRUE(m.timed_out) << m.a << "-" << m.b;
   EXPECT_LT(secs, 5.0);
+  for (const auto& m : b->measure(sched, small_spec(Placement::SameLine), nullptr)) EXPECT_FALSE(m.timed_out);
+}
+
+TEST(cuda_device, UnknownSmIsBadInput) {
+  CUMAP_REQUIRE_GPU();
+  auto b = backend();
+  Schedule sched;
+  sched.units = {b->units()[0], 1000};
+  sched.pairs = {{b->units()[0], 1000}};
+  EXPECT_THROW(b->measure(sched, small_spec(Placement::SameLine), nullptr), UsageError);
 }
 
 TEST(cuda_device, FlushRotateAndPersistRun) {

@@ -39,6 +39,12 @@ TEST(CudaPlan, PairsPerLaunchFollowsTheTargetDuration) {
   EXPECT_EQ(pairs_per_launch(s, 1e9, 0.1), 1u);  // never zero
 }
 
+TEST(CudaPlan, PairEstimateSaturates) {
+  const MeasureSpec s = spec_with(100, 5, 20);  // 521 round trips
+  EXPECT_EQ(pair_ns_estimate(s, 700.0), 364700u);
+  EXPECT_EQ(pair_ns_estimate(spec_with(1 << 30, 1000, 0), 1e6), 4000000000u);
+}
+
 TEST(CudaPlan, BudgetsAreInCyclesOfTheTopClock) {
   EXPECT_EQ(budget_cycles(1000.0, 1.98e9), 1980000000ull);
   const MeasureSpec s = spec_with(200, 5, 20);

@@ -15,19 +15,24 @@ using u32 = std::uint32_t;
 
 // One stretch of round trips with a fixed pinger.
 struct Segment {
-  int pinger;   // cpu id
-  int count;    // round trips
-  bool timed;   // part of the result
+  int pinger;  // cpu id
+  int count;   // round trips
+  int sample;  // which sample it belongs to; kCold, kWarmup
 };
+constexpr int kCold = -1;
+constexpr int kWarmup = -2;
 
+// Unordered pairs split every sample between the directions (a pings the
+// first half, b the second), so a cell is the mean of both directions
+// whatever the sample count.
 std::vector<Segment> plan_segments(int cpu_a, int cpu_b, const MeasureSpec& spec) {
   std::vector<Segment> plan;
-  plan.push_back({cpu_a, 1, true});  // the cold round trip
-  if (spec.warmup > 0) plan.push_back({cpu_a, spec.warmup, false});
+  plan.push_back({cpu_a, 1, kCold});
+  if (spec.warmup > 0) plan.push_back({cpu_a, spec.warmup, kWarmup});
+  const int a_share = spec.ordered ? spec.iters : spec.iters / 2;
   for (int s = 0; s < spec.samples; ++s) {
-    // Alternating roles make an unordered cell the mean of both directions.
-    int pinger = (spec.ordered || s % 2 == 0) ? cpu_a : cpu_b;
-    plan.push_back({pinger, spec.iters, true});
+    if (a_share > 0) plan.push_back({cpu_a, a_share, s});
+    if (a_share < spec.iters) plan.push_back({cpu_b, spec.iters - a_share, s});
   }
   return plan;
 }
@@ -150,14 +155,13 @@ PairMeasurement run_cpu_pair(int cpu_a, int cpu_b, FlagPair flags, const Measure
   m.b = cpu_b;
   m.timed_out = ra.timed_out || rb.timed_out;
   if (m.timed_out) return m;
+  std::vector<double> sample_ns(spec.samples, 0.0);
   for (std::size_t s = 0; s < plan.size(); ++s) {
     const double ns = plan[s].pinger == cpu_a ? ra.segment_ns[s] : rb.segment_ns[s];
-    if (s == 0) {
-      m.cold_rtt_ns = ns;
-    } else if (plan[s].timed) {
-      m.rtt_ns.push_back(ns / plan[s].count);
-    }
+    if (plan[s].sample == kCold) m.cold_rtt_ns = ns;
+    if (plan[s].sample >= 0) sample_ns[plan[s].sample] += ns;
   }
+  for (double ns : sample_ns) m.rtt_ns.push_back(ns / spec.iters);
   return m;
 }
 

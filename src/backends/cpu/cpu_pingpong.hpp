@@ -15,8 +15,8 @@ struct FlagPair {
 
 // Runs one pair: two threads pinned to cpu_a and cpu_b. Sequence: one cold
 // round trip timed alone, `warmup` untimed ones, then `samples` timed samples
-// of `iters` round trips each; with unordered specs the pinger alternates
-// between a and b by sample. The flags must be zero on entry.
+// of `iters` round trips each; with unordered specs each sample is half a
+// pinging b, half b pinging a. The flags must be zero on entry.
 PairMeasurement run_cpu_pair(int cpu_a, int cpu_b, FlagPair flags, const MeasureSpec& spec);
 
 }  // namespace cumap::cpu

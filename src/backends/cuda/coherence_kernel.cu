@@ -28,11 +28,11 @@ __device__ __forceinline__ unsigned load_op(const unsigned* p) {
   return v;
 }
 
-// The handshake polls with L1-bypassing loads: unlike an acquire, they leave
-// the reader's L1 alone, which would otherwise hide the effect.
+// The handshake polls with relaxed atomics: they are served by L2 and, unlike
+// an acquire, leave the reader's L1 alone, which would hide the effect.
 __device__ bool wait_flag(unsigned* flag, std::uint64_t budget) {
   const long long start = clock64();
-  while (load_op<1>(flag) == 0) {
+  while (atomicAdd(flag, 0u) == 0) {
     if (static_cast<std::uint64_t>(clock64() - start) > budget) return false;
   }
   return true;
@@ -46,6 +46,7 @@ __global__ void coherence_kernel(CoherenceParams p) {
   const int me = static_cast<int>(dev::smid());
   if (me == p.reader_sm) {
     unsigned sink = load_op<0>(p.data);  // bring the line into this SM's L1
+    asm volatile("add.u32 %0, %0, 1;" : "+r"(sink));  // wait until it has arrived
     // Time a second L1-caching load: an L1 hit (tens of cycles) proves the
     // line is held there; an L2 trip (hundreds) means this case shows nothing.
     const long long r0 = clock64();

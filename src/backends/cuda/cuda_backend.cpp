@@ -16,6 +16,7 @@
 #include "backends/cuda/pingpong_launch.hpp"
 #include "backends/cuda/sm_topology.hpp"
 #include "cumap/error.hpp"
+#include "cumap/units.hpp"
 
 namespace cumap {
 namespace {
@@ -65,6 +66,9 @@ class CudaBackend final : public Backend {
                                        const ProgressFn& progress) override {
     if (round_trips_per_pair(spec) >= (1ull << 31))
       throw UsageError("--iters x --samples is too large: a pair's flag values must fit in 31 bits");
+    for (int u : schedule.units)
+      if (!std::binary_search(sm_ids_.begin(), sm_ids_.end(), u))
+        throw UsageError(fmt::format("SM {} does not exist on this device (SMs: {})", u, format_unit_list(sm_ids_)));
     const int blocks = facts_.sm_count;
     const auto ranges = launch_ranges(schedule.pairs.size(), pairs_per_launch(spec, kRttGuessNs, kTargetLaunchSeconds));
     std::size_t widest = 0;
@@ -91,6 +95,7 @@ class CudaBackend final : public Backend {
     pp.probe = static_cast<int>(spec.probe);
     pp.wait_budget_cycles = budget_cycles(spec.timeout_ms, facts_.max_sm_clock_hz);
     pp.pair_budget_cycles = pair_budget_cycles(spec, facts_.max_sm_clock_hz);
+    pp.pair_ns_estimate = pair_ns_estimate(spec, kRttGuessNs);
     pp.flush_buffer = flush ? flush->get() : nullptr;
     pp.flush_words = flush ? flush->size() : 0;
     const std::string placement(to_string(spec.placement));
@@ -208,6 +213,7 @@ class CudaBackend final : public Backend {
     pp.iters = pp.samples = 1;
     pp.wait_budget_cycles = budget_cycles(100.0, facts_.max_sm_clock_hz);
     pp.pair_budget_cycles = budget_cycles(1000.0, facts_.max_sm_clock_hz);
+    pp.pair_ns_estimate = 1000;
     buffers.prepare(pp, {}, stream_.get());
     run_launch(pp, buffers);
     std::vector<int> ids = buffers.block_sm(stream_.get());

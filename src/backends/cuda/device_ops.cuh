@@ -79,7 +79,7 @@ __device__ __forceinline__ bool wait_for(unsigned* flag, unsigned k, std::uint64
 // idle SMs keep the L2 quiet while a pair is measured. False on abort or
 // after `budget` cycles (then it raises the abort word itself).
 __device__ inline bool wait_at_least(unsigned* counter, unsigned target, std::uint64_t budget, unsigned* abort,
-                                     unsigned timeout_code) {
+                                     unsigned timeout_code, unsigned pair_ns_estimate) {
   const long long start = clock64();
   for (;;) {
     const unsigned seen = ld_acquire(counter);
@@ -89,8 +89,11 @@ __device__ inline bool wait_at_least(unsigned* counter, unsigned target, std::ui
       atomicCAS(abort, 0u, timeout_code);
       return false;
     }
+    // Next in line: look every half microsecond (a few ms over a whole map).
+    // Further back: sleep through about half of the pairs still ahead.
     const unsigned gap = target - seen;
-    if (gap > 1) __nanosleep(gap > 100 ? 50000u : gap * 500u);
+    const unsigned long long ahead_ns = static_cast<unsigned long long>(gap - 1) * pair_ns_estimate / 2;
+    __nanosleep(gap <= 1 ? 500u : static_cast<unsigned>(ahead_ns < 500 ? 500 : ahead_ns > 50000 ? 50000 : ahead_ns));
   }
 }
 

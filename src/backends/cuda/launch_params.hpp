@@ -42,6 +42,7 @@ struct PingPongParams {
   int probe;  // cumap::Probe as int
   std::uint64_t wait_budget_cycles;     // each flag wait
   std::uint64_t pair_budget_cycles;     // the longest a legitimate pair can take
+  unsigned pair_ns_estimate;            // how long a pair usually takes: waiting blocks sleep by it
 
   std::uint32_t* flag_first;   // written by the pinger of a round trip
   std::uint32_t* flag_second;  // written by the answering side

@@ -33,6 +33,11 @@ std::uint64_t pair_budget_cycles(const MeasureSpec& spec, double max_clock_hz) {
   return budget_cycles(pair_ms + 2.0 * spec.timeout_ms, max_clock_hz);
 }
 
+unsigned pair_ns_estimate(const MeasureSpec& spec, double rtt_ns_guess) {
+  const double ns = static_cast<double>(round_trips_per_pair(spec)) * rtt_ns_guess;
+  return static_cast<unsigned>(std::min(ns, 4e9));
+}
+
 std::vector<DevicePair> device_pairs(const std::vector<Pair>& pairs, std::size_t begin, std::size_t end) {
   std::vector<DevicePair> out;
   out.reserve(end - begin);

@@ -34,6 +34,10 @@ std::uint64_t budget_cycles(double milliseconds, double max_clock_hz);
 // turn allow this much per pair ahead of them.
 std::uint64_t pair_budget_cycles(const MeasureSpec& spec, double max_clock_hz);
 
+// How long a pair usually takes, in ns (saturating): blocks waiting for a
+// later turn sleep by it.
+unsigned pair_ns_estimate(const MeasureSpec& spec, double rtt_ns_guess);
+
 std::vector<DevicePair> device_pairs(const std::vector<Pair>& pairs, std::size_t begin, std::size_t end);
 
 // SM clock in cycles per ns from the kernel's clock64/%globaltimer marks

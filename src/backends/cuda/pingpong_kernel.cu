@@ -48,18 +48,29 @@ struct Side {
   }
 };
 
-// Cold round trip, warm-up, then the samples; with unordered pairs the
-// pinger alternates by sample so that a cell is the mean of both directions.
+// Cold round trip, warm-up, then the samples. Unordered pairs split every
+// sample between the directions (a pings the first half of the round trips,
+// b the second), so that a cell is the mean of both directions however many
+// samples there are; each pinger adds the cycles of its half.
 template <int P>
 __device__ void run_pair(const PingPongParams& pp, int pair, bool i_am_a) {
   Side<P> side{pp, pair};
   if (!side.segment(1, i_am_a, i_am_a ? &pp.cold_cycles[pair] : nullptr)) return;
   if (pp.warmup > 0 && !side.segment(pp.warmup, i_am_a, nullptr)) return;
+  const int a_share = pp.ordered ? pp.iters : pp.iters / 2;
   for (int s = 0; s < pp.samples; ++s) {
-    const bool a_pings = pp.ordered || (s % 2 == 0);
-    const bool i_ping = a_pings == i_am_a;
-    std::uint64_t* out = i_ping ? &pp.sample_cycles[static_cast<std::size_t>(pair) * pp.samples + s] : nullptr;
-    if (!side.segment(pp.iters, i_ping, out)) return;
+    unsigned long long* slot =
+        reinterpret_cast<unsigned long long*>(&pp.sample_cycles[static_cast<std::size_t>(pair) * pp.samples + s]);
+    std::uint64_t cycles = 0;
+    if (a_share > 0) {
+      if (!side.segment(a_share, i_am_a, &cycles)) return;
+      if (i_am_a) atomicAdd(slot, static_cast<unsigned long long>(cycles));
+    }
+    if (a_share < pp.iters) {
+      cycles = 0;
+      if (!side.segment(pp.iters - a_share, !i_am_a, &cycles)) return;
+      if (!i_am_a) atomicAdd(slot, static_cast<unsigned long long>(cycles));
+    }
   }
 }
 
@@ -118,7 +129,7 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
     if (me < pp.sm_id_limit) atomicAdd(&pp.sm_blocks[me], 1);
     __threadfence();
     atomicAdd(arrived, 1u);
-    ok = wait_at_least(arrived, gridDim.x, pp.pair_budget_cycles, abort, kAbortWaitTimeout);
+    ok = wait_at_least(arrived, gridDim.x, pp.pair_budget_cycles, abort, kAbortWaitTimeout, pp.pair_ns_estimate);
     // Roles come from %smid, so two blocks on one SM would both play.
     if (ok && (me >= pp.sm_id_limit || ld_relaxed(reinterpret_cast<unsigned*>(&pp.sm_blocks[me])) != 1)) {
       atomicCAS(abort, 0u, static_cast<unsigned>(kAbortSharedSm));
@@ -134,7 +145,7 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
     if (!mine && !pp.flush_buffer) continue;
     if (threadIdx.x == 0) {
       const std::uint64_t budget = pp.pair_budget_cycles * static_cast<std::uint64_t>(p - previous);
-      ok = wait_at_least(pairs_done, static_cast<unsigned>(p), budget, abort, kAbortWaitTimeout);
+      ok = wait_at_least(pairs_done, static_cast<unsigned>(p), budget, abort, kAbortWaitTimeout, pp.pair_ns_estimate);
     }
     previous = p;
     if (!block_agrees(ok)) return;
@@ -146,7 +157,7 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
         atomicAdd(flushed, 1u);
         if (mine)
           ok = wait_at_least(flushed, (static_cast<unsigned>(p) + 1) * gridDim.x, pp.pair_budget_cycles, abort,
-                             kAbortWaitTimeout);
+                             kAbortWaitTimeout, pp.pair_ns_estimate);
       }
       if (!block_agrees(ok)) return;
       if (!mine) continue;
@@ -159,7 +170,7 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
 
   if (threadIdx.x == 0 && blk == 0) {
     const std::uint64_t budget = pp.pair_budget_cycles * static_cast<std::uint64_t>(pp.pair_count - previous);
-    if (wait_at_least(pairs_done, static_cast<unsigned>(pp.pair_count), budget, abort, kAbortWaitTimeout)) {
+    if (wait_at_least(pairs_done, static_cast<unsigned>(pp.pair_count), budget, abort, kAbortWaitTimeout, pp.pair_ns_estimate)) {
       pp.clock_marks[2] = static_cast<std::uint64_t>(clock64());
       pp.clock_marks[3] = globaltimer_ns();
     }

@@ -11,10 +11,10 @@ namespace {
 // an H100; cheap (each launch is ~0.1 ms).
 constexpr int kLaunchesPerSize = 32;
 constexpr int kClusterSizes[] = {16, 8, 4, 2};
-// Besides one block per SM, blocks small enough for four per SM: the
+// Besides one block per SM, blocks small enough for two or four per SM: the
 // scheduler then places clusters differently, which adds evidence. A cluster
 // never leaves its GPC either way, so more evidence can only merge correctly.
-constexpr int kSmemDivisors[] = {1, 4};
+constexpr int kSmemDivisors[] = {1, 2, 4};
 
 }  // namespace
 
