@@ -4,12 +4,13 @@
 
 namespace cumap {
 
-// One cell of `cumap check-coherence`: a reader SM caches a line with an
-// L1-caching load, a writer SM stores to it with `store`, and the reader
-// reloads with `load` for a bounded time.
+// One cell of `cumap check-coherence`: a reader SM loads a line with `load`
+// (which may keep it in L1), a writer SM stores to it with `store`, and the
+// reader reloads with `load` for a bounded time.
 struct CoherenceCase {
   std::string store;        // "st.wb", "st.cg", "st.wt"
-  std::string load;         // "ld.ca", "ld.cg", "ld.volatile"
+  std::string load;         // "ld.ca", "ld.cg", "ld.volatile", "ld.nc"
+  bool load_caches_in_l1 = false;  // ld.ca and ld.nc may; ld.cg and ld.volatile bypass L1
   bool saw_new_value = false;
   bool handshake_timed_out = false;
   double first_seen_ns = 0;  // time from the writer's signal to the new value

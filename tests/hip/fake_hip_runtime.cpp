@@ -85,25 +85,32 @@ std::uint32_t FakeHipRuntime::reported_hw_id(int cu) {
 }
 
 PingPongResult FakeHipRuntime::run_ping_pong(const PingPongLaunch& launch) {
-  const int ping = cu_of(launch.ping_stream);
-  const int pong = cu_of(launch.pong_stream);
+  const int a = cu_of(launch.a_stream);
+  const int b = cu_of(launch.b_stream);
   if (buffers_.count(launch.flags) == 0) throw std::logic_error("launch on freed flags");
-  launches.push_back(Launch{ping, pong, launch});
+  if (launch.a_share < 0 || launch.a_share > launch.iters) {
+    throw std::logic_error("a_share outside [0, iters]");
+  }
+  launches.push_back(Launch{a, b, launch});
 
   PingPongResult r;
-  r.ping_hw_id = reported_hw_id(ping);
-  r.pong_hw_id = reported_hw_id(pong);
+  r.a_hw_id = reported_hw_id(a);
+  r.b_hw_id = reported_hw_id(b);
   r.cold_ticks = config_.cold_ticks;
   int samples = launch.samples;
-  if (config_.timeout_cu && (ping == *config_.timeout_cu || pong == *config_.timeout_cu)) {
+  if (config_.timeout_cu && (a == *config_.timeout_cu || b == *config_.timeout_cu)) {
     r.timed_out = true;
     samples = std::min(samples, 1);
   }
+  const auto a_trips = static_cast<std::uint64_t>(launch.a_share);
+  const auto b_trips = static_cast<std::uint64_t>(launch.iters - launch.a_share);
   std::uint64_t total = r.cold_ticks;
   for (int s = 0; s < samples; ++s) {
-    r.sample_ticks.push_back(config_.ticks_per_round_trip * launch.iters);
-    r.sample_cycles.push_back(config_.cycles_per_round_trip * launch.iters);
-    total += r.sample_ticks.back();
+    r.a_pinged.ticks.push_back(config_.a_ping_ticks * a_trips);
+    r.a_pinged.cycles.push_back(config_.a_ping_cycles * a_trips);
+    r.b_pinged.ticks.push_back(config_.b_ping_ticks * b_trips);
+    r.b_pinged.cycles.push_back(config_.b_ping_cycles * b_trips);
+    total += r.a_pinged.ticks.back() + r.b_pinged.ticks.back();
   }
   r.event_ms = static_cast<double>(total) / config_.wall_clock_hz * 1e3 * config_.event_ms_factor;
   return r;

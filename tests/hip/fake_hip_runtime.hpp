@@ -28,9 +28,12 @@ struct FakeHipConfig {
   std::optional<std::size_t> queue_limit;  // creating stream K+1 fails: OutOfQueues
   std::optional<int> rejected_cu;          // a mask containing this CU is rejected: Failed
 
-  std::uint64_t cold_ticks = 400;             // first round trip
-  std::uint64_t ticks_per_round_trip = 150;   // wall_clock64 ticks
-  std::uint64_t cycles_per_round_trip = 2550; // clock64 cycles
+  // Per round trip, by who pings it: the directions may differ.
+  std::uint64_t cold_ticks = 400;       // first round trip (a pings)
+  std::uint64_t a_ping_ticks = 150;     // wall_clock64 ticks
+  std::uint64_t b_ping_ticks = 150;
+  std::uint64_t a_ping_cycles = 2550;   // clock64 cycles
+  std::uint64_t b_ping_cycles = 2550;
   double event_ms_factor = 1.2;  // kernel time (events) / time the round trips add up to
 
   std::optional<int> timeout_cu;              // any pair with this CU times out after 1 sample
@@ -60,8 +63,8 @@ class FakeHipRuntime final : public HipRuntime {
   // What happened, for the tests to check. Units here are the lowest CU of
   // each stream's mask.
   struct Launch {
-    int ping_cu;
-    int pong_cu;
+    int a_cu;
+    int b_cu;
     PingPongLaunch args;
   };
   std::vector<Launch> launches;

@@ -87,21 +87,30 @@ TEST(hip_Backend, FullMapOn64UnitsWithEightQueues) {
     EXPECT_EQ(m.rtt_ns.size(), 1u);
   }
   for (const Pair& p : schedule.pairs) EXPECT_TRUE(measured.count({p.a, p.b}));
-  EXPECT_EQ(rig.fake->launches.size(), 2016u);  // one sample: one leg a pair
+  EXPECT_EQ(rig.fake->launches.size(), 2016u);  // one launch a pair
   EXPECT_LE(rig.fake->max_live_streams, 8u);
   const DeviceInfo d = rig.backend->device();
   EXPECT_EQ(d.extra["max_cu_masked_streams"], 8);
   EXPECT_TRUE(d.extra["hw_id_warnings"].empty());
 }
 
-TEST(hip_Backend, SequencesLegsAndConvertsTimes) {
+// The directions differ (a->b 100 ticks a round trip, b->a 200), so a cell
+// that held one direction only would show it.
+FakeHipConfig asymmetric_config() {
   FakeHipConfig cfg;
-  cfg.ticks_per_round_trip = 150;  // 1.5 us at 100 MHz
-  cfg.cycles_per_round_trip = 2550;
+  cfg.a_ping_ticks = 100;
+  cfg.b_ping_ticks = 200;
+  cfg.a_ping_cycles = 1700;
+  cfg.b_ping_cycles = 3400;
   cfg.cold_ticks = 400;
-  Rig rig = make_rig(cfg);
+  return cfg;
+}
+
+TEST(hip_Backend, UnorderedSamplesHoldBothDirections) {
+  Rig rig = make_rig(asymmetric_config());
   MeasureSpec spec = quick_spec();
-  spec.samples = 3;
+  spec.samples = 5;
+  spec.iters = 100;
   spec.placement = Placement::SplitLine;
   spec.rotating_count = 2;
   spec.timeout_ms = 5.0;
@@ -110,22 +119,57 @@ TEST(hip_Backend, SequencesLegsAndConvertsTimes) {
   ASSERT_EQ(out.size(), 2u);  // one per copy
   EXPECT_EQ(out[0].copy, 0);
   EXPECT_EQ(out[1].copy, 1);
-  ASSERT_EQ(out[0].rtt_ns.size(), 3u);
+  ASSERT_EQ(out[0].rtt_ns.size(), 5u);
+  // Every sample: 50 round trips a->b and 50 b->a, (50*100 + 50*200) / 100 = 150 ticks.
   for (double ns : out[0].rtt_ns) EXPECT_DOUBLE_EQ(ns, 1500.0);
+  ASSERT_EQ(out[0].rtt_cycles.size(), 5u);
   for (double c : out[0].rtt_cycles) EXPECT_DOUBLE_EQ(c, 2550.0);
   EXPECT_DOUBLE_EQ(out[0].cold_rtt_ns, 4000.0);
 
   const auto& l = rig.fake->launches;
-  ASSERT_EQ(l.size(), 4u);  // two legs per copy
-  EXPECT_EQ(std::make_pair(l[0].ping_cu, l[0].pong_cu), std::make_pair(2, 5));
-  EXPECT_EQ(l[0].args.samples, 2);
-  EXPECT_EQ(std::make_pair(l[1].ping_cu, l[1].pong_cu), std::make_pair(5, 2));
-  EXPECT_EQ(l[1].args.samples, 1);
+  ASSERT_EQ(l.size(), 2u);  // one launch per pair and copy, both directions inside
+  EXPECT_EQ(std::make_pair(l[0].a_cu, l[0].b_cu), std::make_pair(2, 5));
+  EXPECT_EQ(l[0].args.samples, 5);
+  EXPECT_EQ(l[0].args.iters, 100);
+  EXPECT_EQ(l[0].args.a_share, 50);
   EXPECT_EQ(l[0].args.offset_words, 1024);  // split line: a page apart
   EXPECT_EQ(l[0].args.flags_offset_bytes, 0u);
-  EXPECT_EQ(l[2].args.flags_offset_bytes, 8192u);  // copy 1 on pages of its own
+  EXPECT_EQ(l[1].args.flags_offset_bytes, 8192u);  // copy 1 on pages of its own
   EXPECT_EQ(l[0].args.wait_budget_ticks, 500001u);  // 5 ms at 100 MHz
   EXPECT_EQ(l[0].args.warmup, 2);
+}
+
+TEST(hip_Backend, WithOddItersBPingsTheExtraRoundTrip) {
+  Rig rig = make_rig(asymmetric_config());
+  MeasureSpec spec = quick_spec();
+  spec.samples = 5;
+  spec.iters = 101;
+  const auto out = rig.backend->measure(Schedule{{2, 5}, {{2, 5}}, false}, spec, {});
+  ASSERT_EQ(rig.fake->launches.size(), 1u);
+  EXPECT_EQ(rig.fake->launches[0].args.a_share, 50);
+  ASSERT_EQ(out[0].rtt_ns.size(), 5u);
+  // (50*100 + 51*200) / 101 ticks at 100 MHz.
+  for (double ns : out[0].rtt_ns) EXPECT_DOUBLE_EQ(ns, (50.0 * 100 + 51.0 * 200) / 101 * 10.0);
+}
+
+TEST(hip_Backend, OrderedPairsArePingedByAAlone) {
+  Rig rig = make_rig(asymmetric_config());
+  MeasureSpec spec = quick_spec();
+  spec.samples = 5;
+  spec.iters = 100;
+  const auto out = rig.backend->measure(make_schedule({2, 5}, /*ordered=*/true), spec, {});
+  ASSERT_EQ(out.size(), 2u);
+  const auto& l = rig.fake->launches;
+  ASSERT_EQ(l.size(), 2u);
+  EXPECT_EQ(std::make_pair(l[0].a_cu, l[0].b_cu), std::make_pair(out[0].a, out[0].b));
+  EXPECT_EQ(std::make_pair(l[1].a_cu, l[1].b_cu), std::make_pair(out[1].a, out[1].b));
+  for (const auto& launch : l) EXPECT_EQ(launch.args.a_share, 100);
+  // The fake charges 100 ticks whenever a pings: each cell is its own a->b only.
+  EXPECT_NE(out[0].a, out[1].a);
+  for (const auto& m : out) {
+    ASSERT_EQ(m.rtt_ns.size(), 5u);
+    for (double ns : m.rtt_ns) EXPECT_DOUBLE_EQ(ns, 1000.0);
+  }
 }
 
 TEST(hip_Backend, SameLineFlagsAreAdjacentWordsAndCacheFlushesRunPerPair) {
@@ -153,8 +197,7 @@ TEST(hip_Backend, TimedOutPairsAreMarkedAndTheRunGoesOn) {
   EXPECT_FALSE(out[1].timed_out);  // (0,2)
   EXPECT_EQ(out[1].rtt_ns.size(), 4u);
   EXPECT_TRUE(out[2].timed_out);   // (1,2)
-  // A timed-out first leg skips the second: 1 + 2 + 1 launches.
-  EXPECT_EQ(rig.fake->launches.size(), 4u);
+  EXPECT_EQ(rig.fake->launches.size(), 3u);  // one a pair, timed out or not
 }
 
 TEST(hip_Backend, HwIdMismatchesAreReportedNotHidden) {

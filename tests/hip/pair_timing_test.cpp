@@ -1,3 +1,5 @@
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "backends/hip/pair_timing.hpp"
@@ -5,67 +7,75 @@
 namespace cumap {
 namespace {
 
-TEST(hip_PairTiming, OrderedPairsRunOneLegWithEverySample) {
-  const auto legs = pair_legs(Pair{3, 9}, 5, /*ordered=*/true);
-  ASSERT_EQ(legs.size(), 1u);
-  EXPECT_EQ(legs[0].ping, 3);
-  EXPECT_EQ(legs[0].pong, 9);
-  EXPECT_EQ(legs[0].samples, 5);
+TEST(hip_PairTiming, OrderedPairsLetAPingEveryRoundTrip) {
+  EXPECT_EQ(a_share_of_sample(100, /*ordered=*/true), 100);
+  EXPECT_EQ(a_share_of_sample(101, /*ordered=*/true), 101);
 }
 
-TEST(hip_PairTiming, UnorderedPairsAlternateRoles) {
-  const auto legs = pair_legs(Pair{3, 9}, 5, /*ordered=*/false);
-  ASSERT_EQ(legs.size(), 2u);
-  EXPECT_EQ(legs[0].ping, 3);
-  EXPECT_EQ(legs[0].samples, 3);
-  EXPECT_EQ(legs[1].ping, 9);
-  EXPECT_EQ(legs[1].pong, 3);
-  EXPECT_EQ(legs[1].samples, 2);
-  EXPECT_EQ(pair_legs(Pair{3, 9}, 1, false).size(), 1u);
+TEST(hip_PairTiming, UnorderedSamplesAreSplitAndBTakesTheOddOne) {
+  EXPECT_EQ(a_share_of_sample(100, /*ordered=*/false), 50);  // 50 by a, 50 by b
+  EXPECT_EQ(a_share_of_sample(101, /*ordered=*/false), 50);  // 50 by a, 51 by b
+  EXPECT_EQ(a_share_of_sample(1, /*ordered=*/false), 0);     // b pings the only one
 }
 
-TEST(hip_PairTiming, ConvertsTicksToNsAndCyclesPerRoundTrip) {
-  PingPongResult leg;
-  leg.cold_ticks = 250;                      // 2.5 us at 100 MHz
-  leg.sample_ticks = {15000, 16000};         // 100 round trips each
-  leg.sample_cycles = {255000, 272000};
-  const PairMeasurement m =
-      pair_measurement_from_legs(Pair{1, 2}, 3, {leg}, 100, HipClocks{100e6, 1.7e9});
+TEST(hip_PairTiming, ASampleIsBothHalvesOverIters) {
+  PingPongResult r;
+  r.cold_ticks = 250;                   // 2.5 us at 100 MHz
+  r.a_pinged.ticks = {5000, 6000};      // 50 round trips a->b: 100 and 120 ticks each
+  r.b_pinged.ticks = {10000, 10000};    // 50 round trips b->a: 200 ticks each
+  r.a_pinged.cycles = {85000, 85000};
+  r.b_pinged.cycles = {170000, 187000};
+  const PairMeasurement m = pair_measurement_from_result(Pair{1, 2}, 3, r, 100, HipClocks{100e6, 1.7e9});
   EXPECT_EQ(m.a, 1);
   EXPECT_EQ(m.b, 2);
   EXPECT_EQ(m.copy, 3);
   ASSERT_EQ(m.rtt_ns.size(), 2u);
-  EXPECT_DOUBLE_EQ(m.rtt_ns[0], 1500.0);
+  EXPECT_DOUBLE_EQ(m.rtt_ns[0], 1500.0);  // (5000 + 10000) / 100 ticks = 150 ticks
   EXPECT_DOUBLE_EQ(m.rtt_ns[1], 1600.0);
+  ASSERT_EQ(m.rtt_cycles.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.rtt_cycles[0], 2550.0);
   EXPECT_DOUBLE_EQ(m.rtt_cycles[1], 2720.0);
   EXPECT_DOUBLE_EQ(m.cold_rtt_ns, 2500.0);
   EXPECT_FALSE(m.timed_out);
 }
 
-TEST(hip_PairTiming, ColdComesFromTheFirstLegAndTimeoutsPropagate) {
-  PingPongResult first;
-  first.cold_ticks = 100;
-  first.sample_ticks = {1000};
-  PingPongResult second;
-  second.cold_ticks = 999;
-  second.timed_out = true;
-  const PairMeasurement m =
-      pair_measurement_from_legs(Pair{0, 1}, 0, {first, second}, 10, HipClocks{25e6, 0.0});
-  EXPECT_DOUBLE_EQ(m.cold_rtt_ns, 4000.0);  // 100 ticks at 25 MHz
-  EXPECT_EQ(m.rtt_ns.size(), 1u);
-  EXPECT_TRUE(m.rtt_cycles.empty());  // no shader clock rate: no cycles
+TEST(hip_PairTiming, OrderedResultsHaveZeroBHalves) {
+  PingPongResult r;
+  r.a_pinged.ticks = {15000};
+  r.b_pinged.ticks = {0};
+  r.a_pinged.cycles = {255000};
+  r.b_pinged.cycles = {0};
+  const PairMeasurement m = pair_measurement_from_result(Pair{4, 0}, 0, r, 100, HipClocks{100e6, 1.7e9});
+  ASSERT_EQ(m.rtt_ns.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.rtt_ns[0], 1500.0);
+  EXPECT_DOUBLE_EQ(m.rtt_cycles[0], 2550.0);
+}
+
+TEST(hip_PairTiming, TimeoutsPropagateAndNoColdTripMeansNaN) {
+  PingPongResult r;
+  r.timed_out = true;
+  r.a_pinged.ticks = {1000};
+  r.b_pinged.ticks = {1000};
+  const PairMeasurement m = pair_measurement_from_result(Pair{0, 1}, 0, r, 10, HipClocks{25e6, 0.0});
+  EXPECT_TRUE(std::isnan(m.cold_rtt_ns));  // cold_ticks 0: timed out before one round trip
+  ASSERT_EQ(m.rtt_ns.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.rtt_ns[0], 8000.0);  // 200 ticks at 25 MHz over 10
+  EXPECT_TRUE(m.rtt_cycles.empty());      // no shader clock rate: no cycles
   EXPECT_TRUE(m.timed_out);
 }
 
 TEST(hip_PairTiming, AWrongWallClockRateIsCaughtByTheEvents) {
-  PingPongResult leg;
-  leg.sample_ticks = {100000};  // 1 ms at 100 MHz
-  leg.event_ms = 1.2;
-  EXPECT_FALSE(wall_clock_disagreement(leg, 100e6).has_value());
-  // Were the clock really 25 MHz, the samples would claim 4 ms in a 1.2 ms kernel.
-  const auto msg = wall_clock_disagreement(leg, 25e6);
+  PingPongResult r;
+  r.a_pinged.ticks = {20000};
+  r.b_pinged.ticks = {80000};  // together 1 ms at 100 MHz
+  r.event_ms = 1.05;
+  EXPECT_FALSE(wall_clock_disagreement(r, 100e6).has_value());
+  // Were the clock really 25 MHz, the samples would claim 4 ms in a 1.05 ms kernel.
+  const auto msg = wall_clock_disagreement(r, 25e6);
   ASSERT_TRUE(msg.has_value());
   EXPECT_NE(msg->find("wall-clock rate is probably wrong"), std::string::npos);
+  // b's halves count too: a's alone (0.8 ms at 25 MHz) would fit.
+  EXPECT_NE(msg->find("4.000 ms"), std::string::npos) << *msg;
 }
 
 }  // namespace

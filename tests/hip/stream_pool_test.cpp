@@ -58,8 +58,8 @@ TEST(hip_StreamPool, NeverEvictsTheOtherHalfOfThePair) {
   EXPECT_EQ(rt.live_streams(), 2u);
   // Both streams the pair uses are alive: the fake throws on a dead stream.
   PingPongLaunch launch;
-  launch.ping_stream = a;
-  launch.pong_stream = b;
+  launch.a_stream = a;
+  launch.b_stream = b;
   launch.flags = rt.allocate_flags(8192);
   EXPECT_NO_THROW(rt.run_ping_pong(launch));
 }

@@ -8,7 +8,7 @@
 namespace cumap::cuda {
 
 const char* const kStoreOpNames[kStoreOps] = {"st.wb", "st.cg", "st.wt"};
-const char* const kLoadOpNames[kLoadOps] = {"ld.ca", "ld.cg", "ld.volatile"};
+const char* const kLoadOpNames[kLoadOps] = {"ld.ca", "ld.cg", "ld.volatile", "ld.nc"};
 
 namespace {
 
@@ -24,7 +24,8 @@ __device__ __forceinline__ unsigned load_op(const unsigned* p) {
   unsigned v;
   if constexpr (Op == 0) asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   else if constexpr (Op == 1) asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  else asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else if constexpr (Op == 2) asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
 
@@ -40,17 +41,17 @@ __device__ bool wait_flag(unsigned* flag, std::uint64_t budget) {
 
 template <int Store, int Load>
 __global__ void coherence_kernel(CoherenceParams p) {
-  extern __shared__ unsigned char one_block_per_sm[];
-  (void)one_block_per_sm;
   if (threadIdx.x != 0) return;
   const int me = static_cast<int>(dev::smid());
+  if (me != p.reader_sm && me != p.writer_sm) return;
+  if (me >= p.claim_slots || atomicCAS(&p.claims[me], 0u, 1u) != 0u) return;  // another block here plays
   if (me == p.reader_sm) {
-    unsigned sink = load_op<0>(p.data);  // bring the line into this SM's L1
+    unsigned sink = load_op<Load>(p.data);  // bring the line into this SM's L1, if this load caches there
     asm volatile("add.u32 %0, %0, 1;" : "+r"(sink));  // wait until it has arrived
     // Time a second L1-caching load: an L1 hit (tens of cycles) proves the
     // line is held there; an L2 trip (hundreds) means this case shows nothing.
     const long long r0 = clock64();
-    const unsigned again = load_op<0>(p.data);
+    const unsigned again = load_op<Load>(p.data);
     asm volatile("add.u32 %0, %0, %1;" : "+r"(sink) : "r"(again));
     const long long r1 = clock64();
     p.out[4] = static_cast<std::uint64_t>(r1 - r0) + (sink & 0x80000000u);
@@ -90,7 +91,8 @@ Kernel pick_load(int load) {
   switch (load) {
     case 0: return coherence_kernel<S, 0>;
     case 1: return coherence_kernel<S, 1>;
-    default: return coherence_kernel<S, 2>;
+    case 2: return coherence_kernel<S, 2>;
+    default: return coherence_kernel<S, 3>;
   }
 }
 
@@ -104,19 +106,18 @@ Kernel pick(int store, int load) {
 
 }  // namespace
 
-void prepare_coherence_kernels(std::size_t smem_bytes) {
+void prepare_coherence_kernels() {
   for (int s = 0; s < kStoreOps; ++s)
     for (int l = 0; l < kLoadOps; ++l)
-      CUMAP_CUDA_CHECK(cudaFuncSetAttribute(pick(s, l), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(smem_bytes)));
+      CUMAP_CUDA_CHECK(cudaFuncSetAttribute(pick(s, l), cudaFuncAttributePreferredSharedMemoryCarveout, 0));
 }
 
-void launch_coherence(int store_op, int load_op, const CoherenceParams& p, int blocks, std::size_t smem_bytes,
-                      cudaStream_t stream) {
+void launch_coherence(int store_op, int load_op, const CoherenceParams& p, int blocks, cudaStream_t stream) {
+  // Cooperative: all blocks are resident together, so reader and writer meet.
   CoherenceParams copy = p;
   void* args[] = {&copy};
   CUMAP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(pick(store_op, load_op)), dim3(blocks),
-                                               dim3(32), args, smem_bytes, stream));
+                                               dim3(32), args, 0, stream));
 }
 
 }  // namespace cumap::cuda

@@ -36,7 +36,7 @@ class CudaBackend final : public Backend {
     // More than half an SM's shared memory per block: no SM can take two.
     smem_bytes_ = facts_.smem_optin_bytes - 1024;
     prepare_pingpong_kernels(smem_bytes_);
-    prepare_coherence_kernels(smem_bytes_);
+    prepare_coherence_kernels();
     calibrated_cycles_per_ns_ = calibrate_clock();
     sm_ids_ = census();
   }
@@ -130,6 +130,8 @@ class CudaBackend final : public Backend {
     constexpr std::size_t kCaseWords = 1024;
     constexpr int kCases = kStoreOps * kLoadOps;
     DeviceBuffer<unsigned> mem(kCaseWords * kCases);
+    DeviceBuffer<unsigned> claims(static_cast<std::size_t>(kCases) * sm_id_limit());
+    claims.zero(stream_.get());
     DeviceBuffer<std::uint64_t> out(kCoherenceOutWords * kCases);
     mem.zero(stream_.get());
     out.zero(stream_.get());
@@ -143,11 +145,13 @@ class CudaBackend final : public Backend {
         p.ready = p.data + 256;
         p.written = p.data + 512;
         p.out = out.get() + kCoherenceOutWords * c;
+        p.claims = claims.get() + static_cast<std::size_t>(c) * sm_id_limit();
+        p.claim_slots = sm_id_limit();
         p.reader_sm = reader;
         p.writer_sm = writer;
         p.handshake_budget_cycles = budget_cycles(100.0, facts_.max_sm_clock_hz);
         p.window_cycles = budget_cycles(window_ms, facts_.max_sm_clock_hz);
-        launch_coherence(st, ld, p, facts_.sm_count, smem_bytes_, stream_.get());
+        launch_coherence(st, ld, p, 4 * facts_.sm_count, stream_.get());
         CUMAP_CUDA_CHECK(cudaGetLastError());
       }
     }
@@ -162,6 +166,7 @@ class CudaBackend final : public Backend {
       cc.window_ns = static_cast<double>(o[2]) / cpn;
       cc.handshake_timed_out = o[3] != 0;
       cc.primed_reload_cycles = static_cast<double>(o[4]);
+      cc.load_caches_in_l1 = kLoadCachesInL1[c % kLoadOps];
       report.cases.push_back(cc);
     }
     return report;

@@ -87,8 +87,10 @@ __device__ void leave_pair(const PingPongParams& pp, int pair) {
   }
 }
 
-// Thread 0 decides, the whole block follows.
-__device__ bool block_agrees(bool thread0_says) {
+// Thread 0 decides, the whole block follows. Without a flush the block is
+// thread 0 alone (the other lanes left at the start), so nothing to share.
+__device__ bool block_agrees(bool thread0_says, bool whole_block) {
+  if (!whole_block) return thread0_says;
   __shared__ int verdict;
   if (threadIdx.x == 0) verdict = thread0_says;
   __syncthreads();
@@ -118,6 +120,11 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
   unsigned* const abort = pp.control + kAbortSlot;
   const unsigned blk = blockIdx.x;
   const int me = static_cast<int>(smid());
+  // Only a flush needs more than thread 0. Lanes left waiting at a barrier
+  // beside a spinning thread 0 would share its warp; without a flush they
+  // leave, so the spinning warp is exactly what a hand-written ping-pong runs.
+  const bool whole_block = pp.flush_buffer != nullptr;
+  if (!whole_block && threadIdx.x != 0) return;
 
   bool ok = true;
   if (threadIdx.x == 0) {
@@ -136,7 +143,7 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
       ok = false;
     }
   }
-  if (!block_agrees(ok)) return;
+  if (!block_agrees(ok, whole_block)) return;
 
   int previous = -1;  // the last pair this block waited for
   for (int p = 0; p < pp.pair_count; ++p) {
@@ -148,7 +155,7 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
       ok = wait_at_least(pairs_done, static_cast<unsigned>(p), budget, abort, kAbortWaitTimeout, pp.pair_ns_estimate);
     }
     previous = p;
-    if (!block_agrees(ok)) return;
+    if (!block_agrees(ok, whole_block)) return;
     if (pp.flush_buffer) {
       // Every block flushes its share; the pair starts once all have.
       flush_l2(pp, static_cast<unsigned>(p));
@@ -159,7 +166,7 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
           ok = wait_at_least(flushed, (static_cast<unsigned>(p) + 1) * gridDim.x, pp.pair_budget_cycles, abort,
                              kAbortWaitTimeout, pp.pair_ns_estimate);
       }
-      if (!block_agrees(ok)) return;
+      if (!block_agrees(ok, whole_block)) return;
       if (!mine) continue;
     }
     if (threadIdx.x == 0) {
@@ -240,8 +247,9 @@ void prepare_pingpong_kernels(std::size_t smem_bytes) {
 void launch_pingpong(const PingPongParams& params, int blocks, std::size_t smem_bytes, cudaStream_t stream) {
   PingPongParams copy = params;
   void* args[] = {&copy};
+  const int threads = params.flush_buffer ? kPingPongThreads : 32;
   CUMAP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel_for(params.probe)), dim3(blocks),
-                                               dim3(kPingPongThreads), args, smem_bytes, stream));
+                                               dim3(threads), args, smem_bytes, stream));
 }
 
 namespace {

@@ -36,7 +36,7 @@ class HipBackend final : public Backend {
  private:
   HipDeviceProperties probe_device(int device);
   void ensure_flag_copies(int copies);
-  PingPongResult run_leg(const PairLeg& leg, int copy, const MeasureSpec& spec);
+  PingPongResult run_pair(const Pair& pair, bool ordered, int copy, const MeasureSpec& spec);
 
   // Declared first so that it outlives the pool, which destroys streams through it.
   std::unique_ptr<HipRuntime> runtime_;
@@ -147,24 +147,28 @@ void HipBackend::ensure_flag_copies(int copies) {
   flag_copies_ = copies;
 }
 
-PingPongResult HipBackend::run_leg(const PairLeg& leg, int copy, const MeasureSpec& spec) {
-  const auto [ping_stream, pong_stream] = pool_->acquire_pair(leg.ping, leg.pong);
+// One launch per pair, both directions inside every sample; run_ping_pong
+// zeroes the flags first, so each pair counts its round trips from 0.
+PingPongResult HipBackend::run_pair(const Pair& pair, bool ordered, int copy,
+                                    const MeasureSpec& spec) {
+  const auto [a_stream, b_stream] = pool_->acquire_pair(pair.a, pair.b);
   PingPongLaunch launch;
-  launch.ping_stream = ping_stream;
-  launch.pong_stream = pong_stream;
+  launch.a_stream = a_stream;
+  launch.b_stream = b_stream;
   launch.flags = flags_;
   launch.flags_offset_bytes = static_cast<std::size_t>(copy) * kCopyStrideBytes;
   launch.offset_words =
       spec.placement == Placement::SameLine ? kSameLineOffsetWords : kSplitLineOffsetWords;
   launch.iters = spec.iters;
+  launch.a_share = a_share_of_sample(spec.iters, ordered);
   launch.warmup = spec.warmup;
-  launch.samples = leg.samples;
+  launch.samples = spec.samples;
   launch.wait_budget_ticks =
       static_cast<std::uint64_t>(spec.timeout_ms * 1e-3 * props_.wall_clock_hz) + 1;
   launch.probe = spec.probe;
   PingPongResult result = runtime_->run_ping_pong(launch);
-  checker_.record(leg.ping, result.ping_hw_id);
-  checker_.record(leg.pong, result.pong_hw_id);
+  checker_.record(pair.a, result.a_hw_id);
+  checker_.record(pair.b, result.b_hw_id);
   return result;
 }
 
@@ -187,19 +191,15 @@ std::vector<PairMeasurement> HipBackend::measure(const Schedule& schedule, const
         runtime_->flush_icache();
         runtime_->flush_l2();
       }
-      std::vector<PingPongResult> legs;
-      for (const PairLeg& leg : pair_legs(pair, spec.samples, schedule.ordered)) {
-        legs.push_back(run_leg(leg, copy, spec));
-        if (!clock_checked && !legs.back().timed_out) {
-          // Checked once: a wrong rate is wrong for every pair alike.
-          clock_checked = true;
-          if (auto msg = wall_clock_disagreement(legs.back(), props_.wall_clock_hz)) {
-            notes_.push_back(*msg);
-          }
+      const PingPongResult result = run_pair(pair, schedule.ordered, copy, spec);
+      if (!clock_checked && !result.timed_out) {
+        // Checked once: a wrong rate is wrong for every pair alike.
+        clock_checked = true;
+        if (auto msg = wall_clock_disagreement(result, props_.wall_clock_hz)) {
+          notes_.push_back(*msg);
         }
-        if (legs.back().timed_out) break;  // the other leg would only wait out its budget too
       }
-      out.push_back(pair_measurement_from_legs(pair, copy, legs, spec.iters, clocks));
+      out.push_back(pair_measurement_from_result(pair, copy, result, spec.iters, clocks));
       if (progress) progress(out.size(), total);
     }
   }

@@ -40,30 +40,39 @@ struct StreamCreation {
   std::string error;  // the runtime's words when not Created
 };
 
-// One launch of the ping kernel on one masked stream and the pong kernel on
-// another. Both flags live in `flags` at `flags_offset_bytes`, the second
-// `offset_words` 32-bit words after the first.
+// One launch of a pair: the ping-pong kernel as side a on a's masked stream
+// and as side b on b's. Both flags live in `flags` at `flags_offset_bytes`,
+// the second `offset_words` 32-bit words after the first. The cold round trip
+// and the warm-up are a's; every sample is `iters` round trips, a pinging the
+// first `a_share` and b the rest (a_share == iters: a pings them all).
 struct PingPongLaunch {
-  HipStream ping_stream = 0;
-  HipStream pong_stream = 0;
+  HipStream a_stream = 0;
+  HipStream b_stream = 0;
   HipBuffer flags = 0;
   std::size_t flags_offset_bytes = 0;
   int offset_words = 1;
   int iters = 1;
+  int a_share = 1;
   int warmup = 0;
   int samples = 1;
   std::uint64_t wait_budget_ticks = 0;  // wall_clock64 ticks any single wait may take
   Probe probe = Probe::Cas;
 };
 
+// The round trips one side pinged, per completed sample.
+struct PingerHalves {
+  std::vector<std::uint64_t> ticks;   // wall_clock64 ticks
+  std::vector<std::uint64_t> cycles;  // clock64() shader cycles
+};
+
 struct PingPongResult {
-  std::uint64_t cold_ticks = 0;                // first round trip alone, wall_clock64 ticks
-  std::vector<std::uint64_t> sample_ticks;     // per sample: `iters` round trips, wall ticks
-  std::vector<std::uint64_t> sample_cycles;    // the same in clock64() shader cycles
-  bool timed_out = false;                      // a wait ran out of budget; samples incomplete
-  double event_ms = 0.0;                       // hipEventElapsedTime around the ping kernel
-  std::uint32_t ping_hw_id = 0;                // raw HW_ID (gfx9) / HW_ID1 (gfx10+) register
-  std::uint32_t pong_hw_id = 0;
+  std::uint64_t cold_ticks = 0;  // first round trip alone (a pings), wall_clock64 ticks
+  PingerHalves a_pinged;         // per sample: the a_share round trips a pinged
+  PingerHalves b_pinged;         // per sample: the rest, pinged by b (zeros when a pinged all)
+  bool timed_out = false;        // a wait ran out of budget; samples incomplete
+  double event_ms = 0.0;         // hipEventElapsedTime around side a's kernel (the whole pair)
+  std::uint32_t a_hw_id = 0;     // raw HW_ID (gfx9) / HW_ID1 (gfx10+) register
+  std::uint32_t b_hw_id = 0;
 };
 
 class HipRuntime {
@@ -82,7 +91,8 @@ class HipRuntime {
   virtual HipBuffer allocate_flags(std::size_t bytes) = 0;
   virtual void free_flags(HipBuffer buffer) = 0;
 
-  // Zeroes the two flags, runs the pair and waits for both kernels.
+  // Zeroes the two flags (every pair starts from 0), runs the pair and waits
+  // for both kernels.
   virtual PingPongResult run_ping_pong(const PingPongLaunch& launch) = 0;
   // The raw HW_ID register a one-wave kernel reads on `stream`.
   virtual std::uint32_t read_hw_id(HipStream stream) = 0;

@@ -37,7 +37,7 @@ class RealHipRuntime final : public HipRuntime {
     // Destructors must not throw; errors here change nothing for the results.
     if (start_) (void)hipEventDestroy(start_);
     if (stop_) (void)hipEventDestroy(stop_);
-    for (void* p : {scratch_ticks_, scratch_cycles_, scratch_status_, probe_out_, l2_scratch_}) {
+    for (void* p : {scratch_counters_, scratch_status_, probe_out_, l2_scratch_}) {
       if (p) (void)hipFree(p);
     }
   }
@@ -120,50 +120,62 @@ class RealHipRuntime final : public HipRuntime {
     auto* first_flag = reinterpret_cast<std::uint32_t*>(
         reinterpret_cast<std::byte*>(launch.flags) + launch.flags_offset_bytes);
     const std::size_t flag_bytes = (launch.offset_words + 1) * sizeof(std::uint32_t);
-    const std::size_t tick_bytes = (launch.samples + 1) * sizeof(std::uint64_t);
+    const std::size_t samples = static_cast<std::size_t>(launch.samples);
+    // Zeroed: the side that pings none of a sample (b, in ordered pairs) leaves its half at 0.
     CUMAP_HIP_CHECK(hipMemset(first_flag, 0, flag_bytes));
-    CUMAP_HIP_CHECK(hipMemset(scratch_ticks_, 0, tick_bytes));
+    CUMAP_HIP_CHECK(hipMemset(scratch_counters_, 0, counter_words(samples) * sizeof(std::uint64_t)));
     CUMAP_HIP_CHECK(hipMemset(scratch_status_, 0, 2 * sizeof(hk::SideStatus)));
     // The masked streams do not order against the memsets above; wait for them.
     CUMAP_HIP_CHECK(hipDeviceSynchronize());
 
+    // Counters: [0] cold, then a's ticks, b's ticks, a's cycles, b's cycles.
+    auto* counters = static_cast<std::uint64_t*>(scratch_counters_);
     auto* status = static_cast<hk::SideStatus*>(scratch_status_);
     hk::PingPongArgs args{};
     args.flags = first_flag;
     args.offset_words = static_cast<std::uint32_t>(launch.offset_words);
     args.iters = static_cast<std::uint32_t>(launch.iters);
+    args.a_share = static_cast<std::uint32_t>(launch.a_share);
     args.warmup = static_cast<std::uint32_t>(launch.warmup);
     args.samples = static_cast<std::uint32_t>(launch.samples);
     args.wait_budget_ticks = launch.wait_budget_ticks;
     args.probe = static_cast<std::uint32_t>(probe_code(launch.probe));
-    args.ticks = static_cast<std::uint64_t*>(scratch_ticks_);
-    args.cycles = static_cast<std::uint64_t*>(scratch_cycles_);
-    args.ping_status = status;
-    args.pong_status = status + 1;
-    CUMAP_HIP_CHECK(hk::launch_ping_pong(args, as_stream(launch.ping_stream),
-                                         as_stream(launch.pong_stream), start_, stop_));
-    CUMAP_HIP_CHECK(hipStreamSynchronize(as_stream(launch.pong_stream)));
-    CUMAP_HIP_CHECK(hipStreamSynchronize(as_stream(launch.ping_stream)));
+    args.cold_ticks = counters;
+    args.half_ticks[hk::kSideA] = counters + 1;
+    args.half_ticks[hk::kSideB] = counters + 1 + samples;
+    args.half_cycles[hk::kSideA] = counters + 1 + 2 * samples;
+    args.half_cycles[hk::kSideB] = counters + 1 + 3 * samples;
+    args.status[hk::kSideA] = status + hk::kSideA;
+    args.status[hk::kSideB] = status + hk::kSideB;
+    CUMAP_HIP_CHECK(hk::launch_ping_pong(args, as_stream(launch.a_stream),
+                                         as_stream(launch.b_stream), start_, stop_));
+    CUMAP_HIP_CHECK(hipStreamSynchronize(as_stream(launch.b_stream)));
+    CUMAP_HIP_CHECK(hipStreamSynchronize(as_stream(launch.a_stream)));
 
     float event_ms = 0.0f;
     CUMAP_HIP_CHECK(hipEventElapsedTime(&event_ms, start_, stop_));
     hk::SideStatus sides[2];
-    std::vector<std::uint64_t> ticks(launch.samples + 1);
-    std::vector<std::uint64_t> cycles(launch.samples);
+    std::vector<std::uint64_t> host(counter_words(samples));
     CUMAP_HIP_CHECK(hipMemcpy(sides, scratch_status_, sizeof(sides), hipMemcpyDeviceToHost));
-    CUMAP_HIP_CHECK(hipMemcpy(ticks.data(), scratch_ticks_, tick_bytes, hipMemcpyDeviceToHost));
-    CUMAP_HIP_CHECK(hipMemcpy(cycles.data(), scratch_cycles_, cycles.size() * sizeof(std::uint64_t),
+    CUMAP_HIP_CHECK(hipMemcpy(host.data(), scratch_counters_, host.size() * sizeof(std::uint64_t),
                               hipMemcpyDeviceToHost));
 
+    // A sample is complete once both sides finished it.
+    const std::size_t done = std::min<std::size_t>(
+        {sides[hk::kSideA].samples_done, sides[hk::kSideB].samples_done, samples});
+    auto slice = [&](std::size_t first) {
+      const auto from = host.begin() + static_cast<std::ptrdiff_t>(first);
+      return std::vector<std::uint64_t>(from, from + static_cast<std::ptrdiff_t>(done));
+    };
     PingPongResult r;
-    const std::size_t done = std::min<std::size_t>(sides[0].samples_done, launch.samples);
-    r.cold_ticks = ticks[0];
-    r.sample_ticks.assign(ticks.begin() + 1, ticks.begin() + 1 + static_cast<std::ptrdiff_t>(done));
-    r.sample_cycles.assign(cycles.begin(), cycles.begin() + static_cast<std::ptrdiff_t>(done));
-    r.timed_out = sides[0].timed_out == hk::kTimedOutMarker || sides[1].timed_out == hk::kTimedOutMarker;
+    r.cold_ticks = host[0];
+    r.a_pinged = {slice(1), slice(1 + 2 * samples)};
+    r.b_pinged = {slice(1 + samples), slice(1 + 3 * samples)};
+    r.timed_out = sides[hk::kSideA].timed_out == hk::kTimedOutMarker ||
+                  sides[hk::kSideB].timed_out == hk::kTimedOutMarker;
     r.event_ms = event_ms;
-    r.ping_hw_id = sides[0].hw_id;
-    r.pong_hw_id = sides[1].hw_id;
+    r.a_hw_id = sides[hk::kSideA].hw_id;
+    r.b_hw_id = sides[hk::kSideB].hw_id;
     return r;
   }
 
@@ -200,14 +212,17 @@ class RealHipRuntime final : public HipRuntime {
     return hk::kProbeCas;
   }
 
+  // The cold round trip, then per sample each side's ticks and cycles.
+  static std::size_t counter_words(std::size_t samples) { return 1 + 4 * samples; }
+
   void ensure_scratch(int samples) {
     if (samples <= scratch_samples_) return;
-    for (void** p : {&scratch_ticks_, &scratch_cycles_, &scratch_status_}) {
+    for (void** p : {&scratch_counters_, &scratch_status_}) {
       if (*p) CUMAP_HIP_CHECK(hipFree(*p));
       *p = nullptr;
     }
-    CUMAP_HIP_CHECK(hipMalloc(&scratch_ticks_, (samples + 1) * sizeof(std::uint64_t)));
-    CUMAP_HIP_CHECK(hipMalloc(&scratch_cycles_, samples * sizeof(std::uint64_t)));
+    CUMAP_HIP_CHECK(hipMalloc(&scratch_counters_,
+                              counter_words(static_cast<std::size_t>(samples)) * sizeof(std::uint64_t)));
     CUMAP_HIP_CHECK(hipMalloc(&scratch_status_, 2 * sizeof(hk::SideStatus)));
     scratch_samples_ = samples;
   }
@@ -216,8 +231,7 @@ class RealHipRuntime final : public HipRuntime {
   std::size_t l2_bytes_ = 0;
   hipEvent_t start_ = nullptr;
   hipEvent_t stop_ = nullptr;
-  void* scratch_ticks_ = nullptr;
-  void* scratch_cycles_ = nullptr;
+  void* scratch_counters_ = nullptr;
   void* scratch_status_ = nullptr;
   int scratch_samples_ = 0;
   void* probe_out_ = nullptr;

@@ -1,7 +1,6 @@
 #pragma once
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "backends/hip/hip_runtime.hpp"
 #include "cumap/backend.hpp"
@@ -9,33 +8,26 @@
 
 namespace cumap {
 
-// One kernel-pair launch of a pair: who pings, who pongs, how many samples.
-struct PairLeg {
-  int ping;
-  int pong;
-  int samples;
-};
-
-// Ordered pairs run one leg, a pinging. Unordered pairs alternate roles by
-// sample (see schedule.hpp): a leg a->b with the even samples, then b->a with
-// the odd ones, so that neither side's role biases the pair.
-std::vector<PairLeg> pair_legs(const Pair& pair, int samples, bool ordered);
+// The round trips of every sample that a pings; b pings the rest. Ordered
+// pairs: all of them (a is the pinger). Unordered pairs: iters / 2, so each
+// sample is the mean of both directions and b takes the odd one out, as on
+// the CUDA and CPU backends.
+int a_share_of_sample(int iters, bool ordered);
 
 struct HipClocks {
   double wall_hz = 0.0;    // wall_clock64(): converts ticks to ns
   double shader_hz = 0.0;  // clock64(); 0 leaves rtt_cycles empty
 };
 
-// Converts the legs' raw counters into one PairMeasurement: per sample the
-// mean round trip over `iters`, in ns (wall clock) and shader cycles (clock64);
-// the cold round trip is the first leg's first one.
-PairMeasurement pair_measurement_from_legs(const Pair& pair, int copy,
-                                           const std::vector<PingPongResult>& legs, int iters,
-                                           const HipClocks& clocks);
+// Converts a pair's raw counters into one PairMeasurement: per sample, a's
+// half plus b's half over `iters`, in ns (wall clock) and shader cycles
+// (clock64).
+PairMeasurement pair_measurement_from_result(const Pair& pair, int copy, const PingPongResult& result,
+                                             int iters, const HipClocks& clocks);
 
 // The round trips a kernel timed cannot add up to more than the kernel took
 // (its start/stop events). When they do, the assumed wall-clock rate is
 // wrong; the returned message says by how much.
-std::optional<std::string> wall_clock_disagreement(const PingPongResult& leg, double wall_hz);
+std::optional<std::string> wall_clock_disagreement(const PingPongResult& result, double wall_hz);
 
 }  // namespace cumap

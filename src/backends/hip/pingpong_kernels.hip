@@ -1,4 +1,4 @@
-// The device side of the HIP backend: the ping/pong pair, the HW_ID probe and
+// The device side of the HIP backend: the ping-pong pair, the HW_ID probe and
 // the instruction-cache flush. Built by hipcc only (see CMakeLists.txt).
 //
 // Clocks: wall_clock64() (s_memrealtime, a constant-rate counter) times the
@@ -35,13 +35,16 @@ __device__ std::uint64_t wall_ticks() {
 
 __device__ std::uint64_t shader_cycles() { return static_cast<std::uint64_t>(clock64()); }
 
+// The --probe operations, as on the CUDA and CPU backends.
 __device__ std::uint32_t poll(std::uint32_t* flag, std::uint32_t k, std::uint32_t probe) {
   switch (probe) {
+    case kProbeExch:
+      return __hip_atomic_load(flag, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
     case kProbeAcqRel:
       return __hip_atomic_load(flag, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
     case kProbeVolatile:
       return *static_cast<volatile std::uint32_t*>(flag);
-    default:  // Cas, Exch: a CAS that never changes the value is an atomic read at L2
+    default:  // Cas: a CAS that rewrites the value it expects, so every poll is an RMW at L2
       return atomicCAS(flag, k, k);
   }
 }
@@ -49,14 +52,19 @@ __device__ std::uint32_t poll(std::uint32_t* flag, std::uint32_t k, std::uint32_
 __device__ void signal(std::uint32_t* flag, std::uint32_t k, std::uint32_t probe) {
   switch (probe) {
     case kProbeExch:
-      atomicExch(flag, k);
+      // Volatile, or LLVM turns a relaxed exchange whose old value is unused
+      // into a plain store (no atomic swap at all). Volatile keeps the
+      // non-returning swap, so the pinger does not wait for its reply either.
+      __hip_atomic_exchange(static_cast<volatile std::uint32_t*>(flag), k, __ATOMIC_RELAXED,
+                            __HIP_MEMORY_SCOPE_AGENT);
       break;
     case kProbeAcqRel:
       __hip_atomic_store(flag, k, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
       break;
     case kProbeVolatile:
+      // No fence, as in the other backends' volatile probe: the CU's vector
+      // L1 is write-through, so the store reaches L2 without one.
       *static_cast<volatile std::uint32_t*>(flag) = k;
-      __threadfence();
       break;
     default:
       atomicCAS(flag, k - 1, k);
@@ -74,51 +82,69 @@ __device__ bool wait_for(std::uint32_t* flag, std::uint32_t k, const PingPongArg
   return true;
 }
 
-// Flag values only grow (round trip k moves both flags from k-1 to k), so a
-// late read can never mistake an old value for a new one (no ABA).
-__global__ void ping_kernel(PingPongArgs a) {
-  if (threadIdx.x != 0) return;
-  std::uint32_t* mine = a.flags;
-  std::uint32_t* partner = a.flags + a.offset_words;
-  a.ping_status->hw_id = read_hw_id();
+// One side of a pair. `k` counts the pair's round trips and both sides count
+// alike whoever pings, so the flag values only grow across the whole pair:
+// a late read can never mistake an old value for the one it waits for (no ABA).
+struct Side {
+  const PingPongArgs& a;
   std::uint32_t k = 0;
-  auto round_trip = [&]() {
-    ++k;
-    signal(mine, k, a.probe);
-    return wait_for(partner, k, a);
-  };
-  auto give_up = [&]() { a.ping_status->timed_out = kTimedOutMarker; };
 
-  std::uint64_t t0 = wall_ticks();
-  if (!round_trip()) return give_up();
-  a.ticks[0] = wall_ticks() - t0;  // cold: the pair's first round trip on its own
-  for (std::uint32_t w = 0; w < a.warmup; ++w) {
-    if (!round_trip()) return give_up();
-  }
-  for (std::uint32_t s = 0; s < a.samples; ++s) {
-    t0 = wall_ticks();
+  // `count` round trips, this side starting each when `i_ping`. The pinger
+  // writes their wall ticks and shader cycles to *ticks / *cycles (where
+  // given). False when a wait ran out of budget.
+  __device__ bool segment(std::uint32_t count, bool i_ping, std::uint64_t* ticks,
+                          std::uint64_t* cycles) {
+    std::uint32_t* pinger_flag = a.flags;
+    std::uint32_t* ponger_flag = a.flags + a.offset_words;
+    const std::uint64_t t0 = wall_ticks();
     const std::uint64_t c0 = shader_cycles();
-    for (std::uint32_t i = 0; i < a.iters; ++i) {
-      if (!round_trip()) return give_up();
+    for (std::uint32_t i = 0; i < count; ++i) {
+      ++k;
+      if (i_ping) {
+        signal(pinger_flag, k, a.probe);
+        if (!wait_for(ponger_flag, k, a)) return false;
+      } else {
+        if (!wait_for(pinger_flag, k, a)) return false;
+        signal(ponger_flag, k, a.probe);
+      }
     }
-    a.cycles[s] = shader_cycles() - c0;
-    a.ticks[1 + s] = wall_ticks() - t0;
-    a.ping_status->samples_done = s + 1;
+    if (i_ping) {
+      if (cycles) *cycles = shader_cycles() - c0;
+      if (ticks) *ticks = wall_ticks() - t0;
+    }
+    return true;
   }
-}
+};
 
-__global__ void pong_kernel(PingPongArgs a) {
+// Both units of a pair run this kernel, told which side they are. The cold
+// round trip and the warm-up are a's; then every sample is split between the
+// directions (a pings the first a_share round trips, b the rest), so that an
+// unordered pair's sample is the mean of both directions, as on the other
+// backends. Each pinger times only its own half; the host adds the halves.
+// The side is a template argument because indexing the argument arrays with
+// a runtime value would move the whole argument block to scratch memory.
+template <SideIndex kSide>
+__global__ void side_kernel(PingPongArgs a) {
   if (threadIdx.x != 0) return;
-  std::uint32_t* partner = a.flags;
-  std::uint32_t* mine = a.flags + a.offset_words;
-  a.pong_status->hw_id = read_hw_id();
-  const std::uint32_t rounds = 1 + a.warmup + a.samples * a.iters;
-  for (std::uint32_t k = 1; k <= rounds; ++k) {
-    if (!wait_for(partner, k, a)) {
-      a.pong_status->timed_out = kTimedOutMarker;
-      return;
+  constexpr bool i_am_a = kSide == kSideA;
+  SideStatus* status = a.status[kSide];
+  status->hw_id = read_hw_id();
+  Side me{a};
+  auto give_up = [&]() { status->timed_out = kTimedOutMarker; };
+
+  if (!me.segment(1, i_am_a, a.cold_ticks, nullptr)) return give_up();
+  if (a.warmup > 0 && !me.segment(a.warmup, i_am_a, nullptr, nullptr)) return give_up();
+  const std::uint32_t b_share = a.iters - a.a_share;
+  for (std::uint32_t s = 0; s < a.samples; ++s) {
+    if (a.a_share > 0 &&
+        !me.segment(a.a_share, i_am_a, &a.half_ticks[kSideA][s], &a.half_cycles[kSideA][s])) {
+      return give_up();
     }
-    signal(mine, k, a.probe);
+    if (b_share > 0 &&
+        !me.segment(b_share, !i_am_a, &a.half_ticks[kSideB][s], &a.half_cycles[kSideB][s])) {
+      return give_up();
+    }
+    status->samples_done = s + 1;
   }
 }
 
@@ -141,11 +167,12 @@ __global__ void icache_flush_kernel() {
 
 // hipExtLaunchKernelGGL returns void; the launch error is left in
 // hipGetLastError, which is what the launchers return.
-hipError_t launch_ping_pong(const PingPongArgs& args, hipStream_t ping_stream,
-                            hipStream_t pong_stream, hipEvent_t start, hipEvent_t stop) {
-  hipExtLaunchKernelGGL(pong_kernel, dim3(1), dim3(1), 0, pong_stream, nullptr, nullptr, 0, args);
+hipError_t launch_ping_pong(const PingPongArgs& args, hipStream_t a_stream, hipStream_t b_stream,
+                            hipEvent_t start, hipEvent_t stop) {
+  hipExtLaunchKernelGGL(side_kernel<kSideB>, dim3(1), dim3(1), 0, b_stream, nullptr, nullptr, 0,
+                        args);
   if (hipError_t e = hipGetLastError(); e != hipSuccess) return e;
-  hipExtLaunchKernelGGL(ping_kernel, dim3(1), dim3(1), 0, ping_stream, start, stop, 0, args);
+  hipExtLaunchKernelGGL(side_kernel<kSideA>, dim3(1), dim3(1), 0, a_stream, start, stop, 0, args);
   return hipGetLastError();
 }
 

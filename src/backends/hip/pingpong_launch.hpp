@@ -10,9 +10,9 @@
 
 namespace cumap::hip_kernels {
 
-// Pong on `pong_stream`, then ping on `ping_stream` between start and stop.
-hipError_t launch_ping_pong(const PingPongArgs& args, hipStream_t ping_stream,
-                            hipStream_t pong_stream, hipEvent_t start, hipEvent_t stop);
+// Side b on `b_stream`, then side a on `a_stream` between start and stop.
+hipError_t launch_ping_pong(const PingPongArgs& args, hipStream_t a_stream, hipStream_t b_stream,
+                            hipEvent_t start, hipEvent_t stop);
 // One wave on `stream` writes its HW_ID register to *out.
 hipError_t launch_hw_id_probe(std::uint32_t* out, hipStream_t stream);
 // s_icache_inv on every CU.
