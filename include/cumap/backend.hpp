@@ -41,6 +41,9 @@ struct MeasureSpec {
   int rotating_count = 1;
   bool l2_persist = false;
   Probe probe = Probe::Cas;
+  // Fault injection for tests of the timeout path (no CLI flag): this unit
+  // never answers, so its partner must time out. -1: none.
+  int silent_unit = -1;
 };
 MeasureSpec measure_spec(const Options& o, Placement p);
 

@@ -96,6 +96,7 @@ class CudaBackend final : public Backend {
     pp.wait_budget_cycles = budget_cycles(spec.timeout_ms, facts_.max_sm_clock_hz);
     pp.pair_budget_cycles = pair_budget_cycles(spec, facts_.max_sm_clock_hz);
     pp.pair_ns_estimate = pair_ns_estimate(spec, kRttGuessNs);
+    pp.silent_sm = spec.silent_unit;
     pp.flush_buffer = flush ? flush->get() : nullptr;
     pp.flush_words = flush ? flush->size() : 0;
     const std::string placement(to_string(spec.placement));

@@ -43,6 +43,7 @@ struct PingPongParams {
   std::uint64_t wait_budget_cycles;     // each flag wait
   std::uint64_t pair_budget_cycles;     // the longest a legitimate pair can take
   unsigned pair_ns_estimate;            // how long a pair usually takes: waiting blocks sleep by it
+  int silent_sm = -1;                   // fault injection for tests: this SM never answers
 
   std::uint32_t* flag_first;   // written by the pinger of a round trip
   std::uint32_t* flag_second;  // written by the answering side

@@ -87,27 +87,37 @@ __device__ void leave_pair(const PingPongParams& pp, int pair) {
   }
 }
 
-// Thread 0 decides, the whole block follows. Without a flush the block is
-// thread 0 alone (the other lanes left at the start), so nothing to share.
-__device__ bool block_agrees(bool thread0_says, bool whole_block) {
-  if (!whole_block) return thread0_says;
-  __shared__ int verdict;
-  if (threadIdx.x == 0) verdict = thread0_says;
-  __syncthreads();
-  const bool v = verdict != 0;
-  __syncthreads();
-  return v;
-}
-
-__device__ void flush_l2(const PingPongParams& pp, unsigned value) {
-  // 16-byte stores from every thread of every block: the quickest way to push
-  // the flag lines out of an L2 this buffer is twice as large as.
+__device__ void flush_l2(const PingPongParams& pp, unsigned value, unsigned flusher, unsigned flushers) {
+  // 16-byte stores from every flushing thread of every block: the quickest
+  // way to push the flag lines out of an L2 this buffer is twice as large as.
   uint4* buf = reinterpret_cast<uint4*>(pp.flush_buffer);
   const std::size_t n = pp.flush_words / 4;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * flushers;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * flushers + flusher; i < n; i += stride)
     buf[i] = make_uint4(value, value, value, value);
   __threadfence();
+}
+
+// Warps 1.. of a block flush L2 before every pair (--flush-cache), in step
+// with the turn counter; they sync among themselves with named barrier 1 so
+// that the player (thread 0 of warp 0) never shares a warp or a barrier with
+// them.
+__device__ void flusher_loop(const PingPongParams& pp, unsigned* pairs_done, unsigned* flushed, unsigned* abort) {
+  __shared__ int go;
+  const unsigned flushers = blockDim.x - 32;
+  const unsigned me = threadIdx.x - 32;
+  for (int p = 0; p < pp.pair_count; ++p) {
+    if (me == 0)
+      go = wait_at_least(pairs_done, static_cast<unsigned>(p), pp.pair_budget_cycles * (p + 1), abort,
+                         kAbortWaitTimeout, pp.pair_ns_estimate);
+    asm volatile("bar.sync 1, %0;" ::"r"(flushers) : "memory");
+    const bool ok = go != 0;
+    asm volatile("bar.sync 1, %0;" ::"r"(flushers) : "memory");
+    if (!ok) return;
+    flush_l2(pp, static_cast<unsigned>(p), me, flushers);
+    asm volatile("bar.sync 1, %0;" ::"r"(flushers) : "memory");
+    if (me == 0) atomicAdd(flushed, 1u);
+  }
 }
 
 template <int P>
@@ -120,64 +130,55 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
   unsigned* const abort = pp.control + kAbortSlot;
   const unsigned blk = blockIdx.x;
   const int me = static_cast<int>(smid());
-  // Only a flush needs more than thread 0. Lanes left waiting at a barrier
-  // beside a spinning thread 0 would share its warp; without a flush they
-  // leave, so the spinning warp is exactly what a hand-written ping-pong runs.
-  const bool whole_block = pp.flush_buffer != nullptr;
-  if (!whole_block && threadIdx.x != 0) return;
 
-  bool ok = true;
-  if (threadIdx.x == 0) {
-    if (blk == 0) {
-      pp.clock_marks[0] = static_cast<std::uint64_t>(clock64());
-      pp.clock_marks[1] = globaltimer_ns();
-    }
-    pp.block_sm[blk] = me;
-    if (me < pp.sm_id_limit) atomicAdd(&pp.sm_blocks[me], 1);
-    __threadfence();
-    atomicAdd(arrived, 1u);
-    ok = wait_at_least(arrived, gridDim.x, pp.pair_budget_cycles, abort, kAbortWaitTimeout, pp.pair_ns_estimate);
-    // Roles come from %smid, so two blocks on one SM would both play.
-    if (ok && (me >= pp.sm_id_limit || ld_relaxed(reinterpret_cast<unsigned*>(&pp.sm_blocks[me])) != 1)) {
-      atomicCAS(abort, 0u, static_cast<unsigned>(kAbortSharedSm));
-      ok = false;
-    }
+  // The player is thread 0, alone in its warp: lanes waiting beside a
+  // spinning thread would change the loop a hand-written ping-pong runs.
+  if (threadIdx.x >= 32) {
+    if (pp.flush_buffer) flusher_loop(pp, pairs_done, flushed, abort);
+    return;
   }
-  if (!block_agrees(ok, whole_block)) return;
+  if (threadIdx.x != 0) return;
+
+  if (blk == 0) {
+    pp.clock_marks[0] = static_cast<std::uint64_t>(clock64());
+    pp.clock_marks[1] = globaltimer_ns();
+  }
+  pp.block_sm[blk] = me;
+  if (me < pp.sm_id_limit) atomicAdd(&pp.sm_blocks[me], 1);
+  __threadfence();
+  atomicAdd(arrived, 1u);
+  if (!wait_at_least(arrived, gridDim.x, pp.pair_budget_cycles, abort, kAbortWaitTimeout, pp.pair_ns_estimate))
+    return;
+  // Roles come from %smid, so two blocks on one SM would both play.
+  if (me >= pp.sm_id_limit || ld_relaxed(reinterpret_cast<unsigned*>(&pp.sm_blocks[me])) != 1) {
+    atomicCAS(abort, 0u, static_cast<unsigned>(kAbortSharedSm));
+    return;
+  }
 
   int previous = -1;  // the last pair this block waited for
   for (int p = 0; p < pp.pair_count; ++p) {
     const DevicePair pr = pp.pairs[p];
-    const bool mine = me == pr.a || me == pr.b;
-    if (!mine && !pp.flush_buffer) continue;
-    if (threadIdx.x == 0) {
-      const std::uint64_t budget = pp.pair_budget_cycles * static_cast<std::uint64_t>(p - previous);
-      ok = wait_at_least(pairs_done, static_cast<unsigned>(p), budget, abort, kAbortWaitTimeout, pp.pair_ns_estimate);
-    }
+    if (me != pr.a && me != pr.b) continue;
+    const std::uint64_t budget = pp.pair_budget_cycles * static_cast<std::uint64_t>(p - previous);
     previous = p;
-    if (!block_agrees(ok, whole_block)) return;
-    if (pp.flush_buffer) {
-      // Every block flushes its share; the pair starts once all have.
-      flush_l2(pp, static_cast<unsigned>(p));
-      __syncthreads();
-      if (threadIdx.x == 0) {
-        atomicAdd(flushed, 1u);
-        if (mine)
-          ok = wait_at_least(flushed, (static_cast<unsigned>(p) + 1) * gridDim.x, pp.pair_budget_cycles, abort,
-                             kAbortWaitTimeout, pp.pair_ns_estimate);
-      }
-      if (!block_agrees(ok, whole_block)) return;
-      if (!mine) continue;
-    }
-    if (threadIdx.x == 0) {
+    if (!wait_at_least(pairs_done, static_cast<unsigned>(p), budget, abort, kAbortWaitTimeout, pp.pair_ns_estimate))
+      return;
+    if (pp.flush_buffer &&
+        !wait_at_least(flushed, (static_cast<unsigned>(p) + 1) * gridDim.x, pp.pair_budget_cycles, abort,
+                       kAbortWaitTimeout, pp.pair_ns_estimate))
+      return;
+    if (me == pp.silent_sm) {
+      // Fault injection for the tests: this side never answers.
+    } else {
       run_pair<P>(pp, p, me == pr.a);
-      leave_pair(pp, p);
     }
+    leave_pair(pp, p);
   }
 
-  if (threadIdx.x == 0 && blk == 0) {
+  if (blk == 0) {
     const std::uint64_t budget = pp.pair_budget_cycles * static_cast<std::uint64_t>(pp.pair_count - previous);
-    if (wait_at_least(pairs_done, static_cast<unsigned>(pp.pair_count), budget, abort, kAbortWaitTimeout, pp.pair_ns_estimate)) {
+    if (wait_at_least(pairs_done, static_cast<unsigned>(pp.pair_count), budget, abort, kAbortWaitTimeout,
+                      pp.pair_ns_estimate)) {
       pp.clock_marks[2] = static_cast<std::uint64_t>(clock64());
       pp.clock_marks[3] = globaltimer_ns();
     }
@@ -247,7 +248,7 @@ void prepare_pingpong_kernels(std::size_t smem_bytes) {
 void launch_pingpong(const PingPongParams& params, int blocks, std::size_t smem_bytes, cudaStream_t stream) {
   PingPongParams copy = params;
   void* args[] = {&copy};
-  const int threads = params.flush_buffer ? kPingPongThreads : 32;
+  const int threads = params.flush_buffer ? kPingPongThreads : 1;
   CUMAP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel_for(params.probe)), dim3(blocks),
                                                dim3(threads), args, smem_bytes, stream));
 }

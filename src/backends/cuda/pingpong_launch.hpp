@@ -10,7 +10,7 @@
 
 namespace cumap::cuda {
 
-inline constexpr int kPingPongThreads = 128;  // with --flush-cache: thread 0 plays, all flush
+inline constexpr int kPingPongThreads = 128;  // with --flush-cache: thread 0 plays, warps 1-3 flush
 
 // Raises the kernels' dynamic shared memory limit to `smem_bytes`: asking for
 // a whole SM's shared memory is what keeps every SM to one block.
