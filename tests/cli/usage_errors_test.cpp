@@ -98,6 +98,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"iters_zero", {"--iters", "0"}, "--iters"},
                       BadInput{"samples_zero", {"--samples", "0"}, "--samples"},
                       BadInput{"rotating_count_zero", {"--rotating-count", "0"}, "--rotating-count"},
+                      // 10^8 copies of two pages each do not fit in any machine's memory.
+                      BadInput{"rotating_count_too_large", {"--rotating-count", "100000000"}, "--rotating-count"},
+                      BadInput{"l2_persist_on_cpu", {"--l2-persist"}, "--l2-persist"},
                       BadInput{"timeout_zero", {"--timeout-ms", "0"}, "--timeout-ms"},
                       BadInput{"backend_unknown", {"--backend", "nosuch"}, "nosuch"},
                       BadInput{"probe_unknown", {"--probe", "nosuch"}, "nosuch"},

@@ -74,6 +74,7 @@ class CudaBackend final : public Backend {
     std::size_t widest = 0;
     for (auto [b, e] : ranges) widest = std::max(widest, e - b);
 
+    check_fits_in_memory(spec);
     DeviceBuffer<std::uint32_t> flags(flag_buffer_words(spec.rotating_count));
     std::optional<DeviceBuffer<std::uint32_t>> flush;
     if (spec.flush_cache) flush.emplace(flush_buffer_words(facts_.l2_bytes));
@@ -174,6 +175,17 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  // A --rotating-count the device cannot hold is bad input, not a failure.
+  void check_fits_in_memory(const MeasureSpec& spec) const {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CUMAP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::size_t need = flag_buffer_words(spec.rotating_count) * sizeof(std::uint32_t) +
+                             (spec.flush_cache ? flush_buffer_words(facts_.l2_bytes) * sizeof(std::uint32_t) : 0);
+    if (need > free_bytes / 2)
+      throw UsageError(fmt::format("--rotating-count {} needs {} MiB of flag copies; the device has {} MiB free",
+                                   spec.rotating_count, need >> 20, free_bytes >> 20));
+  }
+
   int sm_id_limit() const { return std::max(facts_.sm_count, 1024); }
 
   double measured_hz() const {
