@@ -60,7 +60,7 @@ void add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line, boo
   app.add_option("--warmup", o.warmup, "untimed round trips before the samples")->capture_default_str();
   app.add_option("--timeout-ms", o.timeout_ms, "budget of every wait; a pair past it is reported as timed out")
       ->capture_default_str();
-  app.add_flag("--ordered", o.ordered, "measure a->b and b->a separately (default: roles alternate)");
+  app.add_flag("--ordered", o.ordered, "measure a->b and b->a separately (default: each sample is half a->b, half b->a)");
   app.add_option("--out", o.out_dir, "output directory")->capture_default_str();
   app.add_flag("--quiet,-q", o.quiet, "no progress, no summary");
   app.add_flag("--flush-cache", o.flush_cache, "flush L2 before each pair (AMD: also the instruction cache)");
