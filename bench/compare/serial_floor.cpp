@@ -23,6 +23,9 @@ int main(int argc, char** argv) {
     const int warmup = meta["options"]["warmup"].get<int>();
     std::ifstream pf(dir + "/pairs.csv");
     std::string line;
+    // pairs.csv is cumap's own output: numbers and fixed words, never quoted,
+    // so splitting on commas is exact here (user-edited CSVs go through
+    // libcsv in read_matrix_csv).
     std::getline(pf, line);  // header, fixed by cumap's pairs_csv
     nlohmann::json floor_s = nlohmann::json::object();
     while (std::getline(pf, line)) {
