@@ -15,9 +15,9 @@ struct CoherenceCase {
   bool handshake_timed_out = false;
   double first_seen_ns = 0;  // time from the writer's signal to the new value
   double window_ns = 0;      // how long the reader kept looking
-  // Cycles of an L1-caching reload just after priming: tens of cycles mean
-  // the line really sat in the reader's L1; hundreds mean it did not, and
-  // the case proves nothing either way.
+  // Cycles per reload in a chain of dependent reloads just after priming:
+  // tens of cycles mean the line really sat in the reader's L1; hundreds
+  // mean it did not, and an L1-caching case proves nothing either way.
   double primed_reload_cycles = 0;
 };
 

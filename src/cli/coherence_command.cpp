@@ -11,8 +11,9 @@
 namespace cumap::cli {
 namespace {
 
-// Above this an L1-caching reload went past L1 (an L1 hit takes tens of cycles).
-constexpr double kL1HitCycles = 200;
+// Above this a reload went past L1 (an L1 hit takes tens of cycles, ~45 on
+// an H100; an L2 hit hundreds).
+constexpr double kL1HitCycles = 100;
 
 std::string cell(const CoherenceCase& c) {
   if (c.handshake_timed_out) return "timed out";

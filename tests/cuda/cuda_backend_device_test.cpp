@@ -122,6 +122,20 @@ TEST(cuda_device, FlushRotateAndPersistRun) {
   EXPECT_EQ(copies.size(), 3u);
 }
 
+TEST(cuda_device, LoadsThatBypassL1SeeAnotherSmsStore) {
+  CUMAP_REQUIRE_GPU();
+  auto b = backend();
+  const auto all = b->units();
+  const CoherenceReport r = b->check_coherence(all.front(), all.back(), 1.0);
+  ASSERT_EQ(r.cases.size(), 12u);  // 3 stores x 4 loads
+  for (const auto& c : r.cases) {
+    EXPECT_FALSE(c.handshake_timed_out) << c.store << "/" << c.load;
+    // ld.cg and ld.volatile are served by L2, which is coherent: they must see it.
+    if (!c.load_caches_in_l1) EXPECT_TRUE(c.saw_new_value) << c.store << "/" << c.load;
+    EXPECT_GT(c.primed_reload_cycles, 0.0);
+  }
+}
+
 TEST(cuda_device, TopologyCoversEverySm) {
   CUMAP_REQUIRE_GPU();
   auto b = backend();

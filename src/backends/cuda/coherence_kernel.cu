@@ -46,15 +46,17 @@ __global__ void coherence_kernel(CoherenceParams p) {
   if (me != p.reader_sm && me != p.writer_sm) return;
   if (me >= p.claim_slots || atomicCAS(&p.claims[me], 0u, 1u) != 0u) return;  // another block here plays
   if (me == p.reader_sm) {
-    unsigned sink = load_op<Load>(p.data);  // bring the line into this SM's L1, if this load caches there
-    asm volatile("add.u32 %0, %0, 1;" : "+r"(sink));  // wait until it has arrived
-    // Time a second L1-caching load: an L1 hit (tens of cycles) proves the
-    // line is held there; an L2 trip (hundreds) means this case shows nothing.
+    // Bring the line into this SM's L1 (if this load caches there), then time
+    // a chain of 32 dependent reloads: the word holds 0, so each load's
+    // address waits for the previous value. An L1 hit takes tens of cycles,
+    // an L2 trip hundreds. (A single reload between two clock reads cannot
+    // be timed this way: the compiler schedules the clock reads together.)
+    unsigned idx = load_op<Load>(p.data);
     const long long r0 = clock64();
-    const unsigned again = load_op<Load>(p.data);
-    asm volatile("add.u32 %0, %0, %1;" : "+r"(sink) : "r"(again));
+#pragma unroll 1
+    for (int i = 0; i < 32; ++i) idx = load_op<Load>(p.data + idx);
     const long long r1 = clock64();
-    p.out[4] = static_cast<std::uint64_t>(r1 - r0) + (sink & 0x80000000u);
+    p.out[4] = static_cast<std::uint64_t>(r1 - r0) / 32 + idx;  // idx is 0; using it keeps the chain
     atomicExch(p.ready, 1u);
     if (!wait_flag(p.written, p.handshake_budget_cycles)) {
       p.out[3] = 1;
