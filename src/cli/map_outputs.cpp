@@ -1,7 +1,5 @@
 #include "cli/map_outputs.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
 
 #include "cumap/outputs.hpp"
@@ -11,16 +9,8 @@
 namespace cumap::cli {
 namespace {
 
-Summary finite_cells(const ValueMatrix& m) {
-  std::vector<double> v;
-  for (double x : m.values)
-    if (std::isfinite(x)) v.push_back(x);
-  return summarize(v);
-}
-
-std::string panel_title(const LatencyMap& map, const ValueMatrix& m) {
-  const Summary s = finite_cells(m);
-  return fmt::format("{} (median {:.0f} ns)", to_string(map.placement), s.median);
+std::string panel_title(Placement placement, const Summary& cells) {
+  return fmt::format("{} (median {:.0f} ns)", to_string(placement), cells.median);
 }
 
 std::optional<Topology> groups_for_display(const MapReport& r) {
@@ -30,10 +20,9 @@ std::optional<Topology> groups_for_display(const MapReport& r) {
 
 }  // namespace
 
-std::string heatmap_title(const DeviceInfo& device, const LatencyMap& map) {
-  const Summary s = finite_cells(map.oneway_ns());
-  return fmt::format("{} - {} - one-way median {:.1f} ns (range {:.1f}-{:.1f})", device.name,
-                     to_string(map.placement), s.median, s.min, s.max);
+std::string heatmap_title(const DeviceInfo& device, Placement placement, const Summary& cells) {
+  return fmt::format("{} - {} - one-way median {:.1f} ns (range {:.1f}-{:.1f})", device.name, to_string(placement),
+                     cells.median, cells.min, cells.max);
 }
 
 void write_map_outputs(const Options& options, const MapReport& r) {
@@ -45,14 +34,15 @@ void write_map_outputs(const Options& options, const MapReport& r) {
   std::vector<HeatmapPanel> panels;
   for (const LatencyMap& map : r.maps) {
     const ValueMatrix shown = map.oneway_ns().reordered(r.display_order);
+    const Summary cells = summarize(shown.values);  // the diagonal and missing cells (NaN) are ignored
     const std::string name(to_string(map.placement));
     write_file_atomic(dir / fmt::format("matrix-{}.csv", name), matrix_csv(shown));
     if (map.pairs.size() > map.units.size() * (map.units.size() - 1) / (map.ordered ? 1 : 2))
       write_file_atomic(dir / fmt::format("copy-spread-{}.csv", name),
                         matrix_csv(map.copy_spread_ns().reordered(r.display_order)));
-    style.title = heatmap_title(r.device, map);
+    style.title = heatmap_title(r.device, map.placement, cells);
     write_png(dir / fmt::format("heatmap-{}.png", name), render_heatmap({{name, shown}}, style));
-    panels.push_back({panel_title(map, shown), shown});
+    panels.push_back({panel_title(map.placement, cells), shown});
   }
   if (panels.size() > 1) {
     style.title = fmt::format("{} - one-way CAS ping-pong latency, {} {}s", r.device.name, r.display_order.size(),

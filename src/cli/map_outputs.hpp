@@ -6,6 +6,7 @@
 #include "cumap/backend.hpp"
 #include "cumap/matrix.hpp"
 #include "cumap/options.hpp"
+#include "cumap/stats.hpp"
 #include "cumap/topology.hpp"
 
 namespace cumap::cli {
@@ -24,7 +25,8 @@ struct MapReport {
 // appears whole or not at all.
 void write_map_outputs(const Options& options, const MapReport& report);
 
-// "NVIDIA H100 · same-line · one-way median 402.1 ns (range 301.0-611.3)"
-std::string heatmap_title(const DeviceInfo& device, const LatencyMap& map);
+// "NVIDIA H100 - same-line - one-way median 402.1 ns (range 301.0-611.3)",
+// from the summary of the map's one-way cells.
+std::string heatmap_title(const DeviceInfo& device, Placement placement, const Summary& cells);
 
 }  // namespace cumap::cli
