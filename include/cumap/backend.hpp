@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,70 +11,85 @@
 
 #include "cumap/coherence.hpp"
 #include "cumap/error.hpp"
+#include "cumap/homes.hpp"
 #include "cumap/options.hpp"
-#include "cumap/placement.hpp"
-#include "cumap/schedule.hpp"
+#include "cumap/plan.hpp"
 #include "cumap/topology.hpp"
 
 namespace cumap {
 
+// What the device is: identity only, cheap to read and read once. Facts that
+// take a kernel (clock calibration, census) happen on first use and are
+// reported with the measurements (RunStats).
 struct DeviceInfo {
   std::string backend;     // "cpu", "cuda", "hip"
   std::string name;        // "NVIDIA H100 80GB HBM3", the CPU model name, ...
-  std::string unit_name;   // "core", "SM", "CU", "WGP"
+  std::string unit_name;   // "SM", "CU", "WGP", "cpu"
   int unit_count = 0;
   std::string clock_source;  // what timed the round trips
-  double clock_hz = 0.0;     // frequency of the cycle counter; 0 when there is none
+  double clock_hz = 0.0;     // nominal frequency of the cycle counter; 0 when there is none
   std::string runtime_version;
   std::string driver_version;
-  nlohmann::json extra = nlohmann::json::object();  // backend-specific facts
+  nlohmann::json extra = nlohmann::json::object();  // backend-specific identity facts (L2 size, ECC, ...)
 };
 
-// What one call to Backend::measure should do; a slice of Options.
-struct MeasureSpec {
-  Placement placement = Placement::SameLine;
-  int iters = 200;
-  int samples = 5;
-  int warmup = 20;
-  double timeout_ms = 1000.0;
-  bool ordered = false;
-  bool flush_cache = false;
-  int rotating_count = 1;
+// What a backend can execute; the planner sizes rounds by it.
+struct Capabilities {
+  int max_pairs_per_round = 1;  // disjoint pairs it can run at the same time
+  // Units that must not play in two different pairs of one round (CPU: SMT
+  // siblings of one physical core share the key). Empty: no such limit.
+  std::map<int, int> exclusive_key;
   bool l2_persist = false;
-  Probe probe = Probe::Cas;
-  // Fault injection for tests of the timeout path (no CLI flag): this unit
-  // never answers, so its partner must time out. -1: none.
-  int silent_unit = -1;
+  bool dsm = false;
+  int default_lines_per_class = 1;  // --rotating-count when the user gives none
 };
-MeasureSpec measure_spec(const Options& o, Placement p);
 
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Raw result for one pair and one flag copy.
+// Raw result for one planned pair.
 struct PairMeasurement {
-  int a = 0;
-  int b = 0;
-  int copy = 0;                     // index of the rotating flag copy
+  UnitRef a;
+  UnitRef b;
+  FlagSite flags;
+  int tag = 0;                      // the planned pair's tag
+  int round = 0;                    // index of its round in the plan
   std::vector<double> rtt_ns;       // per sample: mean round trip over `iters`
   std::vector<double> rtt_cycles;   // same in device cycles; empty without a cycle clock
   double cold_rtt_ns = kNaN;        // the pair's first round trip, on its own
   bool timed_out = false;
 };
 
+// How the measuring went, returned with the pairs (not part of DeviceInfo).
+struct RunStats {
+  double device_seconds = 0.0;  // time the measuring launches (or threads) took
+  int launches = 0;
+  double clock_hz = kNaN;       // cycle counter rate measured during the run; NaN without one
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct Measurements {
+  std::vector<PairMeasurement> pairs;  // in plan order
+  RunStats stats;
+};
+
+// (rounds done, rounds in the plan)
 using ProgressFn = std::function<void(std::size_t done, std::size_t total)>;
 
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual DeviceInfo device() const = 0;
-  // Ids of every unit the device exposes (SM ids, CU ids, CPU ids).
+  // Ids of every unit the device exposes (SM ids, CU ids, CPU ids), ascending.
   virtual std::vector<int> units() const = 0;
+  virtual Capabilities capabilities() const = 0;
   virtual Topology topology() = 0;
-  // Measures every pair of the schedule, once per rotating copy. Throws
-  // RuntimeFailure when the device fails; pairs that time out are returned
-  // with timed_out set.
-  virtual std::vector<PairMeasurement> measure(const Schedule& schedule, const MeasureSpec& spec,
-                                               const ProgressFn& progress) = 0;
+  // Home discovery: dependent-atomic latency of every unit to every line.
+  virtual LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) = 0;
+  // Executes the plan round by round. Throws UsageError for a plan this
+  // backend cannot run (a unit it lacks, a path or option it does not have,
+  // an arena that does not fit), RuntimeFailure when the device fails. Pairs
+  // that time out come back with timed_out set; the run goes on.
+  virtual Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) = 0;
   // `cumap check-coherence`: which load/store operators see another unit's
   // store. Only where caches can be incoherent (GPUs).
   virtual CoherenceReport check_coherence(int reader, int writer, double window_ms) {
@@ -83,9 +99,21 @@ class Backend {
   }
 };
 
+// Which GPU (or none) a backend opens; the rest of Options is the map's.
+struct DeviceSelection {
+  BackendKind backend = BackendKind::Auto;
+  int device = 0;
+  HipUnit hip_unit = HipUnit::Cu;
+};
+
 // Which backends this build contains, and a factory that resolves Auto.
 // Throws UsageError when the requested backend is not built or has no device.
 std::vector<BackendKind> built_backends();
-std::unique_ptr<Backend> make_backend(const Options& options);
+std::unique_ptr<Backend> make_backend(const DeviceSelection& selection);
+
+// Single-device backends: throws UsageError unless every unit of the plan is
+// on `device` and in `available` (ascending), naming the first that is not.
+void check_plan_units(const MeasurementPlan& plan, int device, const std::vector<int>& available,
+                      const std::string& unit_name);
 
 }  // namespace cumap

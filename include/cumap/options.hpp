@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -13,11 +14,17 @@ enum class BackendKind { Auto, Cpu, Cuda, Hip };
 enum class Probe { Cas, Exch, AcqRel, Volatile };
 enum class UnitOrder { Index, Topology };
 enum class HipUnit { Cu, Wgp };
+// serial: one pair at a time; concurrent: rounds of disjoint pairs; auto: the
+// most concurrency whose serial self-check passes.
+enum class ScheduleKind { Auto, Serial, Concurrent };
+// How the signal travels (--via): through global memory (L2 atomics) or,
+// inside a thread-block cluster, through distributed shared memory.
+enum class Path { Global, Dsm };
 
 // Everything the user chose, filled by the CLI and passed down by const
 // reference. Defaults live here so that tests and the CLI agree on them.
 struct Options {
-  std::vector<Placement> placements{Placement::SameLine, Placement::SplitLine};
+  std::vector<Placement> placements{Placement::SameLine, Placement::SplitLine};  // + CrossHome with --cross-home
   BackendKind backend = BackendKind::Auto;
   int device = 0;
   std::string units_spec;  // "" = every unit of the device; else e.g. "0-7,16"
@@ -29,9 +36,21 @@ struct Options {
   std::filesystem::path out_dir = "out";
   bool quiet = false;
 
+  // Scheduling: how many pairs run at once.
+  ScheduleKind schedule = ScheduleKind::Auto;
+  int concurrency = 0;          // most pairs per round; 0 = as many as the backend can
+  int check_pairs = 64;         // pairs re-measured serially to check a concurrent map
+  double check_max_rel_diff = 0.005;  // auto accepts a concurrency whose check stays within this
+
+  // Flag lines and their homes.
+  Path via = Path::Global;
+  bool cross_home = false;          // also map with the two flags in different home classes
+  int home_lines = 512;             // lines probed for home discovery
+  std::uint64_t flag_offset = 0;    // --flag-offset: bytes the flag arena is moved by
+
   // Cold-cache and memory-behaviour controls.
   bool flush_cache = false;
-  int rotating_count = 1;
+  int rotating_count = 0;  // lines per pair and home class; 0 = the backend's default
   bool l2_persist = false;
   Probe probe = Probe::Cas;
 
@@ -44,5 +63,7 @@ struct Options {
 std::string_view to_string(BackendKind k);
 std::string_view to_string(Probe p);
 std::string_view to_string(UnitOrder o);
+std::string_view to_string(ScheduleKind s);
+std::string_view to_string(Path p);
 
 }  // namespace cumap

@@ -8,9 +8,10 @@ namespace cumap {
 // distance between the two flags changes.
 enum class Placement {
   SameLine,   // both flags in one cache line (adjacent words)
-  SplitLine,  // the flags in different cache lines (and different pages)
+  SplitLine,  // the flags in different lines of the same home class
+  CrossHome,  // the flags in lines of two different home classes (--cross-home)
 };
 
-std::string_view to_string(Placement p);  // "same-line" / "split-line"
+std::string_view to_string(Placement p);  // "same-line" / "split-line" / "cross-home"
 
 }  // namespace cumap

@@ -1,0 +1,92 @@
+#pragma once
+// The measurement plan: what Backend::measure executes. Which units play,
+// rounds of disjoint pairs (a backend may run the pairs of one round at the
+// same time; a round of one pair is the serial schedule), the two flag words
+// of every pair as offsets into the flag arena, the path the signal takes and
+// the protocol counts. Planning (which rounds, which lines) is plain C++ in
+// src/core (planner.hpp); backends only execute.
+#include <compare>
+#include <cstdint>
+#include <vector>
+
+#include "cumap/options.hpp"
+#include "cumap/protocol.hpp"
+
+namespace cumap {
+
+// A compute unit on a device: (GPU index, SM/CU/WGP id) or (0, CPU id).
+// Several devices fit one plan (maps across GPUs); single-device backends
+// reject a unit of another device.
+struct UnitRef {
+  int device = 0;
+  int unit = 0;
+  auto operator<=>(const UnitRef&) const = default;
+};
+
+// The flag arena: one allocation a backend keeps for its lifetime (it
+// reallocates only when a plan asks for a different size or offset), so that
+// an offset names the same memory, and so the same L2 home, in every call:
+// home discovery and the maps that choose lines by home depend on it.
+// `offset_bytes` (--flag-offset) moves the whole arena that far into a larger
+// allocation, to show that a result does not depend on one address.
+struct FlagArena {
+  int device = 0;  // whose memory holds the flags
+  std::uint64_t bytes = 64 * 1024;
+  std::uint64_t offset_bytes = 0;
+  bool operator==(const FlagArena&) const = default;
+};
+
+// Where a pair's two flags are: byte offsets into the arena, 4-byte aligned.
+// The pinger of a round trip signals on `first` and waits on `second`.
+struct FlagSite {
+  std::uint64_t first = 0;
+  std::uint64_t second = protocol::kSameLineGapBytes;
+  bool operator==(const FlagSite&) const = default;
+};
+
+// One pair of a round. `tag` is the planner's label (which pass over the
+// lines, which class), returned untouched with the pair's measurement.
+struct PlannedPair {
+  UnitRef a;  // pings first (and always, when ordered)
+  UnitRef b;
+  FlagSite flags;
+  int tag = 0;
+};
+
+// Pairs that share no unit and no flag word. A backend runs them at once
+// (up to its Capabilities::max_pairs_per_round) or one after another; the
+// next round starts when every pair of this one has finished and reset its
+// flags to zero, so a later round may reuse a line.
+struct Round {
+  std::vector<PlannedPair> pairs;
+};
+
+struct MeasurementPlan {
+  std::vector<UnitRef> units;  // every unit that takes part, ascending; the others idle
+  std::vector<Round> rounds;
+  protocol::Counts counts;
+  Probe probe = Probe::Cas;
+  double timeout_ms = 1000.0;  // budget of every wait
+  FlagArena arena;
+  Path path = Path::Global;
+  bool flush_cache = false;  // flush the last-level cache before every round
+  bool l2_persist = false;   // CUDA: the arena in a persisting-L2 window
+
+  std::size_t pair_count() const {
+    std::size_t n = 0;
+    for (const Round& r : rounds) n += r.pairs.size();
+    return n;
+  }
+};
+
+// Home discovery: the latency of a chain of dependent atomics from each unit
+// (one at a time, the others idle) to each line of the arena.
+struct LineProbePlan {
+  std::vector<UnitRef> units;
+  std::vector<std::uint64_t> lines;  // byte offsets of 128-byte lines in the arena
+  FlagArena arena;
+  int chain = 32;    // dependent atomicAdd(p, 0) per timing
+  int repeats = 3;   // timings per (unit, line); the table keeps the median
+};
+
+}  // namespace cumap

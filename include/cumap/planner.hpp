@@ -1,0 +1,61 @@
+#pragma once
+// Planning, in plain C++ and tested without a device: which pairs run
+// together (rounds), which flag lines each pair uses, and the serial
+// re-measurement that checks a concurrent map.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "cumap/placement.hpp"
+#include "cumap/plan.hpp"
+
+namespace cumap {
+
+struct UnitPair {
+  int a;
+  int b;
+  bool operator==(const UnitPair&) const = default;
+};
+using PairRounds = std::vector<std::vector<UnitPair>>;
+
+// Every unordered pair {a, b}, a < b, once, one pair per round, in row-major
+// order of `units` (the serial schedule). `ordered`: (a, b) and then (b, a).
+PairRounds serial_rounds(const std::vector<int>& units, bool ordered);
+
+// Round-robin rounds of disjoint pairs by the circle method: N-1 rounds of
+// N/2 pairs for even N, N rounds with a bye for odd N; every unordered pair
+// exactly once. `ordered`: every round a second time with the pairs reversed.
+PairRounds round_robin_rounds(const std::vector<int>& units, bool ordered);
+
+// Cuts rounds so that none has more than `max_pairs` pairs and no two pairs of
+// one round share an exclusive key (CPU: the physical core; two pairs on SMT
+// siblings of one core would measure each other). Units missing from
+// `exclusive_key` conflict with nobody. Order of pairs is kept.
+PairRounds limit_rounds(const PairRounds& rounds, int max_pairs, const std::map<int, int>& exclusive_key = {});
+
+// Lines available to the planner: the arena's lines grouped by home class,
+// each in ascending offset order.
+struct LinePools {
+  std::vector<std::vector<std::uint64_t>> by_class;
+};
+
+// Which lines the pairs of `rounds` use in pass `pass` (0 .. passes-1) when
+// the first flag is in class `cls`:
+// - every pair of a round gets its own line (so pools need at least as many
+//   lines as the largest round has pairs; throws UsageError otherwise);
+// - over `passes` passes, one pair sees `passes` different lines (as far as
+//   the pool allows) and every line of the pool is used about equally;
+// - same-line: the second flag is the next word of the line; split-line: the
+//   first word of another line of the same class, not used by any other pair
+//   of the round; cross-home: a line of class (cls + 1) % class_count.
+// Tags are `tag`. Units are on `device`.
+std::vector<Round> assign_lines(const PairRounds& rounds, const LinePools& pools, Placement placement, int cls,
+                                int pass, int passes, int tag, int device = 0);
+
+// A sample of at least `count` pairs (all pairs if there are fewer) spread over
+// the plan's rounds and units, each in a round of its own, on the same flag
+// words: re-measuring it serially checks a concurrent map.
+std::vector<Round> serial_check_sample(const std::vector<Round>& rounds, std::size_t count);
+
+}  // namespace cumap

@@ -1,0 +1,84 @@
+#pragma once
+// The ping-pong protocol, written once and compiled by g++, nvcc and hipcc:
+// the probe codes kernels receive, the order of a pair's round trips (cold,
+// warm-up, the samples and how each sample splits between the directions),
+// and where the two flags of a pair sit relative to each other. Every backend
+// walks exactly this sequence; tests/conformance checks that they do.
+#include <cstdint>
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define CUMAP_HD __host__ __device__
+#else
+#define CUMAP_HD
+#endif
+
+namespace cumap::protocol {
+
+// --probe as a kernel argument; the numbering of cumap::Probe (checked by a
+// static_assert in src/core/enums.cpp).
+//   cas      signal CAS(k-1 -> k); poll with CAS(k -> k): every poll is a
+//            read-modify-write at the line's home, as in the seed protocol
+//   exch     signal with an atomic exchange; poll with a relaxed atomic load
+//   acq-rel  signal with a release store; poll with acquire loads
+//   volatile volatile store; volatile loads (no ordering at all)
+// Loads and stores are device (agent) scope on GPUs. Flag values only grow
+// within a pair, so a CAS expecting k is never fooled by an older k (no ABA).
+enum ProbeCode : std::uint32_t { kCas = 0, kExch = 1, kAcqRel = 2, kVolatile = 3 };
+inline constexpr int kProbeCount = 4;
+
+// Flags are 32-bit words. A "line" is 128 bytes (a GPU L2 line; on CPUs two
+// 64-byte lines, which keeps the adjacent-line prefetcher out of the way).
+inline constexpr std::uint32_t kFlagBytes = 4;
+inline constexpr std::uint32_t kLineBytes = 128;
+// Same-line placement: the answering flag is the word after the pinger's.
+inline constexpr std::uint32_t kSameLineGapBytes = kFlagBytes;
+
+// How many round trips a pair runs and how the samples split.
+struct Counts {
+  int iters = 100;   // round trips per sample
+  int samples = 5;
+  int warmup = 20;
+  bool ordered = false;  // a pings every round trip; else each sample splits
+};
+
+// Unordered pairs split every sample between the directions: a pings the
+// first a_share round trips, b the rest, so a cell is the mean of both
+// directions whatever the sample count.
+CUMAP_HD constexpr int a_share(const Counts& c) { return c.ordered ? c.iters : c.iters / 2; }
+
+// A stretch of round trips with one pinger. `sample` is the sample the
+// pinger's time belongs to, or one of the two markers below.
+inline constexpr int kColdSample = -1;    // the pair's first round trip, alone
+inline constexpr int kWarmupSample = -2;  // untimed
+struct Segment {
+  bool a_pings;
+  int count;
+  int sample;
+};
+
+CUMAP_HD constexpr int segments_per_sample(const Counts& c) {
+  return (a_share(c) > 0 ? 1 : 0) + (a_share(c) < c.iters ? 1 : 0);
+}
+CUMAP_HD constexpr int segment_count(const Counts& c) {
+  return 1 + (c.warmup > 0 ? 1 : 0) + c.samples * segments_per_sample(c);
+}
+// Segment i of segment_count(c): the cold round trip, the warm-up (both
+// pinged by a), then per sample a's share and b's share.
+CUMAP_HD constexpr Segment segment(const Counts& c, int i) {
+  if (i == 0) return {true, 1, kColdSample};
+  if (c.warmup > 0 && i == 1) return {true, c.warmup, kWarmupSample};
+  const int j = i - 1 - (c.warmup > 0 ? 1 : 0);
+  const int per = segments_per_sample(c);
+  const int s = j / per;
+  const bool first_half = a_share(c) > 0 && j % per == 0;
+  return first_half ? Segment{true, a_share(c), s} : Segment{false, c.iters - a_share(c), s};
+}
+// Round trips one pair runs in all; flag values count up to this.
+CUMAP_HD constexpr std::uint64_t round_trips(const Counts& c) {
+  return 1ull + static_cast<std::uint64_t>(c.warmup) +
+         static_cast<std::uint64_t>(c.samples) * static_cast<std::uint64_t>(c.iters);
+}
+// Flag values are 32-bit and must not wrap inside a pair (CAS expects k-1).
+inline constexpr std::uint64_t kMaxRoundTrips = (1ull << 31) - 1;
+
+}  // namespace cumap::protocol
