@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cumap/matrix.hpp"
+#include "cumap/value_matrix.hpp"
 #include "cumap/plan.hpp"
 
 namespace cumap {

@@ -1,32 +1,24 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "cumap/backend.hpp"
+#include "cumap/value_matrix.hpp"
 #include "cumap/placement.hpp"
 #include "cumap/stats.hpp"
 
 namespace cumap {
 
-// A square matrix of values with the unit ids of its rows and columns.
-// NaN marks the diagonal, missing and timed-out cells.
-struct ValueMatrix {
-  std::vector<int> units;
-  std::vector<double> values;  // row-major, units.size()^2
-
-  std::size_t size() const { return units.size(); }
-  double at(std::size_t r, std::size_t c) const { return values[r * units.size() + c]; }
-  double& at(std::size_t r, std::size_t c) { return values[r * units.size() + c]; }
-  static ValueMatrix filled(std::vector<int> units, double v);
-  // Rows and columns permuted into `order` (a permutation of `units`).
-  ValueMatrix reordered(const std::vector<int>& order) const;
-};
-
-// Statistics of one pair (over samples) for one flag copy: one row of pairs.csv.
+// Statistics of one pair (over samples) on one flag line: one row of pairs.csv.
 struct PairStats {
   int a = 0;
   int b = 0;
-  int copy = 0;
+  int pass = 0;                 // which of the pair's lines in this class (0 .. lines per class - 1)
+  int home_class = 0;           // home class of the first flag's line
+  std::uint64_t first_flag = 0;   // byte offsets of the two flags in the flag arena
+  std::uint64_t second_flag = 0;
   Summary rtt_ns{};            // round trip, over samples
   double cycles_median = kNaN; // round trip in device cycles
   double cold_ns = kNaN;       // first round trip alone
@@ -35,24 +27,38 @@ struct PairStats {
   double oneway_median_ns() const { return rtt_ns.median / 2.0; }
 };
 
-// The whole result for one placement.
-struct LatencyMap {
+// Which map a set of pairs forms.
+struct MapSpec {
   Placement placement = Placement::SameLine;
+  int home_class = kAllClasses;  // the first flag's class; kAllClasses: the headline over every class
   std::vector<int> units;
   bool ordered = false;
   int iters = 0;
-  std::vector<PairStats> pairs;  // every pair x copy
+  static constexpr int kAllClasses = -1;
+};
 
-  // Median one-way latency in ns per cell: the median over copies of each
-  // copy's median. Unordered maps are mirrored; ordered ones are not.
+// The whole result for one placement and home class (or all classes).
+struct LatencyMap {
+  MapSpec spec;
+  std::vector<PairStats> pairs;  // every pair x line
+
+  Placement placement() const { return spec.placement; }
+  const std::vector<int>& units() const { return spec.units; }
+  // Median one-way latency in ns per cell: the median over the pair's lines
+  // of each line's median. Unordered maps are mirrored; ordered ones are not.
   ValueMatrix oneway_ns() const;
-  // Largest minus smallest per-copy median one-way latency (0 with one copy).
-  ValueMatrix copy_spread_ns() const;
+  // Largest minus smallest per-line median one-way latency (0 with one line).
+  ValueMatrix line_spread_ns() const;
   std::vector<PairStats> timed_out() const;
 };
 
 // Reduces raw measurements to statistics. Parallel over pairs (OpenMP).
-LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, const Schedule& schedule,
-                                  const MeasureSpec& spec);
+// `home_class_of_tag` gives the class of a measurement's tag (the planner's label).
+LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSpec spec,
+                                  const std::function<int(int tag)>& home_class_of_tag,
+                                  const std::function<int(int tag)>& pass_of_tag);
+
+// The pairs of several maps as one (the headline over every home class).
+LatencyMap merge_maps(const std::vector<LatencyMap>& maps, MapSpec spec);
 
 }  // namespace cumap

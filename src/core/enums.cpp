@@ -5,6 +5,7 @@
 #include "cumap/backend.hpp"
 #include "cumap/options.hpp"
 #include "cumap/placement.hpp"
+#include "cumap/protocol.hpp"
 
 namespace cumap {
 
@@ -12,6 +13,7 @@ std::string_view to_string(Placement p) {
   switch (p) {
     case Placement::SameLine: return "same-line";
     case Placement::SplitLine: return "split-line";
+    case Placement::CrossHome: return "cross-home";
   }
   return "?";
 }
@@ -44,19 +46,27 @@ std::string_view to_string(UnitOrder o) {
   return "?";
 }
 
-MeasureSpec measure_spec(const Options& o, Placement p) {
-  MeasureSpec s;
-  s.placement = p;
-  s.iters = o.iters;
-  s.samples = o.samples;
-  s.warmup = o.warmup;
-  s.timeout_ms = o.timeout_ms;
-  s.ordered = o.ordered;
-  s.flush_cache = o.flush_cache;
-  s.rotating_count = o.rotating_count;
-  s.l2_persist = o.l2_persist;
-  s.probe = o.probe;
-  return s;
+std::string_view to_string(ScheduleKind k) {
+  switch (k) {
+    case ScheduleKind::Auto: return "auto";
+    case ScheduleKind::Serial: return "serial";
+    case ScheduleKind::Concurrent: return "concurrent";
+  }
+  return "?";
 }
+
+std::string_view to_string(Path p) {
+  switch (p) {
+    case Path::Global: return "global";
+    case Path::Dsm: return "dsm";
+  }
+  return "?";
+}
+
+// Kernels receive --probe as protocol::ProbeCode; the two numberings are one.
+static_assert(static_cast<int>(Probe::Cas) == protocol::kCas);
+static_assert(static_cast<int>(Probe::Exch) == protocol::kExch);
+static_assert(static_cast<int>(Probe::AcqRel) == protocol::kAcqRel);
+static_assert(static_cast<int>(Probe::Volatile) == protocol::kVolatile);
 
 }  // namespace cumap

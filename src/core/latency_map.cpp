@@ -10,8 +10,8 @@
 namespace cumap {
 namespace {
 
-// Per cell: the one-way medians of every copy measured there, and whether any
-// copy of that pair timed out.
+// Per cell: the one-way medians of every line measured there, and whether any
+// line of that pair timed out.
 struct CellCopies {
   std::vector<double> oneway;
   bool timed_out = false;
@@ -21,9 +21,9 @@ struct CellCopies {
 // pair in both (a,b) and (b,a); ordered maps only in (a,b), since there the
 // direction is the measured quantity.
 std::vector<CellCopies> cells_of(const LatencyMap& map) {
-  const std::size_t n = map.units.size();
+  const std::size_t n = map.units().size();
   std::unordered_map<int, std::size_t> index;
-  for (std::size_t i = 0; i < n; ++i) index[map.units[i]] = i;
+  for (std::size_t i = 0; i < n; ++i) index[map.units()[i]] = i;
 
   std::vector<CellCopies> cells(n * n);
   const auto add = [&](std::size_t r, std::size_t c, const PairStats& p) {
@@ -35,55 +35,64 @@ std::vector<CellCopies> cells_of(const LatencyMap& map) {
     const auto ia = index.find(p.a), ib = index.find(p.b);
     if (ia == index.end() || ib == index.end() || p.a == p.b) continue;
     add(ia->second, ib->second, p);
-    if (!map.ordered) add(ib->second, ia->second, p);
+    if (!map.spec.ordered) add(ib->second, ia->second, p);
   }
   return cells;
 }
 
 }  // namespace
 
-LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, const Schedule& schedule,
-                                  const MeasureSpec& spec) {
+LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSpec spec,
+                                  const std::function<int(int tag)>& home_class_of_tag,
+                                  const std::function<int(int tag)>& pass_of_tag) {
   LatencyMap map;
-  map.placement = spec.placement;
-  map.units = schedule.units;
-  map.ordered = schedule.ordered;
-  map.iters = spec.iters;
+  map.spec = std::move(spec);
   map.pairs.resize(raw.size());
+  const int iters = map.spec.iters;
 
-  // A full GPU run has tens of thousands of pair x copy entries, each sorting
+  // A full GPU run has tens of thousands of pair x line entries, each sorting
   // its samples; they are independent, so spread them over the cores.
   const auto count = static_cast<std::ptrdiff_t>(raw.size());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < count; ++i) {
     const PairMeasurement& m = raw[static_cast<std::size_t>(i)];
     PairStats& s = map.pairs[static_cast<std::size_t>(i)];
-    s.a = m.a;
-    s.b = m.b;
-    s.copy = m.copy;
+    s.a = m.a.unit;
+    s.b = m.b.unit;
+    s.pass = pass_of_tag(m.tag);
+    s.home_class = home_class_of_tag(m.tag);
+    s.first_flag = m.flags.first;
+    s.second_flag = m.flags.second;
     s.rtt_ns = summarize(m.rtt_ns);
     if (!m.rtt_cycles.empty()) s.cycles_median = summarize(m.rtt_cycles).median;
     s.cold_ns = m.cold_rtt_ns;
-    s.iters = spec.iters;
+    s.iters = iters;
     s.timed_out = m.timed_out;
   }
   return map;
 }
 
+LatencyMap merge_maps(const std::vector<LatencyMap>& maps, MapSpec spec) {
+  LatencyMap merged;
+  merged.spec = std::move(spec);
+  for (const LatencyMap& m : maps) merged.pairs.insert(merged.pairs.end(), m.pairs.begin(), m.pairs.end());
+  return merged;
+}
+
 ValueMatrix LatencyMap::oneway_ns() const {
-  ValueMatrix m = ValueMatrix::filled(units, kNaN);
+  ValueMatrix m = ValueMatrix::filled(units(), kNaN);
   const std::vector<CellCopies> cells = cells_of(*this);
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    // One timed-out copy makes the whole cell unreliable: show it as missing
-    // rather than as the median of whatever copies happened to finish.
+    // One timed-out line makes the whole cell unreliable: show it as missing
+    // rather than as the median of whatever lines happened to finish.
     if (cells[i].timed_out) continue;
     m.values[i] = summarize(cells[i].oneway).median;
   }
   return m;
 }
 
-ValueMatrix LatencyMap::copy_spread_ns() const {
-  ValueMatrix m = ValueMatrix::filled(units, kNaN);
+ValueMatrix LatencyMap::line_spread_ns() const {
+  ValueMatrix m = ValueMatrix::filled(units(), kNaN);
   const std::vector<CellCopies> cells = cells_of(*this);
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (cells[i].timed_out || cells[i].oneway.empty()) continue;

@@ -51,6 +51,14 @@ nlohmann::json options_json(const Options& o) {
       {"quiet", o.quiet},
       {"flush_cache", o.flush_cache},
       {"rotating_count", o.rotating_count},
+      {"schedule", to_string(o.schedule)},
+      {"concurrency", o.concurrency},
+      {"check_pairs", o.check_pairs},
+      {"check_max_rel_diff", o.check_max_rel_diff},
+      {"via", to_string(o.via)},
+      {"cross_home", o.cross_home},
+      {"home_lines", o.home_lines},
+      {"flag_offset", o.flag_offset},
       {"l2_persist", o.l2_persist},
       {"probe", to_string(o.probe)},
       {"order", to_string(o.order)},
@@ -70,13 +78,14 @@ nlohmann::json map_json(const LatencyMap& map) {
   for (const PairStats& p : map.pairs) {
     pairs.emplace(p.a, p.b);
     if (std::isfinite(p.cycles_median)) cycles.push_back(p.cycles_median);
-    // A pair times out once per copy at most; list it once.
+    // A pair may time out on several lines; list it once.
     if (p.timed_out && timed_out.emplace(p.a, p.b).second) timed_out_json.push_back({p.a, p.b});
   }
   return {
-      {"placement", to_string(map.placement)},
-      {"ordered", map.ordered},
-      {"iters", map.iters},
+      {"placement", to_string(map.placement())},
+      {"home_class", map.spec.home_class == MapSpec::kAllClasses ? nlohmann::json("all") : nlohmann::json(map.spec.home_class)},
+      {"ordered", map.spec.ordered},
+      {"iters", map.spec.iters},
       {"pair_count", pairs.size()},
       {"oneway_ns",
        {{"median", number_or_null(cells.median)},
@@ -96,7 +105,7 @@ nlohmann::json make_meta(const Options& options, const DeviceInfo& device, const
   std::set<int> units;
   nlohmann::json maps_json = nlohmann::json::array();
   for (const LatencyMap& map : maps) {
-    units.insert(map.units.begin(), map.units.end());
+    units.insert(map.units().begin(), map.units().end());
     maps_json.push_back(map_json(map));
   }
   return {

@@ -1,6 +1,9 @@
-// pairs.csv: the long form, one row per pair, placement and flag copy.
+// pairs.csv: the long form, one row per pair, placement and flag line.
 //
 // Columns and their units, all times in nanoseconds:
+//   home_class            home class of the first flag's line (see homes.json)
+//   pass                  which of the pair's lines in that class
+//   first_flag, second_flag  byte offsets of the two flags in the flag arena
 //   oneway_ns_median      one-way latency: the median round trip / 2
 //   rtt_ns_median         the median round trip itself
 //   p05_ns, p95_ns, min_ns  ONE-WAY, like oneway_ns_median (round-trip
@@ -28,13 +31,14 @@ std::string cell(double v) { return std::isfinite(v) ? fmt::format("{:.3f}", v) 
 
 std::string pairs_csv(const std::vector<LatencyMap>& maps) {
   std::string out =
-      "a,b,placement,copy,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,min_ns,"
+      "a,b,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,min_ns,"
       "cycles_median,cold_ns,samples,iters,timed_out\n";
   for (const LatencyMap& map : maps) {
-    const std::string_view placement = to_string(map.placement);
+    const std::string_view placement = to_string(map.placement());
     for (const PairStats& p : map.pairs) {
       const Summary& rtt = p.rtt_ns;
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", p.a, p.b, placement, p.copy,
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", p.a, p.b, placement,
+                         p.home_class, p.pass, p.first_flag, p.second_flag,
                          cell(p.oneway_median_ns()), cell(rtt.median), cell(rtt.p05 / 2.0),
                          cell(rtt.p95 / 2.0), cell(rtt.min / 2.0), cell(p.cycles_median), cell(p.cold_ns),
                          rtt.count, p.iters, p.timed_out ? 1 : 0);
