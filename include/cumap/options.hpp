@@ -35,6 +35,9 @@ struct Options {
   bool ordered = false;        // measure a->b and b->a separately
   std::filesystem::path out_dir = "out";
   bool quiet = false;
+  // --resume DIR: an earlier, interrupted run whose pairs are reused (it must
+  // have used the same options; see resume.hpp). Empty: start afresh.
+  std::filesystem::path resume_dir;
 
   // Scheduling: how many pairs run at once.
   ScheduleKind schedule = ScheduleKind::Auto;

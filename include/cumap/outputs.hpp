@@ -18,7 +18,9 @@ namespace cumap {
 void write_file_atomic(const std::filesystem::path& path, std::string_view content);
 
 // Creates `dir` if needed and checks that files can be made in it; throws
-// UsageError naming the directory otherwise. Leaves nothing behind.
+// UsageError naming the directory otherwise, and then leaves nothing behind.
+// On success the created directories stay; see OutputDirectory
+// (output_directory.hpp) to remove them again if the run fails later.
 void ensure_writable_dir(const std::filesystem::path& dir);
 
 // NxN matrix CSV: header row "unit,<id>,<id>...", then one row per unit with

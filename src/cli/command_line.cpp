@@ -1,12 +1,19 @@
 #include "cli/command_line.hpp"
 
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <cmath>
 #include <map>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cumap/error.hpp"
+#include "cumap/printable.hpp"
 
 namespace cumap::cli {
 namespace {
@@ -17,61 +24,108 @@ const std::map<std::string, Probe> kProbes{
     {"cas", Probe::Cas}, {"exch", Probe::Exch}, {"acq-rel", Probe::AcqRel}, {"volatile", Probe::Volatile}};
 const std::map<std::string, UnitOrder> kOrders{{"index", UnitOrder::Index}, {"topology", UnitOrder::Topology}};
 const std::map<std::string, HipUnit> kHipUnits{{"cu", HipUnit::Cu}, {"wgp", HipUnit::Wgp}};
+const std::map<std::string, ScheduleKind> kSchedules{
+    {"auto", ScheduleKind::Auto}, {"serial", ScheduleKind::Serial}, {"concurrent", ScheduleKind::Concurrent}};
+const std::map<std::string, Path> kPaths{{"global", Path::Global}, {"dsm", Path::Dsm}};
+const std::map<std::string, std::string> kColormaps{{"viridis", "viridis"}, {"magma", "magma"}, {"cividis", "cividis"}};
+
+// A wait longer than an hour is a typo, and chrono arithmetic on
+// nanoseconds overflows near 9.2e12 ms: the cap keeps far from it.
+constexpr double kMaxTimeoutMs = 3.6e6;
+constexpr std::uint64_t kFlagOffsetAlignment = 128;  // one cache line of every supported device
+constexpr std::uint64_t kMaxFlagOffset = std::uint64_t{1} << 30;
+constexpr std::size_t kMaxTitleChars = 200;  // one line across the picture
 
 // Enum-valued options are read as text and mapped after parsing: Debian's
-// CLI11 2.1 cannot bind enums directly under C++20.
+// CLI11 2.1 cannot bind enums directly under C++20. Names are lowercase
+// only, all of them alike: "CPU" is as unknown as "VIRIDIS".
 struct Choices {
   std::string backend = "auto";
   std::string probe = "cas";
   std::string order = "topology";
   std::string hip_unit = "cu";
+  std::string schedule = "auto";
+  std::string via = "global";
+  std::string flag_offset = "0";
 
   void apply(Options& o) const {
     o.backend = kBackends.at(backend);
     o.probe = kProbes.at(probe);
     o.order = kOrders.at(order);
     o.hip_unit = kHipUnits.at(hip_unit);
+    o.schedule = kSchedules.at(schedule);
+    o.via = kPaths.at(via);
   }
 };
 
-template <typename Enum>
+template <typename Value>
 CLI::Option* add_choice(CLI::App& app, const std::string& name, std::string& target,
-                        const std::map<std::string, Enum>& allowed, const std::string& help) {
+                        const std::map<std::string, Value>& allowed, const std::string& help) {
   std::vector<std::string> names;
   for (const auto& [k, v] : allowed) names.push_back(k);
-  return app.add_option(name, target, help)
-      ->transform(CLI::IsMember(names, CLI::ignore_case))
-      ->capture_default_str();
+  return app.add_option(name, target, help)->check(CLI::IsMember(names))->capture_default_str();
 }
 
-// Options that pick and drive a device; shared by the map and `topology`.
-void add_device_options(CLI::App& app, Options& o, Choices& c) {
-  add_choice(app, "--backend", c.backend, kBackends, "auto, cpu, cuda or hip");
-  app.add_option("--device", o.device, "GPU index")->capture_default_str();
-  add_choice(app, "--unit", c.hip_unit, kHipUnits, "AMD: measure per cu or per wgp");
+// Which of the device options the user typed (not merely defaulted).
+struct DeviceFlags {
+  CLI::Option* backend = nullptr;
+  CLI::Option* device = nullptr;
+  CLI::Option* unit = nullptr;
+};
+
+// Options that pick and drive a device; shared by the map and the subcommands.
+DeviceFlags add_device_options(CLI::App& app, Options& o, Choices& c) {
+  DeviceFlags f;
+  f.backend = add_choice(app, "--backend", c.backend, kBackends, "auto, cpu, cuda or hip");
+  f.device = app.add_option("--device", o.device, "GPU index (cpu: only 0)")->capture_default_str();
+  f.unit = add_choice(app, "--unit", c.hip_unit, kHipUnits, "hip backend: measure per cu or per wgp");
+  return f;
 }
 
-void add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line, bool& split_line) {
+// Options of the map only (the CLI11 objects of those the user can mistype).
+struct MapFlags {
+  CLI::Option* units = nullptr;
+  CLI::Option* concurrency = nullptr;
+};
+
+MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line, bool& split_line, bool& cross_home) {
+  MapFlags f;
   app.add_flag("--same-line", same_line, "both flags in one cache line");
   app.add_flag("--split-line", split_line, "the flags in different cache lines (default: both placements)");
-  app.add_option("--units", o.units_spec, "units to map, e.g. 0-7,16,32-47 (default: all)");
+  app.add_flag("--cross-home", cross_home,
+               "also map with the two flags in lines of different home classes (in addition to the placements above)");
+  f.units = app.add_option("--units", o.units_spec, "units to map, e.g. 0-7,16,32-47 (default: all)");
   app.add_option("--iters", o.iters, "round trips per sample")->capture_default_str();
   app.add_option("--samples", o.samples, "samples per pair")->capture_default_str();
   app.add_option("--warmup", o.warmup, "untimed round trips before the samples")->capture_default_str();
-  app.add_option("--timeout-ms", o.timeout_ms, "budget of every wait; a pair past it is reported as timed out")
+  app.add_option("--timeout-ms", o.timeout_ms,
+                 "budget of every wait, at most 3600000 (an hour); a pair past it is reported as timed out")
       ->capture_default_str();
   app.add_flag("--ordered", o.ordered, "measure a->b and b->a separately (default: each sample is half a->b, half b->a)");
+  add_choice(app, "--schedule", c.schedule, kSchedules,
+             "serial: one pair at a time; concurrent: rounds of disjoint pairs; auto: the most concurrency that "
+             "passes the serial check");
+  f.concurrency = app.add_option("--concurrency", o.concurrency, "at most K pairs at once (default: as many as the backend can)");
+  app.add_option("--check-pairs", o.check_pairs, "pairs re-measured serially to check a concurrent map")
+      ->capture_default_str();
+  add_choice(app, "--via", c.via, kPaths, "how the signal travels: global (memory) or dsm (CUDA: distributed shared memory in a cluster)");
+  app.add_option("--home-lines", o.home_lines, "lines probed to find the flags' home classes (at least 2)")
+      ->capture_default_str();
+  app.add_option("--flag-offset", c.flag_offset,
+                 "move the flag arena by BYTES (a multiple of 128, at most 1 GiB)")
+      ->capture_default_str();
   app.add_option("--out", o.out_dir, "output directory")->capture_default_str();
+  app.add_option("--resume", o.resume_dir, "continue the interrupted run in DIR (same options), measuring only the missing pairs");
   app.add_flag("--quiet,-q", o.quiet, "no progress, no summary");
   app.add_flag("--flush-cache", o.flush_cache, "flush L2 before each pair (AMD: also the instruction cache)");
-  app.add_option("--rotating-count", o.rotating_count, "rotate the flags over K copies at different addresses")
+  app.add_option("--rotating-count", o.rotating_count,
+                 "flag lines per pair and home class, each its own map (default 0: the backend's choice)")
       ->capture_default_str();
   app.add_flag("--l2-persist", o.l2_persist, "CUDA: keep the flags in a persisting L2 window");
   add_choice(app, "--probe", c.probe, kProbes, "signalling operation: cas, exch, acq-rel, volatile");
   add_choice(app, "--order", c.order, kOrders, "row/column order of matrices and heatmaps: index or topology");
-  app.add_option("--colormap", o.colormap, "viridis, magma or cividis")
-      ->check(CLI::IsMember({"viridis", "magma", "cividis"}))
-      ->capture_default_str();
+  add_choice(app, "--colormap", o.colormap, kColormaps, "viridis, magma or cividis");
+  return f;
 }
 
 std::string join_argv(int argc, char** argv) {
@@ -80,12 +134,80 @@ std::string join_argv(int argc, char** argv) {
   return s.str();
 }
 
-// CLI11 messages sometimes span lines; users get one.
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n') c = ' ';
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
+// Code points, not bytes: a title's length as its reader counts it.
+std::size_t char_count(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+bool has_control_character(std::string_view s) {
+  for (unsigned char c : s)
+    if (c < 0x20 || c == 0x7F) return true;
+  return false;
+}
+
+// A path the user names for output: no line breaks or other control
+// characters (they end up in file listings, logs and meta.json), and no
+// component longer than any Linux file system allows.
+void check_output_path(std::string_view flag, const std::filesystem::path& path) {
+  const std::string& text = path.native();
+  if (text.empty()) throw UsageError(fmt::format("{} must name a path", flag));
+  if (has_control_character(text))
+    throw UsageError(fmt::format("{} '{}': a path with control characters (line breaks, tabs...) is not accepted",
+                                 flag, printable_excerpt(text)));
+  if (text.size() >= PATH_MAX)
+    throw UsageError(fmt::format("{} '{}': the path is too long ({} bytes; at most {})", flag,
+                                 printable_excerpt(text), text.size(), PATH_MAX - 1));
+  for (const auto& part : path)
+    if (part.native().size() > NAME_MAX)
+      throw UsageError(fmt::format("{} '{}': a file name in the path is too long ({} bytes; at most {})", flag,
+                                   printable_excerpt(text), part.native().size(), NAME_MAX));
+}
+
+// --flag-offset BYTES: a plain non-negative integer (no sign, no exponent).
+std::uint64_t parse_flag_offset(const std::string& text) {
+  const auto bad = [&](const std::string& why) {
+    return UsageError(fmt::format("--flag-offset '{}': {}", printable_excerpt(text), why));
+  };
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ptr != end || ec == std::errc::invalid_argument) throw bad("not a non-negative whole number of bytes");
+  if (ec == std::errc::result_out_of_range || value > kMaxFlagOffset) throw bad("more than 1 GiB (1073741824 bytes)");
+  if (value % kFlagOffsetAlignment != 0)
+    throw bad(fmt::format("not a multiple of {} bytes (a cache line)", kFlagOffsetAlignment));
+  return value;
+}
+
+// Device options that the chosen backend would silently ignore.
+void check_device_options(const Options& o, const DeviceFlags& given) {
+  if (o.device < 0) throw UsageError(fmt::format("--device must not be negative (got {})", o.device));
+  if (o.backend == BackendKind::Cpu && o.device != 0)
+    throw UsageError(fmt::format("--device {}: the cpu backend has only device 0", o.device));
+  if (given.unit->count() > 0 && (o.backend == BackendKind::Cpu || o.backend == BackendKind::Cuda))
+    throw UsageError(fmt::format("--unit applies to the hip backend only, not to --backend {}", to_string(o.backend)));
+}
+
+// CLI11 messages sometimes span lines and quote what was typed: users get
+// one line with the typed text made printable.
+std::string one_line(const std::string& s) {
+  std::string flat = s;
+  for (char& c : flat)
+    if (c == '\n') c = ' ';  // CLI11's own line breaks
+  while (!flat.empty() && flat.back() == ' ') flat.pop_back();
+  return printable_excerpt(flat, 300);
+}
+
+// Options of the top-level command given together with a subcommand or
+// --list-devices: they would be ignored, so they are an error.
+void reject_top_level_options(const CLI::App& app, const std::string& what,
+                              const std::vector<const CLI::Option*>& allowed) {
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->count() == 0 || std::find(allowed.begin(), allowed.end(), option) != allowed.end()) continue;
+    throw UsageError(fmt::format("{} does not apply to {} (options before a subcommand belong to the map)",
+                                 option->get_name(), what));
+  }
 }
 
 }  // namespace
@@ -94,11 +216,25 @@ void validate_options(const Options& o) {
   if (o.iters < 1) throw UsageError(fmt::format("--iters must be at least 1 (got {})", o.iters));
   if (o.samples < 1) throw UsageError(fmt::format("--samples must be at least 1 (got {})", o.samples));
   if (o.warmup < 0) throw UsageError(fmt::format("--warmup must not be negative (got {})", o.warmup));
-  if (!(o.timeout_ms > 0)) throw UsageError(fmt::format("--timeout-ms must be positive (got {})", o.timeout_ms));
-  if (o.rotating_count < 1)
-    throw UsageError(fmt::format("--rotating-count must be at least 1 (got {})", o.rotating_count));
+  if (!std::isfinite(o.timeout_ms) || !(o.timeout_ms > 0) || o.timeout_ms > kMaxTimeoutMs)
+    throw UsageError(fmt::format("--timeout-ms must be more than 0 and at most {:.0f} (an hour); got {}",
+                                 kMaxTimeoutMs, o.timeout_ms));
+  if (o.rotating_count < 0)
+    throw UsageError(fmt::format("--rotating-count must be at least 1, or 0 for the backend's choice (got {})",
+                                 o.rotating_count));
+  if (o.concurrency < 0) throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", o.concurrency));
+  if (o.check_pairs < 1) throw UsageError(fmt::format("--check-pairs must be at least 1 (got {})", o.check_pairs));
+  if (o.home_lines < 2) throw UsageError(fmt::format("--home-lines must be at least 2 (got {})", o.home_lines));
+  if (o.flag_offset % kFlagOffsetAlignment != 0 || o.flag_offset > kMaxFlagOffset)
+    throw UsageError(fmt::format("--flag-offset must be a multiple of {} and at most 1 GiB (got {})",
+                                 kFlagOffsetAlignment, o.flag_offset));
   if (o.device < 0) throw UsageError(fmt::format("--device must not be negative (got {})", o.device));
-  if (o.out_dir.empty()) throw UsageError("--out must name a directory");
+  check_output_path("--out", o.out_dir);
+  if (!o.resume_dir.empty()) {
+    if (has_control_character(o.resume_dir.native()))
+      throw UsageError(fmt::format("--resume '{}': a path with control characters is not accepted",
+                                   printable_excerpt(o.resume_dir.native())));
+  }
 }
 
 Command parse_command_line(int argc, char** argv) {
@@ -107,37 +243,35 @@ Command parse_command_line(int argc, char** argv) {
   app.require_subcommand(0, 1);
 
   MapCommand map;
-  bool same_line = false, split_line = false, list_devices = false;
+  bool same_line = false, split_line = false, cross_home = false, list_devices = false;
   Choices map_choices, topo_choices;
-  add_device_options(app, map.options, map_choices);
-  add_map_options(app, map.options, map_choices, same_line, split_line);
-  app.add_flag("--list-devices", list_devices, "list the devices each built backend can see");
+  const DeviceFlags map_device = add_device_options(app, map.options, map_choices);
+  const MapFlags map_flags = add_map_options(app, map.options, map_choices, same_line, split_line, cross_home);
+  CLI::Option* list_devices_flag =
+      app.add_flag("--list-devices", list_devices, "list the devices each built backend can see");
 
   RenderCommand render;
   CLI::App* render_app = app.add_subcommand("render", "re-draw a heatmap PNG from a matrix CSV");
   render_app->add_option("csv", render.request.csv, "matrix CSV written by cumap")->required();
   render_app->add_option("-o,--output", render.request.png, "PNG to write")->required();
-  render_app->add_option("--order", render.request.order, "topology JSON giving unit order and groups");
+  CLI::Option* order_file = render_app->add_option("--order", render.request.order, "topology JSON giving unit order and groups");
   render_app->add_option("--scale", render.request.scale, "auto or MIN:MAX in ns")->capture_default_str();
-  render_app->add_option("--title", render.request.title, "title line");
-  render_app->add_option("--colormap", render.request.colormap, "viridis, magma or cividis")
-      ->check(CLI::IsMember({"viridis", "magma", "cividis"}))
-      ->capture_default_str();
+  render_app->add_option("--title", render.request.title, "title line (at most 200 characters)");
+  add_choice(*render_app, "--colormap", render.request.colormap, kColormaps, "viridis, magma or cividis");
 
   TopologyCommand topo;
   CLI::App* topo_app = app.add_subcommand("topology", "print the discovered layout of the device's units");
-  add_device_options(*topo_app, topo.options, topo_choices);
+  const DeviceFlags topo_device = add_device_options(*topo_app, topo.options, topo_choices);
   topo_app->add_option("--json", topo.json_out, "also write the layout as JSON to this file");
 
   CoherenceCommand coherence;
   Choices coherence_choices;
   CLI::App* coh_app =
       app.add_subcommand("check-coherence", "which load/store operators see another SM's store (GPU L1 coherence)");
-  add_device_options(*coh_app, coherence.options, coherence_choices);
+  const DeviceFlags coh_device = add_device_options(*coh_app, coherence.options, coherence_choices);
   coh_app->add_option("--reader", coherence.reader, "unit that caches the line (default: the first)");
   coh_app->add_option("--writer", coherence.writer, "unit that stores to it (default: the last)");
-  coh_app->add_option("--window-ms", coherence.window_ms, "how long the reader looks for the new value")
-      ->check(CLI::PositiveNumber)
+  coh_app->add_option("--window-ms", coherence.window_ms, "how long the reader looks for the new value (at most an hour)")
       ->capture_default_str();
   coh_app->add_option("--json", coherence.json_out, "also write the table as JSON to this file");
 
@@ -152,12 +286,49 @@ Command parse_command_line(int argc, char** argv) {
   map_choices.apply(map.options);
   topo_choices.apply(topo.options);
   coherence_choices.apply(coherence.options);
-  if (coh_app->parsed()) return coherence;
-  if (render_app->parsed()) return render;
-  if (topo_app->parsed()) return topo;
-  if (list_devices) return ListDevicesCommand{map.options};
 
+  if (coh_app->parsed()) {
+    reject_top_level_options(app, "check-coherence", {});
+    check_device_options(coherence.options, coh_device);
+    if (!std::isfinite(coherence.window_ms) || !(coherence.window_ms > 0) || coherence.window_ms > kMaxTimeoutMs)
+      throw UsageError(fmt::format("--window-ms must be more than 0 and at most {:.0f} (an hour); got {}",
+                                   kMaxTimeoutMs, coherence.window_ms));
+    if (coherence.json_out) check_output_path("--json", *coherence.json_out);
+    return coherence;
+  }
+  if (render_app->parsed()) {
+    reject_top_level_options(app, "render", {});
+    // Here the path's text; render_csv_file checks it against the file system.
+    check_output_path("-o", render.request.png);
+    if (order_file->count() > 0 && render.request.order->empty()) throw UsageError("--order must name a file");
+    if (char_count(render.request.title) > kMaxTitleChars)
+      throw UsageError(fmt::format("--title is too long ({} characters; at most {})", char_count(render.request.title),
+                                   kMaxTitleChars));
+    return render;
+  }
+  if (topo_app->parsed()) {
+    reject_top_level_options(app, "topology", {});
+    check_device_options(topo.options, topo_device);
+    if (topo.json_out) check_output_path("--json", *topo.json_out);
+    return topo;
+  }
+  if (list_devices) {
+    // --backend is replaced by every built backend in turn; --device and --unit apply.
+    reject_top_level_options(app, "--list-devices", {list_devices_flag, map_device.device, map_device.unit});
+    return ListDevicesCommand{map.options};
+  }
+
+  check_device_options(map.options, map_device);
+  if (map_flags.units->count() > 0 && map.options.units_spec.find_first_not_of(" \t") == std::string::npos)
+    throw UsageError("--units: the unit list is empty (leave out --units to map every unit)");
+  if (map_flags.concurrency->count() > 0 && map.options.concurrency < 1)
+    throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", map.options.concurrency));
+  map.options.flag_offset = parse_flag_offset(map_choices.flag_offset);
   if (same_line != split_line) map.options.placements = {same_line ? Placement::SameLine : Placement::SplitLine};
+  if (cross_home) {
+    map.options.cross_home = true;
+    map.options.placements.push_back(Placement::CrossHome);
+  }
   validate_options(map.options);
   map.command_line = join_argv(argc, argv);
   return map;

@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <exception>
+#include <string>
 #include <type_traits>
 #include <variant>
 
@@ -10,6 +11,7 @@
 #include "cli/map_command.hpp"
 #include "cli/topology_command.hpp"
 #include "cumap/error.hpp"
+#include "cumap/printable.hpp"
 
 namespace {
 
@@ -30,19 +32,23 @@ int dispatch(const cumap::cli::Command& command) {
       command);
 }
 
+// Every message is one line, whatever made it: user input quoted in it is
+// already shortened where it was quoted; this is the net for the rest.
+std::string one_line(const char* message) { return cumap::printable_excerpt(message, 2000); }
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     return dispatch(cumap::cli::parse_command_line(argc, argv));
   } catch (const cumap::UsageError& e) {
-    fmt::print(stderr, "cumap: error: {}\n", e.what());
+    fmt::print(stderr, "cumap: error: {}\n", one_line(e.what()));
     return cumap::kExitUsage;
   } catch (const cumap::RuntimeFailure& e) {
-    fmt::print(stderr, "cumap: failed: {}\n", e.what());
+    fmt::print(stderr, "cumap: failed: {}\n", one_line(e.what()));
     return cumap::kExitRuntime;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "cumap: internal error: {}\n", e.what());
+    fmt::print(stderr, "cumap: internal error: {}\n", one_line(e.what()));
     return cumap::kExitRuntime;
   }
 }

@@ -1,9 +1,8 @@
-// Output files that appear whole or not at all, and the output-directory check.
+// Output files that appear whole or not at all.
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -13,6 +12,7 @@
 
 #include "cumap/error.hpp"
 #include "cumap/outputs.hpp"
+#include "cumap/temp_files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -21,87 +21,59 @@ namespace {
 
 std::string errno_text(int err) { return std::generic_category().message(err); }
 
-// Writes all of `content` to a new file; returns 0 or the errno of the first failure.
-int write_whole_file(const fs::path& path, std::string_view content) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return errno;
-  int err = 0;
+// Writes all of `content` to the open file; returns 0 or the errno of the first failure.
+int write_all(int fd, std::string_view content) {
   const char* p = content.data();
   std::size_t left = content.size();
-  while (left > 0 && err == 0) {
+  while (left > 0) {
     const ssize_t n = ::write(fd, p, left);
     if (n < 0) {
-      if (errno != EINTR) err = errno;
+      if (errno != EINTR) return errno;
     } else {
       p += n;
       left -= static_cast<std::size_t>(n);
     }
   }
   // fsync before the rename, so that a crash cannot leave a renamed but empty file.
-  if (err == 0 && ::fsync(fd) != 0) err = errno;
-  if (::close(fd) != 0 && err == 0) err = errno;
-  return err;
+  return ::fsync(fd) != 0 ? errno : 0;
+}
+
+// The temporary name for the `attempt`-th try: hidden, in the target's
+// directory (rename() is only atomic within one file system), and short
+// enough that a target name near the file system's limit still gets one.
+fs::path temp_name(const fs::path& path, int attempt) {
+  std::string stem = path.filename().string().substr(0, 160);
+  return path.parent_path() / fmt::format(".{}.cumap-tmp-{}-{}", stem, ::getpid(), attempt);
 }
 
 }  // namespace
 
 void write_file_atomic(const fs::path& path, std::string_view content) {
-  // Same directory as the target: rename() is only atomic within one file system.
-  fs::path tmp = path;
-  tmp += fmt::format(".tmp-{}", ::getpid());
+  const auto fail = [&](int err) {
+    throw RuntimeFailure(fmt::format("cannot write {}: {}", path.string(), errno_text(err)));
+  };
+  // O_EXCL | O_NOFOLLOW: the temporary file is always one this call made;
+  // a file or symbolic link that happens to have its name is never written
+  // through or truncated, another name is tried instead.
+  fs::path tmp;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    tmp = temp_name(path, attempt);
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) fail(errno);
+  }
+  if (fd < 0) fail(EEXIST);
+  // Registered while it exists, so that a second interrupt can remove it;
+  // only after open() succeeded, since until then the name may be another's.
+  const RegisteredTempFile registration(tmp);
 
-  int err = write_whole_file(tmp, content);
+  int err = write_all(fd, content);
+  if (::close(fd) != 0 && err == 0) err = errno;
   if (err == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
   if (err != 0) {
     ::unlink(tmp.c_str());
-    throw RuntimeFailure(fmt::format("cannot write {}: {}", path.string(), errno_text(err)));
+    fail(err);
   }
-}
-
-void ensure_writable_dir(const fs::path& dir) {
-  const auto fail = [&](const std::string& reason) {
-    throw UsageError(fmt::format("cannot write to output directory {}: {}", dir.string(), reason));
-  };
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) fail("it is not a directory");
-
-  // The outermost directory that create_directories will make, if any: the
-  // one to remove again if the directory turns out to be unusable.
-  // Only "not found" counts: a path we merely cannot stat may well exist.
-  fs::path created_top;
-  for (fs::path p = dir; !p.empty() && fs::status(p, ec).type() == fs::file_type::not_found;
-       p = p.parent_path()) {
-    created_top = p;
-    if (p == p.parent_path()) break;
-  }
-  // Removes the directories this call made, innermost first. fs::remove only
-  // deletes empty directories, so nothing anyone else put there is lost.
-  const auto undo = [&] {
-    if (created_top.empty()) return;
-    std::error_code ignored;
-    for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
-      fs::remove(p, ignored);
-      if (p == created_top || p == p.parent_path()) break;
-    }
-  };
-
-  fs::create_directories(dir, ec);
-  if (ec) {
-    undo();
-    fail(ec.message());
-  }
-
-  // Permission bits do not tell the whole story (root, read-only mounts, ACLs):
-  // only creating a file proves that the run's outputs can be written.
-  const fs::path probe = dir / fmt::format(".cumap-write-probe-{}", ::getpid());
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    const int err = errno;
-    undo();
-    fail(errno_text(err));
-  }
-  ::close(fd);
-  ::unlink(probe.c_str());
 }
 
 }  // namespace cumap

@@ -9,7 +9,6 @@
 #include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -19,6 +18,7 @@
 
 #include "cumap/error.hpp"
 #include "cumap/outputs.hpp"
+#include "cumap/printable.hpp"
 
 namespace cumap {
 
@@ -39,64 +39,6 @@ std::string matrix_csv(const ValueMatrix& m) {
 }
 
 namespace {
-
-struct Record {
-  std::vector<std::string> fields;
-  int line = 0;  // physical line the record starts on
-};
-
-// Collects records from libcsv's callbacks and keeps count of physical lines.
-// CSV_REPALL_NL makes libcsv report every line end, so that blank lines and
-// the LF of a CRLF pair are seen and the line numbers in errors stay right.
-struct Collector {
-  std::vector<Record> records;
-  Record current;
-  int line = 1;
-  int previous_end = 0;  // the terminator of the previous callback
-
-  static void on_field(void* data, std::size_t len, void* self_ptr) {
-    auto& self = *static_cast<Collector*>(self_ptr);
-    if (self.current.fields.empty()) self.current.line = self.line;
-    self.current.fields.emplace_back(data ? static_cast<const char*>(data) : "", data ? len : 0);
-  }
-
-  static void on_row_end(int end, void* self_ptr) {
-    auto& self = *static_cast<Collector*>(self_ptr);
-    const bool had_fields = !self.current.fields.empty();
-    if (had_fields) self.records.push_back(std::move(self.current));
-    self.current = Record{};
-    const bool lf_of_crlf = end == '\n' && self.previous_end == '\r' && !had_fields;
-    if ((end == '\n' || end == '\r') && !lf_of_crlf) ++self.line;
-    self.previous_end = end;
-  }
-};
-
-std::vector<Record> split_records(std::string_view text) {
-  constexpr std::string_view kBom = "\xEF\xBB\xBF";
-  if (text.starts_with(kBom)) text.remove_prefix(kBom.size());
-
-  csv_parser parser;
-  if (csv_init(&parser, CSV_REPALL_NL) != 0) throw RuntimeFailure("libcsv: cannot initialise the parser");
-  Collector collector;
-  const std::size_t parsed = csv_parse(&parser, text.data(), text.size(), Collector::on_field,
-                                       Collector::on_row_end, &collector);
-  const int status = parsed == text.size() ? csv_fini(&parser, Collector::on_field, Collector::on_row_end,
-                                                      &collector)
-                                           : csv_error(&parser);
-  const std::string reason = status != 0 ? csv_strerror(csv_error(&parser)) : "";
-  csv_free(&parser);
-  if (status != 0) throw UsageError(fmt::format("line {}: {}", collector.line, reason));
-
-  // Spreadsheets like to end a sheet with rows of empty cells; those are not data.
-  auto& records = collector.records;
-  const auto all_empty = [](const Record& r) {
-    for (const std::string& f : r.fields)
-      if (f.find_first_not_of(" \t") != std::string::npos) return false;
-    return true;
-  };
-  while (!records.empty() && all_empty(records.back())) records.pop_back();
-  return records;
-}
 
 std::string_view trimmed(std::string_view s) {
   const std::size_t first = s.find_first_not_of(" \t");
@@ -127,60 +69,220 @@ std::optional<double> parse_cell(std::string_view s) {
   return v;
 }
 
+bool blank(std::string_view field) { return trimmed(field).empty(); }
+
+// A field quoted in a message: one line, at most 40 characters.
+// (fmt rather than "'" + ...: GCC 12 warns falsely, -Wrestrict, on the latter.)
+std::string quoted(std::string_view field) { return fmt::format("'{}'", printable_excerpt(field)); }
+
+// Turns libcsv's callbacks straight into the matrix: every cell is parsed
+// as it arrives and only its double is kept, so memory is 8 bytes a cell
+// (storing the fields as strings first cost about 60). libcsv is C: the
+// callbacks never throw; they record the first error, which feed() and
+// finish() throw after libcsv has returned.
+//
+// Line numbers: CSV_REPALL_NL makes libcsv report every line end, so that
+// blank lines and the LF of a CRLF pair are seen and the numbers stay right.
+// Records whose cells are all blank are held back: spreadsheets end a sheet
+// with them, and only when real data follows is the first one an error.
+class MatrixCsvReader {
+ public:
+  // `input_bytes`: the size of the whole input, if known; bounds how much is reserved.
+  explicit MatrixCsvReader(std::size_t input_bytes) : input_bytes_(input_bytes) {
+    if (csv_init(&parser_, CSV_REPALL_NL) != 0) throw RuntimeFailure("libcsv: cannot initialise the parser");
+  }
+  ~MatrixCsvReader() { csv_free(&parser_); }
+  MatrixCsvReader(const MatrixCsvReader&) = delete;
+  MatrixCsvReader& operator=(const MatrixCsvReader&) = delete;
+
+  void feed(std::string_view chunk) {
+    if (at_start_) {
+      constexpr std::string_view kBom = "\xEF\xBB\xBF";
+      if (chunk.starts_with(kBom)) chunk.remove_prefix(kBom.size());
+      at_start_ = false;
+    }
+    if (csv_parse(&parser_, chunk.data(), chunk.size(), on_field, on_row_end, this) != chunk.size())
+      throw UsageError(fmt::format("line {}: {}", line_, csv_strerror(csv_error(&parser_))));
+    if (fatal_) throw UsageError(*fatal_);
+  }
+
+  ValueMatrix finish() {
+    if (csv_fini(&parser_, on_field, on_row_end, this) != 0)
+      throw UsageError(fmt::format("line {}: {}", line_, csv_strerror(csv_error(&parser_))));
+    if (fatal_) throw UsageError(*fatal_);
+    if (!have_header_) throw UsageError("line 1: the file is empty");
+    const std::size_t n = units_.size();
+    if (rows_ != n)
+      throw UsageError(fmt::format("line {}: the matrix is not square: {} columns but {} rows", last_record_line_,
+                                   n, rows_));
+    if (row_error_) throw UsageError(*row_error_);
+    ValueMatrix m;
+    m.units = std::move(units_);
+    m.values = std::move(values_);
+    return m;
+  }
+
+ private:
+  static void on_field(void* data, std::size_t len, void* self) {
+    static_cast<MatrixCsvReader*>(self)->field(
+        data ? std::string_view(static_cast<const char*>(data), len) : std::string_view());
+  }
+  static void on_row_end(int end, void* self) { static_cast<MatrixCsvReader*>(self)->row_end(end); }
+
+  void field(std::string_view text) {
+    if (fatal_) return;
+    if (fields_ == 0) {
+      record_line_ = line_;
+      record_blank_ = true;
+      record_error_.reset();
+      record_start_ = values_.size();
+    }
+    const std::size_t index = fields_++;
+    record_blank_ = record_blank_ && blank(text);
+    if (!have_header_) return header_field(index, text);
+    if (rows_ >= units_.size()) return;  // too many rows: reported by finish(), nothing to keep
+    if (index == 0) {
+      const auto id = parse_int(text);
+      if (!id) return note(fmt::format("line {}: unit id {} is not an integer", line_, quoted(text)));
+      if (*id != units_[rows_])
+        note(fmt::format("line {}: row unit {} where the header's order expects {}", line_, *id, units_[rows_]));
+      return;
+    }
+    if (index > units_.size()) return;  // a ragged row: reported at its end
+    const auto v = parse_cell(text);
+    if (!v) note(fmt::format("line {}: {} is not a number", line_, quoted(text)));
+    values_.push_back(v.value_or(kNaN));
+  }
+
+  void header_field(std::size_t index, std::string_view text) {
+    if (index == 0) return;  // the corner cell, "unit"
+    const auto id = parse_int(text);
+    if (!id) return note(fmt::format("line {}: unit id {} is not an integer", line_, quoted(text)));
+    if (!seen_.insert(*id).second) return note(fmt::format("line {}: unit {} appears twice", line_, *id));
+    units_.push_back(*id);
+  }
+
+  // The first problem of the current record; which one wins is decided at its end.
+  void note(std::string message) {
+    if (!record_error_) record_error_ = std::move(message);
+  }
+
+  void row_end(int end) {
+    const bool had_fields = fields_ > 0;
+    if (had_fields && !fatal_) record_end();
+    fields_ = 0;
+    const bool lf_of_crlf = end == '\n' && previous_end_ == '\r' && !had_fields;
+    if ((end == '\n' || end == '\r') && !lf_of_crlf) ++line_;
+    previous_end_ = end;
+  }
+
+  void record_end() {
+    if (record_blank_) {
+      // Perhaps the sheet's trailing padding: set aside until data follows.
+      if (held_blank_records_++ == 0) held_blank_error_ = blank_record_error();
+      if (have_header_) {
+        values_.resize(record_start_);
+      } else {
+        units_.clear();
+        seen_.clear();
+      }
+      return;
+    }
+    if (held_blank_records_ > 0) {
+      // Data after a blank record: the blank one was meant as a row after all.
+      if (!have_header_) return void(fatal_ = held_blank_error_);
+      rows_ += held_blank_records_;
+      if (!row_error_) row_error_ = held_blank_error_;
+      held_blank_records_ = 0;
+    }
+    last_record_line_ = record_line_;
+    if (!have_header_) return header_end();
+    if (rows_ < units_.size()) {
+      const std::size_t want = units_.size() + 1;
+      if (fields_ != want)
+        record_error_ = fmt::format("line {}: {} cells where the header has {}", record_line_, fields_, want);
+      values_.resize(record_start_ + units_.size(), kNaN);
+      if (record_error_ && !row_error_) row_error_ = record_error_;
+    }
+    ++rows_;
+  }
+
+  void header_end() {
+    have_header_ = true;
+    if (record_error_) return void(fatal_ = record_error_);
+    if (units_.empty()) return void(fatal_ = fmt::format("line {}: the header names no units", record_line_));
+    // Reserved once, so that growing never holds two copies. Each cell takes
+    // at least one byte of input: a header naming a million units in a
+    // small file does not reserve terabytes.
+    values_.reserve(std::min(units_.size() * units_.size(), input_bytes_));
+  }
+
+  // What a blank record would be reported as, were it a header or a row.
+  std::string blank_record_error() const {
+    if (!have_header_)
+      return fields_ <= 1 ? fmt::format("line {}: the header names no units", record_line_)
+                          : fmt::format("line {}: unit id '' is not an integer", record_line_);
+    if (fields_ != units_.size() + 1)
+      return fmt::format("line {}: {} cells where the header has {}", record_line_, fields_, units_.size() + 1);
+    return fmt::format("line {}: unit id '' is not an integer", record_line_);
+  }
+
+  csv_parser parser_{};
+  std::size_t input_bytes_ = 0;
+  bool at_start_ = true;
+  int line_ = 1;
+  int previous_end_ = 0;  // the terminator of the previous row-end callback
+
+  // The record being read.
+  std::size_t fields_ = 0;
+  int record_line_ = 0;  // physical line the record starts on
+  bool record_blank_ = true;
+  std::size_t record_start_ = 0;  // its first cell in values_
+  std::optional<std::string> record_error_;
+
+  bool have_header_ = false;
+  std::vector<int> units_;
+  std::set<int> seen_;
+  std::vector<double> values_;  // row-major, as the rows arrive
+  std::size_t rows_ = 0;
+  int last_record_line_ = 0;
+  std::size_t held_blank_records_ = 0;
+  std::string held_blank_error_;
+  std::optional<std::string> row_error_;  // the first bad row, reported after the shape
+  std::optional<std::string> fatal_;      // a bad header: nothing after it matters
+};
+
 }  // namespace
 
 ValueMatrix parse_matrix_csv(std::string_view text) {
-  const std::vector<Record> records = split_records(text);
-  if (records.empty()) throw UsageError("line 1: the file is empty");
-
-  const Record& header = records.front();
-  const std::size_t n = header.fields.size() - 1;
-  if (n == 0) throw UsageError(fmt::format("line {}: the header names no units", header.line));
-  std::vector<int> units;
-  std::set<int> seen;
-  for (std::size_t c = 1; c < header.fields.size(); ++c) {
-    const auto id = parse_int(header.fields[c]);
-    if (!id) throw UsageError(fmt::format("line {}: unit id '{}' is not an integer", header.line, header.fields[c]));
-    if (!seen.insert(*id).second) throw UsageError(fmt::format("line {}: unit {} appears twice", header.line, *id));
-    units.push_back(*id);
-  }
-  if (records.size() - 1 != n)
-    throw UsageError(fmt::format("line {}: the matrix is not square: {} columns but {} rows", records.back().line,
-                                 n, records.size() - 1));
-
-  ValueMatrix m = ValueMatrix::filled(units, kNaN);
-  for (std::size_t r = 0; r < n; ++r) {
-    const Record& row = records[r + 1];
-    if (row.fields.size() != header.fields.size())
-      throw UsageError(fmt::format("line {}: {} cells where the header has {}", row.line, row.fields.size(),
-                                   header.fields.size()));
-    const auto id = parse_int(row.fields[0]);
-    if (!id) throw UsageError(fmt::format("line {}: unit id '{}' is not an integer", row.line, row.fields[0]));
-    if (*id != units[r])
-      throw UsageError(fmt::format("line {}: row unit {} where the header's order expects {}", row.line, *id,
-                                   units[r]));
-    for (std::size_t c = 0; c < n; ++c) {
-      const auto v = parse_cell(row.fields[c + 1]);
-      if (!v) throw UsageError(fmt::format("line {}: '{}' is not a number", row.line, row.fields[c + 1]));
-      m.at(r, c) = *v;
-    }
-  }
-  return m;
+  MatrixCsvReader reader(text.size());
+  reader.feed(text);
+  return reader.finish();
 }
 
 ValueMatrix read_matrix_csv(const std::filesystem::path& path) {
+  const std::string shown = printable_excerpt(path.string(), 120);
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw UsageError(fmt::format("cannot read {}: it is a directory", path.string()));
+  if (std::filesystem::is_directory(path, ec)) throw UsageError(fmt::format("cannot read {}: it is a directory", shown));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("cannot read {}: {}", path.string(), std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw UsageError(fmt::format("cannot read {}: {}", path.string(), std::strerror(errno)));
+  if (!in) throw UsageError(fmt::format("cannot read {}: {}", shown, std::strerror(errno)));
+  // In chunks: the file is never held whole, only the matrix it describes.
+  const auto bytes = std::filesystem::file_size(path, ec);
+  MatrixCsvReader reader(ec ? std::size_t{0} : static_cast<std::size_t>(bytes));
+  std::vector<char> chunk(std::size_t{1} << 20);
   try {
-    return parse_matrix_csv(text.str());
+    while (in) {
+      in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+      reader.feed(std::string_view(chunk.data(), static_cast<std::size_t>(in.gcount())));
+    }
   } catch (const UsageError& e) {
-    throw UsageError(fmt::format("{}: {}", path.string(), e.what()));
+    throw UsageError(fmt::format("{}: {}", shown, e.what()));
+  }
+  if (in.bad()) throw UsageError(fmt::format("cannot read {}: {}", shown, std::strerror(errno)));
+  try {
+    return reader.finish();
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", shown, e.what()));
   }
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cumap/error.hpp"
+#include "cumap/printable.hpp"
 #include "cumap/topology.hpp"
 
 namespace cumap {
@@ -73,15 +74,15 @@ Topology topology_from_json(const nlohmann::json& j) {
       throw UsageError(fmt::format("topology: group {} needs a string \"name\"", gi));
     UnitGroup group{g["name"].get<std::string>(), {}};
     if (!g.contains("units") || !g["units"].is_array())
-      throw UsageError(fmt::format("topology: group '{}' needs a \"units\" array", group.name));
+      throw UsageError(fmt::format("topology: group '{}' needs a \"units\" array", printable_excerpt(group.name)));
     for (const nlohmann::json& u : g["units"]) {
       if (!u.is_number_integer() || u.get<long long>() < 0 || u.get<long long>() > std::numeric_limits<int>::max())
         throw UsageError(fmt::format("topology: group '{}' has a unit that is not a non-negative integer: {}",
-                                     group.name, u.dump()));
+                                     printable_excerpt(group.name), printable_excerpt(u.dump())));
       const int id = u.get<int>();
       if (!seen.insert(id).second)
         throw UsageError(fmt::format("topology: unit {} appears more than once (again in group '{}')", id,
-                                     group.name));
+                                     printable_excerpt(group.name)));
       group.units.push_back(id);
     }
     topo.groups.push_back(std::move(group));

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cumap/error.hpp"
+#include "cumap/printable.hpp"
 #include "cumap/units.hpp"
 
 namespace cumap {
@@ -29,16 +30,16 @@ std::string valid_range(int unit_count) {
 // One id of a token; `token` is only for the message.
 int parse_id(std::string_view text, std::string_view token, int unit_count) {
   text = trim(text);
-  if (text.empty()) throw UsageError(fmt::format("--units: '{}' is not a unit id or range", token));
-  if (text.front() == '-') throw UsageError(fmt::format("--units: '{}' is negative", token));
+  if (text.empty()) throw UsageError(fmt::format("--units: '{}' is not a unit id or range", printable_excerpt(token)));
+  if (text.front() == '-') throw UsageError(fmt::format("--units: '{}' is negative", printable_excerpt(token)));
   long long value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec == std::errc::result_out_of_range || (ec == std::errc{} && end == text.data() + text.size() &&
                                                value >= unit_count)) {
-    throw UsageError(fmt::format("--units: {} is out of range: {}", text, valid_range(unit_count)));
+    throw UsageError(fmt::format("--units: {} is out of range: {}", printable_excerpt(text), valid_range(unit_count)));
   }
   if (ec != std::errc{} || end != text.data() + text.size())
-    throw UsageError(fmt::format("--units: '{}' is not a unit id or range", token));
+    throw UsageError(fmt::format("--units: '{}' is not a unit id or range", printable_excerpt(token)));
   return static_cast<int>(value);
 }
 
@@ -52,8 +53,8 @@ std::vector<int> parse_unit_list(std::string_view spec, int unit_count) {
     const std::size_t comma = std::min(spec.find(',', start), spec.size());
     const std::string_view token = trim(spec.substr(start, comma - start));
     start = comma + 1;
-    if (token.empty()) throw UsageError(fmt::format("--units: empty entry in '{}'", spec));
-    if (token.front() == '-') throw UsageError(fmt::format("--units: '{}' is negative", token));
+    if (token.empty()) throw UsageError(fmt::format("--units: empty entry in '{}'", printable_excerpt(spec)));
+    if (token.front() == '-') throw UsageError(fmt::format("--units: '{}' is negative", printable_excerpt(token)));
     const std::size_t dash = token.find('-');
     if (dash == std::string_view::npos) {
       units.push_back(parse_id(token, token, unit_count));
@@ -61,7 +62,7 @@ std::vector<int> parse_unit_list(std::string_view spec, int unit_count) {
     }
     const int first = parse_id(token.substr(0, dash), token, unit_count);
     const int last = parse_id(token.substr(dash + 1), token, unit_count);
-    if (last < first) throw UsageError(fmt::format("--units: '{}' is a reversed range", token));
+    if (last < first) throw UsageError(fmt::format("--units: '{}' is a reversed range", printable_excerpt(token)));
     for (int u = first; u <= last; ++u) units.push_back(u);
   }
   std::sort(units.begin(), units.end());

@@ -12,12 +12,16 @@ namespace cumap::render {
 struct ColorScale {
   double min = 0.0;
   double max = 1.0;
-  // Position of v in [0,1] (clamped by the colormap); NaN stays NaN.
-  double fraction(double v) const { return (v - min) / (max - min); }
+  // Position of v in the range: 0 at min, 1 at max, outside [0,1] beyond
+  // them (the colormap clamps); NaN stays NaN. Never divides by zero or
+  // overflows, whatever the range (-1e308..1e308 included): a range whose
+  // width is zero or denormal is flat and puts every number at 0.5.
+  double fraction(double v) const;
 };
 
 // The fixed range if given, else min..max of the finite cells of all panels.
-// A flat or empty range is widened so that fraction() stays finite.
+// A flat or empty range is widened so that fraction() stays finite where
+// that is possible without overflow; otherwise it stays flat (see fraction).
 ColorScale choose_color_scale(const std::vector<HeatmapPanel>& panels,
                               const std::optional<std::pair<double, double>>& fixed);
 

@@ -1,5 +1,7 @@
 #include "cumap/error.hpp"
+#include "cumap/output_directory.hpp"
 #include "cumap/outputs.hpp"
+#include "cumap/printable.hpp"
 #include "cumap/render.hpp"
 #include "render/render_request.hpp"
 
@@ -7,13 +9,15 @@ namespace cumap {
 
 void render_csv_file(const RenderRequest& request) {
   // Every check comes before the PNG is written: bad input leaves no file.
+  // The output path first, so that a typo there costs no parsing.
+  check_output_file(request.png);
   HeatmapStyle style;
   style.scale = render::parse_scale_spec(request.scale);
   style.colormap = request.colormap;
   style.title = request.title.empty() ? request.csv.filename().string() : request.title;
 
   if (!std::filesystem::is_regular_file(request.csv))
-    throw UsageError("cannot read matrix CSV " + request.csv.string() + ": no such file");
+    throw UsageError("cannot read matrix CSV " + printable_excerpt(request.csv.string(), 120) + ": no such file");
   ValueMatrix matrix = read_matrix_csv(request.csv);
   if (request.order) {
     const Topology topology = render::read_order_file(*request.order, matrix.units);

@@ -2,10 +2,13 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 #include <unordered_set>
 
 #include "cumap/error.hpp"
+#include "cumap/printable.hpp"
 
 namespace cumap::render {
 namespace {
@@ -21,7 +24,7 @@ bool parse_double(const std::string& text, double& value) {
 std::optional<std::pair<double, double>> parse_scale_spec(const std::string& spec) {
   if (spec == "auto") return std::nullopt;
   const auto bad = [&](const std::string& why) {
-    return UsageError("--scale '" + spec + "': " + why + " (use auto or MIN:MAX, e.g. 100:900)");
+    return UsageError("--scale '" + printable_excerpt(spec) + "': " + why + " (use auto or MIN:MAX, e.g. 100:900)");
   };
   const auto colon = spec.find(':');
   if (colon == std::string::npos) throw bad("no ':'");
@@ -33,17 +36,27 @@ std::optional<std::pair<double, double>> parse_scale_spec(const std::string& spe
 }
 
 Topology read_order_file(const std::filesystem::path& path, const std::vector<int>& units) {
+  const std::string shown = printable_excerpt(path.string(), 120);
+  std::error_code ec;
+  // A directory opens as a stream on Linux and fails only when read.
+  if (std::filesystem::is_directory(path, ec)) throw UsageError("cannot read order file " + shown + ": it is a directory");
   std::ifstream in(path);
-  if (!in) throw UsageError("cannot read order file " + path.string());
+  if (!in) throw UsageError("cannot read order file " + shown);
   nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) throw UsageError("order file " + path.string() + " is not valid JSON");
-  Topology topology = topology_from_json(j);
+  if (in.bad()) throw UsageError("cannot read order file " + shown);
+  if (j.is_discarded()) throw UsageError("order file " + shown + " is not valid JSON");
+  Topology topology;
+  try {
+    topology = topology_from_json(j);
+  } catch (const UsageError& e) {
+    throw UsageError("order file " + shown + ": " + e.what());
+  }
   const std::unordered_set<int> present(units.begin(), units.end());
   for (const auto& group : topology.groups)
     for (int unit : group.units)
       if (!present.contains(unit))
-        throw UsageError("order file " + path.string() + " names unit " + std::to_string(unit) + " (group " +
-                         group.name + "), which is not in the matrix");
+        throw UsageError("order file " + shown + " names unit " + std::to_string(unit) + " (group '" +
+                         printable_excerpt(group.name) + "'), which is not in the matrix");
   return topology;
 }
 
