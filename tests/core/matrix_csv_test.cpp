@@ -1,5 +1,8 @@
+#include <sys/resource.h>
+
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -95,6 +98,62 @@ TEST(core_MatrixCsv, ReadsFilesAndReportsMissingOnes) {
     EXPECT_NE(std::string(e.what()).find("absent.csv"), std::string::npos);
   }
   EXPECT_THROW(read_matrix_csv(dir), UsageError);
+}
+
+TEST(core_MatrixCsv, ErrorsQuoteFieldsOnOneShortLine) {
+  const std::string hostile = "12\n\r\0" + std::string(5000, 'x');
+  const std::string message =
+      usage_error("unit,0,1\n0,,\"" + hostile + "\"\n1,1,\n");
+  EXPECT_NE(message.find("line 2"), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos);
+  EXPECT_EQ(message.find('\r'), std::string::npos);
+  EXPECT_LT(message.size(), 120u) << message;
+  EXPECT_NE(message.find("…"), std::string::npos);
+  // Header ids are quoted the same way.
+  const std::string header = usage_error("unit,0,\"a\nb\"\n0,,1\n1,1,\n");
+  EXPECT_NE(header.find("a\\nb"), std::string::npos) << header;
+}
+
+TEST(core_MatrixCsv, BlankRowsInsideTheDataAreErrorsButTrailingOnesAreNot) {
+  EXPECT_NE(usage_error("unit,0,1\n,,\n0,,1\n").find("line 2"), std::string::npos);
+  EXPECT_NE(usage_error("unit,0,1\n,,\n0,,1\n1,1,\n").find("square"), std::string::npos);
+  EXPECT_NE(usage_error(",,\nunit,0,1\n0,,1\n1,1,\n").find("line 1"), std::string::npos);
+  EXPECT_EQ(parse_matrix_csv("unit,0,1\n0,,1\n1,1,\n,,\n , ,\n\n").size(), 2u);
+}
+
+// Peak resident memory of this process so far, in bytes.
+long peak_rss_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss * 1024L;
+}
+
+// A big matrix costs about its 8 bytes a cell, not a string per cell (the
+// reader once kept every field as a std::string: ~60 bytes a cell).
+TEST(core_MatrixCsv, BigMatrixCostsAboutEightBytesACell) {
+  constexpr int n = 2000;
+  const TempDir tmp;
+  const auto path = tmp.path() / "big.csv";
+  {
+    // Row by row, so that writing it raises the peak by little.
+    std::ofstream out(path);
+    out << "unit";
+    for (int c = 0; c < n; ++c) out << ',' << c;
+    out << '\n';
+    for (int r = 0; r < n; ++r) {
+      out << r;
+      for (int c = 0; c < n; ++c) out << ',' << 100 + (r * n + c) % 997 << ".125";
+      out << '\n';
+    }
+  }
+  const long before = peak_rss_bytes();
+  const ValueMatrix read = read_matrix_csv(path);
+  const long growth = peak_rss_bytes() - before;
+  ASSERT_EQ(read.size(), static_cast<std::size_t>(n));
+  EXPECT_DOUBLE_EQ(read.at(1, 2), 100.125 + (n + 2) % 997);
+  // 4 M cells x 8 bytes = 32 MiB, the file is 44 MiB; a string per cell
+  // would be well over 150 MiB. Generous: 64 MiB.
+  EXPECT_LT(growth, 64L << 20) << "reading grew the peak by " << (growth >> 20) << " MiB";
 }
 
 }  // namespace

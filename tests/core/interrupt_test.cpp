@@ -1,0 +1,88 @@
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "cumap/interrupt.hpp"
+#include "cumap/outputs.hpp"
+#include "cumap/temp_files.hpp"
+#include "temp_dir.hpp"
+
+namespace cumap {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(core_Interrupt, FirstSignalOnlyRequestsAStop) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    InterruptHandler handler;
+    EXPECT_FALSE(handler.stop_requested());
+    ASSERT_EQ(::raise(sig), 0);  // the process survives: the handler only records it
+    EXPECT_TRUE(handler.stop_requested());
+    EXPECT_EQ(handler.signal_number(), sig);
+  }
+}
+
+TEST(core_Interrupt, OnlyOneHandlerAtATime) {
+  InterruptHandler handler;
+  EXPECT_THROW(InterruptHandler second, std::logic_error);
+}
+
+TEST(core_Interrupt, NeverStopNeverStops) { EXPECT_FALSE(NeverStop{}.stop_requested()); }
+
+// The second signal exits 130 at once and removes the registered temporary
+// files, and only those. Run in a forked child (a "fast" death test, so
+// that the child sees this test's directory).
+TEST(core_InterruptDeathTest, SecondSignalRemovesTempFilesAndExits130) {
+  GTEST_FLAG_SET(death_test_style, "fast");
+  const TempDir tmp;
+  const fs::path temp = tmp.path() / "half-written.tmp";
+  const fs::path kept = tmp.path() / "finished.csv";
+  EXPECT_EXIT(
+      {
+        std::ofstream(temp) << "partial";
+        std::ofstream(kept) << "done";
+        InterruptHandler handler;
+        RegisteredTempFile registration(temp);
+        ::raise(SIGINT);
+        if (!handler.stop_requested()) ::_exit(1);
+        ::raise(SIGTERM);
+        ::_exit(2);  // not reached: the second signal exits
+      },
+      ::testing::ExitedWithCode(InterruptHandler::kExitInterrupted), "interrupted again");
+  EXPECT_FALSE(fs::exists(temp));
+  EXPECT_TRUE(fs::exists(kept));
+}
+
+TEST(core_TempFiles, RegistrationLastsAsLongAsTheObject) {
+  const std::size_t before = registered_temp_file_count();
+  {
+    RegisteredTempFile a("some/where.tmp");
+    RegisteredTempFile b("else/where.tmp");
+    EXPECT_TRUE(a.registered());
+    EXPECT_EQ(registered_temp_file_count(), before + 2);
+  }
+  EXPECT_EQ(registered_temp_file_count(), before);
+}
+
+TEST(core_TempFiles, WriteFileAtomicUnregistersItsTempFile) {
+  const TempDir tmp;
+  const std::size_t before = registered_temp_file_count();
+  write_file_atomic(tmp.path() / "x.csv", "x\n");
+  EXPECT_EQ(registered_temp_file_count(), before);
+  EXPECT_THROW(write_file_atomic(tmp.path() / "missing" / "x.csv", "x\n"), std::exception);
+  EXPECT_EQ(registered_temp_file_count(), before);
+}
+
+TEST(core_TempFiles, AFullRegistryDegradesToUnregistered) {
+  std::vector<std::unique_ptr<RegisteredTempFile>> many;
+  for (int i = 0; i < 200; ++i) many.push_back(std::make_unique<RegisteredTempFile>("f" + std::to_string(i)));
+  EXPECT_TRUE(many.front()->registered());
+  EXPECT_FALSE(many.back()->registered());
+}
+
+}  // namespace
+}  // namespace cumap
