@@ -97,14 +97,41 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"units_single", {"--units", "0"}, "two units"},
                       BadInput{"iters_zero", {"--iters", "0"}, "--iters"},
                       BadInput{"samples_zero", {"--samples", "0"}, "--samples"},
-                      BadInput{"rotating_count_zero", {"--rotating-count", "0"}, "--rotating-count"},
+                      BadInput{"rotating_count_negative", {"--rotating-count", "-1"}, "--rotating-count"},
                       // 10^8 copies of two pages each do not fit in any machine's memory.
                       BadInput{"rotating_count_too_large", {"--rotating-count", "100000000"}, "--rotating-count"},
                       BadInput{"l2_persist_on_cpu", {"--l2-persist"}, "--l2-persist"},
                       BadInput{"timeout_zero", {"--timeout-ms", "0"}, "--timeout-ms"},
                       BadInput{"backend_unknown", {"--backend", "nosuch"}, "nosuch"},
                       BadInput{"probe_unknown", {"--probe", "nosuch"}, "nosuch"},
-                      BadInput{"colormap_unknown", {"--colormap", "nosuch"}, "nosuch"}),
+                      BadInput{"colormap_unknown", {"--colormap", "nosuch"}, "nosuch"},
+                      // Huge budgets overflow chrono arithmetic; an hour is the most.
+                      BadInput{"timeout_inf", {"--timeout-ms", "inf"}, "--timeout-ms"},
+                      BadInput{"timeout_nan", {"--timeout-ms", "nan"}, "--timeout-ms"},
+                      BadInput{"timeout_1e16", {"--timeout-ms", "1e16"}, "--timeout-ms"},
+                      BadInput{"timeout_over_an_hour", {"--timeout-ms", "3600001"}, "--timeout-ms"},
+                      BadInput{"timeout_negative", {"--timeout-ms", "-5"}, "--timeout-ms"},
+                      // Options the chosen backend would silently ignore.
+                      BadInput{"unit_on_cpu", {"--unit", "wgp"}, "--unit"},
+                      BadInput{"device_99_on_cpu", {"--device", "99"}, "--device"},
+                      BadInput{"device_negative", {"--device", "-1"}, "--device"},
+                      BadInput{"units_empty", {"--units", ""}, "--units"},
+                      BadInput{"units_blank", {"--units", " "}, "--units"},
+                      // Names are lowercase only, all alike.
+                      BadInput{"backend_uppercase", {"--backend", "CPU"}, "cpu"},
+                      BadInput{"colormap_uppercase", {"--colormap", "VIRIDIS"}, "viridis"},
+                      BadInput{"probe_uppercase", {"--probe", "CAS"}, "cas"},
+                      // The scheduling, home and flag options.
+                      BadInput{"schedule_unknown", {"--schedule", "parallel"}, "parallel"},
+                      BadInput{"concurrency_zero", {"--concurrency", "0"}, "--concurrency"},
+                      BadInput{"check_pairs_zero", {"--check-pairs", "0"}, "--check-pairs"},
+                      BadInput{"via_unknown", {"--via", "smem"}, "smem"},
+                      BadInput{"home_lines_one", {"--home-lines", "1"}, "--home-lines"},
+                      BadInput{"flag_offset_unaligned", {"--flag-offset", "100"}, "--flag-offset"},
+                      BadInput{"flag_offset_negative", {"--flag-offset", "-128"}, "--flag-offset"},
+                      BadInput{"flag_offset_over_1gib", {"--flag-offset", "1073741952"}, "--flag-offset"},
+                      BadInput{"flag_offset_not_a_number", {"--flag-offset", "4k"}, "--flag-offset"},
+                      BadInput{"flag_offset_huge", {"--flag-offset", "99999999999999999999999"}, "--flag-offset"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 
 // A GPU backend that is not built, or has no device, is a usage error too;
