@@ -9,7 +9,7 @@ namespace cumap {
 HomesResult discover_homes(Backend& backend, const std::vector<int>& units, const Options& options,
                            const ProgressFn& progress) {
   HomesResult homes;
-  const std::uint64_t line_count = static_cast<std::uint64_t>(std::max(options.home_lines, 2));
+  const std::uint64_t line_count = static_cast<std::uint64_t>(std::max(options.home_lines, 1));
   // The arena is exactly the probed lines (at least 64 KiB, so that even a
   // small probe spans several pages): every flag a map uses has a known home.
   homes.arena.bytes = std::max<std::uint64_t>(line_count * protocol::kLineBytes, 64 * 1024);
