@@ -12,9 +12,10 @@ namespace {
 
 LatencyMap two_pair_map() {
   LatencyMap map;
-  map.placement = Placement::SameLine;
-  map.units = {0, 1, 2};
-  map.iters = 50;
+  map.spec.placement = Placement::SameLine;
+  map.spec.units = {0, 1, 2};
+  map.spec.iters = 50;
+  map.spec.home_class = 1;
   PairStats ok;
   ok.a = 0;
   ok.b = 1;
@@ -22,10 +23,17 @@ LatencyMap two_pair_map() {
   ok.cycles_median = 400;
   ok.cold_ns = 1000;
   ok.iters = 50;
+  ok.home_class = 1;
+  ok.pass = 0;
+  ok.first_flag = 256;
+  ok.second_flag = 260;
   PairStats late;
   late.a = 1;
   late.b = 2;
-  late.copy = 0;
+  late.home_class = 1;
+  late.pass = 2;
+  late.first_flag = 4096;
+  late.second_flag = 4100;
   late.rtt_ns = Summary{kNaN, kNaN, kNaN, kNaN, kNaN, 0};
   late.iters = 50;
   late.timed_out = true;
@@ -45,11 +53,11 @@ TEST(core_PairsCsv, HeaderAndOneWayColumns) {
   std::getline(lines, first);
   std::getline(lines, second);
   EXPECT_EQ(header,
-            "a,b,placement,copy,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,min_ns,cycles_median,cold_ns,"
-            "samples,iters,timed_out");
+            "a,b,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,"
+            "min_ns,cycles_median,cold_ns,samples,iters,timed_out");
   // p05/p95/min are one-way, like the median; rtt_ns_median and cold_ns are round trips.
-  EXPECT_EQ(first, "0,1,same-line,0,100.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
-  EXPECT_EQ(second, "1,2,same-line,0,,,,,,,,0,50,1");
+  EXPECT_EQ(first, "0,1,same-line,1,0,256,260,100.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
+  EXPECT_EQ(second, "1,2,same-line,1,2,4096,4100,,,,,,,,0,50,1");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
 }
 
@@ -91,6 +99,7 @@ TEST(core_Meta, HasEveryDocumentedKey) {
   ASSERT_EQ(meta["maps"].size(), 1u);
   const nlohmann::json& map = meta["maps"][0];
   EXPECT_EQ(map["placement"], "same-line");
+  EXPECT_EQ(map["home_class"], 1);
   EXPECT_EQ(map["ordered"], false);
   EXPECT_EQ(map["iters"], 50);
   EXPECT_EQ(map["pair_count"], 3);
@@ -109,6 +118,13 @@ TEST(core_Meta, NoCyclesIsNull) {
   for (PairStats& p : map.pairs) p.cycles_median = kNaN;
   const nlohmann::json meta = make_meta(Options{}, DeviceInfo{}, Topology{}, {map}, RunInfo{});
   EXPECT_TRUE(meta["maps"][0]["rtt_cycles_median"].is_null());
+}
+
+TEST(core_Meta, HeadlineMapSaysAllClasses) {
+  LatencyMap map = two_pair_map();
+  map.spec.home_class = MapSpec::kAllClasses;
+  const nlohmann::json meta = make_meta(Options{}, DeviceInfo{}, Topology{}, {map}, RunInfo{});
+  EXPECT_EQ(meta["maps"][0]["home_class"], "all");
 }
 
 TEST(core_Meta, TimestampIsIso8601Utc) {
