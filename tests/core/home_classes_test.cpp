@@ -27,6 +27,11 @@ struct Chip {
   double unit_offset_ns = 20.0;   // uniform 0..this per unit
   double slice_offset_ns = 30.0;  // uniform 0..this per line
   double noise_ns = 8.0;          // normal sigma per cell
+  // Lines of one class still differ a little by L2 slice, and not only by a
+  // constant: a slice is a bit nearer some units. Per (slice, unit), uniform
+  // 0..this; `slices` slices, line l in slice l % slices.
+  double slice_unit_ns = 0.0;
+  int slices = 16;
   unsigned seed = 1;
 
   LineLatencyTable table() const {
@@ -36,6 +41,9 @@ struct Chip {
     std::vector<double> a(static_cast<std::size_t>(units)), b(static_cast<std::size_t>(lines));
     for (double& x : a) x = unit_off(rng);
     for (double& x : b) x = slice_off(rng);
+    std::uniform_real_distribution<double> slice_unit(0.0, slice_unit_ns);
+    std::vector<double> su(static_cast<std::size_t>(slices * units));
+    for (double& x : su) x = slice_unit(rng);
     LineLatencyTable t;
     for (int u = 0; u < units; ++u) t.units.push_back(UnitRef{0, u});
     for (int l = 0; l < lines; ++l) t.lines.push_back(static_cast<std::uint64_t>(l) * 128);
@@ -43,7 +51,8 @@ struct Chip {
       for (int l = 0; l < lines; ++l) {
         const bool near = side_of_unit(u) == class_of_line(l);
         t.ns.push_back(base_ns + a[static_cast<std::size_t>(u)] + b[static_cast<std::size_t>(l)] +
-                       (near ? 0.0 : far_extra_ns) + noise(rng));
+                       su[static_cast<std::size_t>((l % slices) * units + u)] + (near ? 0.0 : far_extra_ns) +
+                       noise(rng));
       }
     t.cycles.assign(t.ns.size(), kNan);
     return t;
@@ -152,6 +161,15 @@ TEST(core_ClassifyLines, SliceOffsetsAreNotClasses) {
   const HomeClasses h = classify_lines(two.table());
   ASSERT_EQ(h.class_count, 2);
   EXPECT_DOUBLE_EQ(adjusted_rand_index(h.line_class, two.true_line_classes()), 1.0);
+}
+
+TEST(core_ClassifyLines, SliceNearnessWithinAClassIsNotAClass) {
+  Chip chip = h100_like();
+  chip.lines = 512;
+  chip.slice_unit_ns = 12.0;  // slices differ per unit, an order below the halves
+  const HomeClasses h = classify_lines(chip.table());
+  EXPECT_EQ(h.class_count, 2);
+  EXPECT_DOUBLE_EQ(adjusted_rand_index(h.line_class, chip.true_line_classes()), 1.0);
 }
 
 TEST(core_ClassifyLines, SurvivesMissingCellsAndAGlitch) {
