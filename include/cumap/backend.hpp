@@ -68,7 +68,9 @@ struct RunStats {
 };
 
 struct Measurements {
-  std::vector<PairMeasurement> pairs;  // in plan order
+  // In plan order. Path::Dsm measures only the pairs that share a cluster:
+  // the others are left out (not timed out), and RunStats says the coverage.
+  std::vector<PairMeasurement> pairs;
   RunStats stats;
 };
 

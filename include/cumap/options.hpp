@@ -11,7 +11,9 @@
 namespace cumap {
 
 enum class BackendKind { Auto, Cpu, Cuda, Hip };
-enum class Probe { Cas, Exch, AcqRel, Volatile };
+// The signalling operation (--probe); protocol.hpp says what each does.
+// Mbarrier exists only on the dsm path.
+enum class Probe { Cas, Exch, AcqRel, Volatile, Mbarrier };
 enum class UnitOrder { Index, Topology };
 enum class HipUnit { Cu, Wgp };
 // serial: one pair at a time; concurrent: rounds of disjoint pairs; auto: the

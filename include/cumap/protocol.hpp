@@ -21,10 +21,15 @@ namespace cumap::protocol {
 //   exch     signal with an atomic exchange; poll with a relaxed atomic load
 //   acq-rel  signal with a release store; poll with acquire loads
 //   volatile volatile store; volatile loads (no ordering at all)
+//   mbarrier (--via dsm only) arrive on the partner's shared-memory mbarrier;
+//            wait on one's own with try_wait
+// On the dsm path (thread-block clusters) the flag is in the poller's own
+// shared memory: cas is a remote atomic CAS on shared::cluster, volatile and
+// acq-rel a remote store; the poll is local.
 // Loads and stores are device (agent) scope on GPUs. Flag values only grow
 // within a pair, so a CAS expecting k is never fooled by an older k (no ABA).
-enum ProbeCode : std::uint32_t { kCas = 0, kExch = 1, kAcqRel = 2, kVolatile = 3 };
-inline constexpr int kProbeCount = 4;
+enum ProbeCode : std::uint32_t { kCas = 0, kExch = 1, kAcqRel = 2, kVolatile = 3, kMbarrier = 4 };
+inline constexpr int kProbeCount = 5;
 
 // Flags are 32-bit words. A "line" is 128 bytes (a GPU L2 line; on CPUs two
 // 64-byte lines, which keeps the adjacent-line prefetcher out of the way).

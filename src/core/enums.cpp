@@ -34,6 +34,7 @@ std::string_view to_string(Probe p) {
     case Probe::Exch: return "exch";
     case Probe::AcqRel: return "acq-rel";
     case Probe::Volatile: return "volatile";
+    case Probe::Mbarrier: return "mbarrier";
   }
   return "?";
 }
@@ -68,5 +69,6 @@ static_assert(static_cast<int>(Probe::Cas) == protocol::kCas);
 static_assert(static_cast<int>(Probe::Exch) == protocol::kExch);
 static_assert(static_cast<int>(Probe::AcqRel) == protocol::kAcqRel);
 static_assert(static_cast<int>(Probe::Volatile) == protocol::kVolatile);
+static_assert(static_cast<int>(Probe::Mbarrier) == protocol::kMbarrier);
 
 }  // namespace cumap
