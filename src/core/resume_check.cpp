@@ -4,11 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "cumap/backend.hpp"
+#include "cumap/map_result.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/printable.hpp"
 #include "cumap/resume.hpp"
-#include "cumap/topology.hpp"
 
 namespace cumap {
 namespace {
@@ -23,7 +22,7 @@ std::string shown(const nlohmann::json& value) { return printable_excerpt(value.
 // one place that knows the field names and spellings, so they are taken
 // from it rather than repeated here (which could drift).
 nlohmann::json recorded_form(const Options& options) {
-  return make_meta(options, DeviceInfo{}, Topology{}, {}, RunInfo{}).at("options");
+  return make_meta(options, MapResult{}).at("options");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "cumap/backend.hpp"
+#include "cumap/map_result.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/resume.hpp"
 
@@ -9,9 +9,9 @@ namespace {
 
 // meta.json of an earlier run with options `o`, as it reads back from disk.
 nlohmann::json earlier_meta(const Options& o) {
-  RunInfo run;
-  run.tool_version = "test";
-  return nlohmann::json::parse(make_meta(o, DeviceInfo{}, Topology{}, {}, run).dump());
+  MapResult result;
+  result.run.tool_version = "test";
+  return nlohmann::json::parse(make_meta(o, result).dump());
 }
 
 TEST(core_ResumeCheck, SameOptionsAgree) {
