@@ -142,7 +142,7 @@ TEST(cli_Reliability, SubcommandDeviceOptions) {
 
 TEST(cli_Reliability, OutWithAControlCharacter) {
   TempDir cwd;
-  for (const std::string out : {"a\nb", "a\rb", "tab\there", std::string("esc\x1b[2J")}) {
+  for (const std::string& out : std::vector<std::string>{"a\nb", "a\rb", "tab\there", "esc\x1b[2J"}) {
     const RunResult r = run_cumap(cheap_map({"--out", out}), cwd.path());
     expect_usage_line(r);
   }
