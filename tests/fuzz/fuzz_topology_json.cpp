@@ -1,0 +1,27 @@
+// libFuzzer: the topology JSON that `cumap render --order` reads, from
+// parsing through the checks to the display order it produces.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cumap/error.hpp"
+#include "cumap/topology.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return 0;
+  try {
+    const cumap::Topology topology = cumap::topology_from_json(j);
+    std::vector<int> units;
+    for (int u = 0; u < 64; ++u) units.push_back(u);
+    const std::vector<int> order = cumap::topology_order(topology, units);
+    if (order.size() != units.size()) __builtin_trap();  // a permutation of the units
+    (void)cumap::restrict_topology(topology, units);
+  } catch (const cumap::UsageError& e) {
+    for (const char* p = e.what(); *p; ++p)
+      if (*p == '\n' || *p == '\r') __builtin_trap();
+  }
+  return 0;
+}
