@@ -1,0 +1,65 @@
+// The parser alone (no binary, no backend): what valid new options put into Options.
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cli/command_line.hpp"
+#include "cumap/error.hpp"
+
+namespace cumap::cli {
+namespace {
+
+Command parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "cumap");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return parse_command_line(static_cast<int>(argv.size()), argv.data());
+}
+
+Options map_options(const std::vector<std::string>& args) {
+  const Command c = parse(args);
+  EXPECT_TRUE(std::holds_alternative<MapCommand>(c));
+  return std::get<MapCommand>(c).options;
+}
+
+TEST(cli_CommandLine, NewMapOptionsReachOptions) {
+  const Options o = map_options({"--schedule", "concurrent", "--concurrency", "8", "--check-pairs", "16", "--via",
+                                 "dsm", "--home-lines", "64", "--flag-offset", "4096", "--rotating-count", "0",
+                                 "--resume", "earlier"});
+  EXPECT_EQ(o.schedule, ScheduleKind::Concurrent);
+  EXPECT_EQ(o.concurrency, 8);
+  EXPECT_EQ(o.check_pairs, 16);
+  EXPECT_EQ(o.via, Path::Dsm);
+  EXPECT_EQ(o.home_lines, 64);
+  EXPECT_EQ(o.flag_offset, 4096u);
+  EXPECT_EQ(o.rotating_count, 0);
+  EXPECT_EQ(o.resume_dir, "earlier");
+}
+
+TEST(cli_CommandLine, CrossHomeIsAddedToTheChosenPlacements) {
+  const Options both = map_options({"--cross-home"});
+  EXPECT_EQ(both.placements,
+            (std::vector<Placement>{Placement::SameLine, Placement::SplitLine, Placement::CrossHome}));
+  EXPECT_TRUE(both.cross_home);
+  const Options split = map_options({"--split-line", "--cross-home"});
+  EXPECT_EQ(split.placements, (std::vector<Placement>{Placement::SplitLine, Placement::CrossHome}));
+  EXPECT_FALSE(map_options({}).cross_home);
+}
+
+TEST(cli_CommandLine, LimitsAreInclusive) {
+  EXPECT_EQ(map_options({"--flag-offset", "1073741824"}).flag_offset, 1073741824u);
+  EXPECT_EQ(map_options({"--timeout-ms", "3600000"}).timeout_ms, 3600000.0);
+  EXPECT_THROW(parse({"--timeout-ms", "3600000.5"}), UsageError);
+  EXPECT_THROW(parse({"--flag-offset", "+128"}), UsageError);
+}
+
+TEST(cli_CommandLine, DeviceZeroOnCpuAndUnitOnHipAreFine) {
+  EXPECT_EQ(map_options({"--backend", "cpu", "--device", "0"}).device, 0);
+  EXPECT_EQ(map_options({"--backend", "hip", "--unit", "wgp"}).hip_unit, HipUnit::Wgp);
+  EXPECT_THROW(parse({"--backend", "cuda", "--unit", "cu"}), UsageError);
+}
+
+}  // namespace
+}  // namespace cumap::cli
