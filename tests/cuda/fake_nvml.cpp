@@ -3,9 +3,12 @@
 // more than cumap's first buffer holds. Any other bus id is not found.
 #include <cstring>
 
-extern "C" {
+// NVML's device handle is an opaque pointer; its target is never read.
+struct nvmlDevice_st {
+  int unused;
+};
 
-struct nvmlDevice_st {};
+extern "C" {
 struct ProcessInfo {
   unsigned int pid;
   unsigned long long usedGpuMemory;
