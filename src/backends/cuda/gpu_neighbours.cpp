@@ -12,8 +12,10 @@ namespace {
 
 // The few NVML declarations used, from nvml.h (stable ABI since NVML 3).
 // Declared here rather than included so that the build needs no CUDA headers.
+// Pointer parameters are declared void*: the ABI is the same, and the types
+// match any library's own exactly (UBSan checks calls through pointers).
 using nvmlReturn_t = int;
-using nvmlDevice_t = struct nvmlDevice_st*;
+using nvmlDevice_t = void*;
 constexpr nvmlReturn_t kNvmlSuccess = 0;
 constexpr nvmlReturn_t kNvmlErrorInsufficientSize = 7;
 
@@ -27,8 +29,8 @@ struct NvmlProcessInfoV1 {
 using InitFn = nvmlReturn_t (*)();
 using ShutdownFn = nvmlReturn_t (*)();
 using ErrorStringFn = const char* (*)(nvmlReturn_t);
-using HandleByPciFn = nvmlReturn_t (*)(const char*, nvmlDevice_t*);
-using ProcessesFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned int*, NvmlProcessInfoV1*);
+using HandleByPciFn = nvmlReturn_t (*)(const char*, void** device);
+using ProcessesFn = nvmlReturn_t (*)(void* device, unsigned int* count, void* infos /* NvmlProcessInfoV1[] */);
 
 // Closes the library when the lookup is done, whatever path it took.
 class Library {
