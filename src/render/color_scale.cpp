@@ -90,6 +90,9 @@ std::vector<double> nice_ticks(double min, double max) {
   const auto first = static_cast<long long>(std::ceil(min / best_step - 1e-9));
   const auto last = static_cast<long long>(std::floor(max / best_step + 1e-9));
   for (long long k = first; k <= last; ++k) ticks.push_back(static_cast<double>(k) * best_step);
+  // Near the smallest normal doubles no usable step may fall inside the
+  // range: label its ends then.
+  if (ticks.empty()) return {min, max};
   return ticks;
 }
 

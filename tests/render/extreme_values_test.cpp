@@ -56,7 +56,8 @@ TEST(render_ExtremeScale, DenormalOrZeroWidthIsFlat) {
 
 TEST(render_ExtremeScale, TicksAndLabelsStayFiniteAndShort) {
   for (const auto& [lo, hi] : {std::pair{-1e308, 1e308}, std::pair{-kLargest, kLargest}, std::pair{0.0, kDenormal},
-                               std::pair{1e300, 1e300 * (1 + 1e-15)}, std::pair{0.0, 1e-310}, std::pair{1e15, 1e15 + 1}}) {
+                               std::pair{1e300, 1e300 * (1 + 1e-15)}, std::pair{0.0, 1e-310}, std::pair{1e15, 1e15 + 1},
+                               std::pair{8.2890456e-317, 4.728282023927194e-308}}) {  // found by fuzz_color_scale
     SCOPED_TRACE(testing::Message() << lo << ".." << hi);
     const std::vector<double> ticks = render::nice_ticks(lo, hi);
     ASSERT_FALSE(ticks.empty());
