@@ -12,7 +12,7 @@
 #include "backends/cuda/dsm_map.hpp"
 #include "cumap/error.hpp"
 #include "cumap/stats.hpp"
-#include "cuda/gpu_available.hpp"
+#include "../cuda/gpu_available.hpp"
 
 namespace cumap::cuda {
 namespace {

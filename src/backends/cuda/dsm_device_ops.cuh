@@ -54,12 +54,6 @@ __device__ __forceinline__ std::uint32_t ld_remote_u32(std::uint32_t remote) {
   asm volatile("ld.relaxed.cluster.shared::cluster.u32 %0, [%1];" : "=r"(v) : "r"(remote) : "memory");
   return v;
 }
-__device__ __forceinline__ std::uint64_t ld_remote_u64(std::uint32_t remote) {
-  std::uint64_t v;
-  asm volatile("ld.relaxed.cluster.shared::cluster.u64 %0, [%1];" : "=l"(v) : "r"(remote) : "memory");
-  return v;
-}
-
 // mbarrier with one expected arrival per phase. Re-initialised before every
 // pair (after inval) so that a pair that timed out leaves no phase behind;
 // the fence makes the init visible to remote arrivals at cluster scope.

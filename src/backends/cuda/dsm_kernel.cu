@@ -131,12 +131,11 @@ __global__ void __launch_bounds__(1, 1) dsm_pingpong_kernel(DsmParams p) {
   }
   cluster_barrier();  // rank 0's task list is published
 
-  const std::uint32_t list = remote_addr(local_addr(&me), 0);
-  const int count = static_cast<int>(ld_remote_u32(list + offsetof(DsmBlockShared, task_count)));
+  // Every block reads the list from rank 0 (the same variables there as here).
+  const int count = static_cast<int>(ld_remote_u32(remote_addr(local_addr(&me.task_count), 0)));
   for (int t = 0; t < count; ++t) {
-    const std::uint32_t task = list + offsetof(DsmBlockShared, tasks) + t * sizeof(DsmTask);
-    const int entry = static_cast<int>(ld_remote_u32(task + offsetof(DsmTask, entry)));
-    const unsigned ranks = ld_remote_u32(task + offsetof(DsmTask, ranks));
+    const int entry = static_cast<int>(ld_remote_u32(remote_addr(local_addr(&me.tasks[t].entry), 0)));
+    const unsigned ranks = ld_remote_u32(remote_addr(local_addr(&me.tasks[t].ranks), 0));
     const unsigned ra = ranks & 0xffffu, rb = ranks >> 16;
     const bool playing = rank == ra || rank == rb;
     if (playing) {

@@ -149,6 +149,7 @@ Measurements measure_dsm(const MeasurementPlan& plan, const DsmContext& ctx, con
     const auto blocks = static_cast<std::size_t>(clusters) * static_cast<std::size_t>(shape.size);
     const std::vector<int> sms = buf.cluster_sms.download(blocks, s);
     const std::vector<std::uint64_t> barrier = buf.barrier_cycles.download(static_cast<std::size_t>(clusters), s);
+    const std::vector<int> tasks = buf.cluster_tasks.download(static_cast<std::size_t>(clusters), s);
     const std::vector<unsigned> claimed = buf.claimed.download(std::max<std::size_t>(n, 1), s);
     std::size_t newly = 0;
     for (int c = 0; c < clusters; ++c) {
@@ -170,6 +171,8 @@ Measurements measure_dsm(const MeasurementPlan& plan, const DsmContext& ctx, con
                           {"clusters", clusters},
                           {"pairs_measured", measured_now},
                           {"newly_coverable", newly},
+                          // At kDsmMaxTasksPerCluster a cluster left pairs for later launches.
+                          {"most_pairs_in_a_cluster", *std::max_element(tasks.begin(), tasks.end())},
                           {"device_ms", timer.elapsed_ms()}});
     if (progress) progress(coverage.measured_count(), n);
   }
