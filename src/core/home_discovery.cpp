@@ -14,10 +14,11 @@ HomesResult discover_homes(Backend& backend, const std::vector<int>& units, cons
   // small probe spans several pages): every flag a map uses has a known home.
   homes.arena.bytes = std::max<std::uint64_t>(line_count * protocol::kLineBytes, 64 * 1024);
   homes.arena.offset_bytes = options.flag_offset;
+  homes.arena.device = options.device;
 
   LineProbePlan plan;
   plan.arena = homes.arena;
-  for (int u : units) plan.units.push_back({0, u});
+  for (int u : units) plan.units.push_back(unit_ref(u, options.device));
   for (std::uint64_t l = 0; l < line_count; ++l) plan.lines.push_back(l * protocol::kLineBytes);
   homes.table = backend.probe_lines(plan, progress);
   homes.classes = classify_lines(homes.table);

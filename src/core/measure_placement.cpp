@@ -21,7 +21,7 @@ int pass_of_tag(int tag) { return tag % kPassesPerClass; }
 MeasurementPlan base_plan(const PlacementRequest& r) {
   const Options& o = *r.options;
   MeasurementPlan plan;
-  for (int u : r.units) plan.units.push_back({0, u});
+  for (int u : r.units) plan.units.push_back(unit_ref(u, o.device));
   plan.counts = {o.iters, o.samples, o.warmup, o.ordered};
   plan.probe = o.probe;
   plan.timeout_ms = o.timeout_ms;
@@ -92,7 +92,7 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, c
     for (int pass = 0; pass < r.lines_per_class; ++pass) {
       if (stop && stop()) throw Interrupted{};
       MeasurementPlan plan = base_plan(r);
-      plan.rounds = assign_lines(rounds, pools, r.placement, c, pass, r.lines_per_class, tag_of(c, pass));
+      plan.rounds = assign_lines(rounds, pools, r.placement, c, pass, r.lines_per_class, tag_of(c, pass), r.options->device);
       Measurements m = backend.measure(plan, [&](std::size_t d, std::size_t t) {
         if (progress) progress(done * t + d, plans * t);
       });
