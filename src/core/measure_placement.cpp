@@ -95,22 +95,28 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, c
   result.placement = r.placement;
   result.pairs_per_round = r.pairs_per_round;
   const PairRounds rounds = pair_rounds(r);
-  const std::size_t plans = static_cast<std::size_t>(classes.class_count) * static_cast<std::size_t>(r.lines_per_class);
+  // Inside a cluster the flags are in the partners' shared memory: L2 homes
+  // and flag lines do not apply, and the path itself decides which pairs it
+  // can reach, so one pass over the pairs says everything.
+  const bool dsm = r.options->via == Path::Dsm;
+  const int class_count = dsm ? 1 : classes.class_count;
+  const int passes = dsm ? 1 : r.lines_per_class;
+  const std::size_t plans = static_cast<std::size_t>(class_count) * static_cast<std::size_t>(passes);
 
   // Everything measured, kept for the self-check and the line-set comparison.
   MeasurementPlan all = base_plan(r);
   Measurements measured;
   std::size_t done = 0;
-  for (int c = 0; c < classes.class_count && result.complete; ++c) {
+  for (int c = 0; c < class_count && result.complete; ++c) {
     std::vector<PairMeasurement> class_pairs;
-    for (int pass = 0; pass < r.lines_per_class; ++pass) {
+    for (int pass = 0; pass < passes; ++pass) {
       if (stop && stop()) {
         result.complete = false;
         break;
       }
       MeasurementPlan plan = base_plan(r);
       plan.rounds = without_measured(
-          assign_lines(rounds, pools, r.placement, c, pass, r.lines_per_class, tag_of(c, pass), r.options->device),
+          assign_lines(rounds, pools, r.placement, c, pass, passes, tag_of(c, pass), r.options->device),
           r.already_measured, c, pass);
       ++done;
       if (plan.rounds.empty()) continue;

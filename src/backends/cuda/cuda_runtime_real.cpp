@@ -132,6 +132,13 @@ class RealCudaRuntime final : public CudaRuntime {
 
   CoherenceReport check_coherence(int reader, int writer, double window_ms, double cycles_per_ns) override;
 
+  Measurements measure_dsm(const MeasurementPlan& plan, const std::vector<int>& sm_ids, double cycles_per_ns,
+                           const ProgressFn& progress) override {
+    const DsmContext ctx{facts_.ordinal, stream_.get(), facts_.cc_major, facts_.cc_minor, sm_ids,
+                         facts_.max_sm_clock_hz, cycles_per_ns, smem_bytes_};
+    return cuda::measure_dsm(plan, ctx, progress);
+  }
+
  private:
   int sm_id_limit() const { return std::max(facts_.sm_count, 1024); }
 
