@@ -37,6 +37,8 @@ class HipBackend final : public Backend {
   HipBuffer flags_for(const FlagArena& arena);
   std::vector<PingPongResult> run_pairs(const std::vector<PlannedPair>& pairs, const MeasurementPlan& plan,
                                         RunStats& stats);
+  void ensure_xcd_striping();
+  int expected_xcd(int unit) const { return striping_.xcds > 1 ? striping_.xcd_of_unit(unit) : -1; }
   HwIdChecker& checker() { return *checker_; }
 
   int device_;
@@ -47,6 +49,8 @@ class HipBackend final : public Backend {
   HwIdLayout layout_;
   std::string unit_name_;
   QueueBudget budget_;
+  XcdStriping striping_;  // how unit ids map to mask bits (MI300: across XCDs)
+  bool striping_known_ = false;
   std::unique_ptr<StreamPool> pool_;
   std::unique_ptr<HwIdChecker> checker_;
   std::optional<Topology> topology_;
@@ -65,8 +69,13 @@ HipBackend::HipBackend(std::unique_ptr<HipRuntime> runtime, const DeviceSelectio
       layout_(hw_id_layout_for_arch(props_.gcn_arch_name)),
       unit_name_(hip_unit_name(unit_)),
       budget_(queue_budget(selection.max_streams, props_.gcn_arch_name)),
+      striping_{1, props_.cu_count},
       pool_(std::make_unique<StreamPool>(
-          *runtime_, [unit = unit_, cus = props_.cu_count](int u) { return cu_mask_for_unit(unit, u, cus); },
+          *runtime_,
+          [this](int u) {
+            return unit_ == HipUnit::Wgp ? cu_mask_for_unit(HipUnit::Wgp, u, props_.cu_count)
+                                         : cu_mask_for_unit(striping_, u);
+          },
           unit_name_, static_cast<std::size_t>(budget_.streams))),
       checker_(std::make_unique<HwIdChecker>(layout_, unit_, unit_name_)) {
   if (unit_ == HipUnit::Wgp && layout_ == HwIdLayout::Gfx9) {
@@ -134,17 +143,42 @@ Capabilities HipBackend::capabilities() const {
   return c;
 }
 
+// MI300 (gfx94x): the driver stripes a linear CU mask across the XCDs, bit
+// i on XCD i % N. The first 16 bits therefore show every XCD once (N <= 8
+// on MI300X, fewer in partition modes): N is one more than the highest
+// XCC_ID they report. Found once, before the pool makes any stream.
+void HipBackend::ensure_xcd_striping() {
+  if (striping_known_) return;
+  striping_known_ = true;
+  if (unit_ != HipUnit::Cu || !props_.gcn_arch_name.starts_with("gfx94")) return;
+  int highest = 0;
+  for (int bit = 0; bit < std::min(props_.cu_count, 16); ++bit) {
+    const StreamCreation made = runtime_->create_cu_masked_stream(cu_mask_for_unit(HipUnit::Cu, bit, props_.cu_count));
+    if (made.status != StreamCreateStatus::Created)
+      throw RuntimeFailure(fmt::format("hipExtStreamCreateWithCUMask failed for mask bit {}: {}", bit, made.error));
+    highest = std::max(highest, decode_xcc_id(runtime_->read_hw_id(made.stream).xcc_id));
+    runtime_->destroy_stream(made.stream);
+  }
+  if (props_.cu_count % (highest + 1) != 0) {
+    notes_.push_back(fmt::format("{} CUs do not divide among the {} XCDs XCC_ID reports: CU masks left linear",
+                                 props_.cu_count, highest + 1));
+    return;
+  }
+  striping_.xcds = highest + 1;
+}
+
 Topology HipBackend::topology() {
   if (!topology_) {
+    ensure_xcd_striping();
     const std::vector<int> ids = units();
-    std::vector<std::uint32_t> raw;
-    raw.reserve(ids.size());
+    std::vector<HwReading> readings;
+    readings.reserve(ids.size());
     for (int u : ids) {
-      const HwReading r = runtime_->read_hw_id(pool_->acquire(u));
-      raw.push_back(r.hw_id);
-      checker().record(u, r.hw_id);
+      readings.push_back(runtime_->read_hw_id(pool_->acquire(u)));
+      checker().record(u, readings.back(), expected_xcd(u));
     }
-    topology_ = hip_topology_from_hw_ids(ids, raw, layout_);
+    topology_ = hip_topology_from_hw_readings(ids, readings, layout_, striping_.xcds);
+    topology_->details["xcds"] = striping_.xcds;
   }
   return *topology_;
 }
@@ -222,8 +256,9 @@ std::vector<PingPongResult> HipBackend::run_pairs(const std::vector<PlannedPair>
     std::vector<PingPongResult> wave = runtime_->run_pairs(launches);
     ++stats.launches;
     for (std::size_t j = 0; j < wave.size(); ++j) {
-      checker().record(pairs[first + j].a.unit, wave[j].a_hw.hw_id);
-      checker().record(pairs[first + j].b.unit, wave[j].b_hw.hw_id);
+      const int a = pairs[first + j].a.unit, b = pairs[first + j].b.unit;
+      checker().record(a, wave[j].a_hw, expected_xcd(a));
+      checker().record(b, wave[j].b_hw, expected_xcd(b));
       results.push_back(std::move(wave[j]));
     }
     first = last;
@@ -233,6 +268,7 @@ std::vector<PingPongResult> HipBackend::run_pairs(const std::vector<PlannedPair>
 
 Measurements HipBackend::measure(const MeasurementPlan& plan, const ProgressFn& progress) {
   check_plan(plan);
+  ensure_xcd_striping();
   const HipClocks clocks{props_.wall_clock_hz, props_.shader_clock_hz};
   Measurements out;
   double cycles = 0.0, seconds = 0.0;  // the shader clock, measured over every sample
@@ -272,6 +308,7 @@ Measurements HipBackend::measure(const MeasurementPlan& plan, const ProgressFn& 
   stats.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats.clock_hz = seconds > 0.0 ? cycles / seconds : kNaN;
   stats.extra["max_streams"] = pool_->budget();
+  stats.extra["xcds"] = striping_.xcds;
   stats.extra["cu_masked_streams_peak"] = pool_->peak_alive();
   // Known once the device refused a stream; null means it never did.
   stats.extra["max_cu_masked_streams"] = pool_->limit() ? nlohmann::json(*pool_->limit()) : nlohmann::json(nullptr);
@@ -288,6 +325,7 @@ LineLatencyTable HipBackend::probe_lines(const LineProbePlan& plan, const Progre
   for (std::uint64_t line : plan.lines)
     if (line % protocol::kFlagBytes != 0 || line + protocol::kLineBytes > plan.arena.bytes)
       throw UsageError(fmt::format("line offset {} is outside the {}-byte flag arena", line, plan.arena.bytes));
+  ensure_xcd_striping();
   const HipBuffer flags = flags_for(plan.arena);
   const HipClocks clocks{props_.wall_clock_hz, props_.shader_clock_hz};
   LineLatencyTable table;

@@ -29,6 +29,6 @@ bool looks_time_sliced(const PingPongResult& result, double wall_clock_hz) {
   return result.timed_out && result.both_started;
 }
 
-std::size_t reduced_queue_budget(std::size_t alive) { return std::max<std::size_t>(2, alive * 3 / 4 / 2 * 2); }
+std::size_t reduced_queue_budget(std::size_t alive) { return std::max<std::size_t>(2, alive / 2 / 2 * 2); }
 
 }  // namespace cumap

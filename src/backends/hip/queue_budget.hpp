@@ -30,8 +30,9 @@ inline constexpr double kTimeSlicedColdRoundTripNs = 100'000.0;
 // pair timed out although both kernels had started.
 bool looks_time_sliced(const PingPongResult& result, double wall_clock_hz);
 
-// The budget after time-slicing was seen with `alive` streams: three
-// quarters of it, even, at least one pair.
+// The budget after time-slicing was seen with `alive` streams: half, even,
+// at least one pair. Halving, because each pair is re-measured only once:
+// a smaller step could leave the re-measurement time-sliced too.
 std::size_t reduced_queue_budget(std::size_t alive);
 
 }  // namespace cumap
