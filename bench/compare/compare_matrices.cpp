@@ -1,6 +1,7 @@
 // bench_compare A.csv B.csv: how well two matrix CSVs of cumap agree (the
 // repeatability check of bench/RESULTS.md): Pearson r over the cells both
 // have, and the median relative difference |a-b|/a.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -16,9 +17,12 @@ int main(int argc, char** argv) {
   }
   try {
     const cumap::ValueMatrix a = cumap::read_matrix_csv(argv[1]);
-    const cumap::ValueMatrix b = cumap::read_matrix_csv(argv[2]);
+    cumap::ValueMatrix b = cumap::read_matrix_csv(argv[2]);
+    // Maps of one chip in different display orders compare cell by cell once
+    // b is put in a's order; different unit sets do not compare.
+    if (std::is_permutation(a.units.begin(), a.units.end(), b.units.begin(), b.units.end())) b = b.reordered(a.units);
     if (a.units != b.units) {
-      std::fprintf(stderr, "bench_compare: the matrices have different units or order\n");
+      std::fprintf(stderr, "bench_compare: the matrices have different units\n");
       return 2;
     }
     std::vector<double> x, y, rel;

@@ -1,13 +1,16 @@
 // bench_floor OUT_DIR: compares the device time of cumap's measuring
-// launches (meta.json: device.kernel_seconds) with the serial floor, the sum
-// over pairs of every round trip the pair ran (cold + warm-up + samples, each
-// at its measured median). Their ratio is the harness's own cost.
+// launches (meta.json: maps[].stats.device_seconds) with the serial floor,
+// the sum over measurements of every round trip the pair ran (cold + warm-up
+// + samples, each at its measured median). For a serial schedule their ratio
+// is the harness's own cost; for a concurrent one, the speed-up.
 #include <cmath>
 #include <cstdio>
 #include <exception>
 #include <fstream>
 #include <sstream>
+#include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,24 +29,33 @@ int main(int argc, char** argv) {
     // pairs.csv is cumap's own output: numbers and fixed words, never quoted,
     // so splitting on commas is exact here (user-edited CSVs go through
     // libcsv in read_matrix_csv).
-    std::getline(pf, line);  // header, fixed by cumap's pairs_csv
+    std::getline(pf, line);  // header, fixed by cumap's pairs_csv: columns found by name
+    std::map<std::string, std::size_t> col;
+    {
+      std::stringstream hs(line);
+      std::string name;
+      for (std::size_t i = 0; std::getline(hs, name, ','); ++i) col[name] = i;
+    }
     nlohmann::json floor_s = nlohmann::json::object();
+    std::vector<std::string> f(col.size());
     while (std::getline(pf, line)) {
       std::stringstream ss(line);
-      std::string f[14];
       for (auto& x : f) std::getline(ss, x, ',');
-      // a,b,placement,copy,oneway,rtt,p05,p95,min,cycles,cold,samples,iters,timed_out
-      if (f[5].empty()) continue;
-      const double rtt = std::stod(f[5]);
-      const double cold = f[10].empty() ? rtt : std::stod(f[10]);
-      const double n = std::stod(f[11]) * std::stod(f[12]) + warmup;
-      floor_s[f[2]] = floor_s.value(f[2], 0.0) + (n * rtt + cold) * 1e-9;
+      const std::string& rtt_s = f[col.at("rtt_ns_median")];
+      if (rtt_s.empty()) continue;
+      const double rtt = std::stod(rtt_s);
+      const std::string& cold_s = f[col.at("cold_ns")];
+      const double cold = cold_s.empty() ? rtt : std::stod(cold_s);
+      const double n = std::stod(f[col.at("samples")]) * std::stod(f[col.at("iters")]) + warmup;
+      const std::string& placement = f[col.at("placement")];
+      floor_s[placement] = floor_s.value(placement, 0.0) + (n * rtt + cold) * 1e-9;
     }
-    for (auto& [placement, fl] : floor_s.items()) {
-      const double k = meta["device"]["kernel_seconds"].value(placement, NAN);
-      std::printf("%-10s kernel %.4f s  floor %.4f s  overhead %+.2f%%  launches %d\n", placement.c_str(), k,
-                  fl.get<double>(), 100.0 * (k / fl.get<double>() - 1.0),
-                  meta["device"]["launches"].value(placement, 0));
+    for (const auto& m : meta["maps"]) {
+      const std::string placement = m["placement"];
+      const double k = m["stats"]["device_seconds"].get<double>();
+      const double fl = floor_s.value(placement, NAN);
+      std::printf("%-10s kernel %.4f s  serial floor %.4f s  kernel/floor %.4f  launches %d  pairs/round %d\n",
+                  placement.c_str(), k, fl, k / fl, m["stats"]["launches"].get<int>(), m["pairs_per_round"].get<int>());
     }
     return 0;
   } catch (const std::exception& e) {

@@ -2,7 +2,8 @@
 // measures? For each pair, in one process and on the SAME flag words (the
 // flag's L2 home changes the answer, so separate processes are not
 // comparable), it times
-//   harness: cumap's persistent kernel (launch_pingpong, ordered pairs), and
+//   harness: cumap's persistent kernel (launch_pingpong, ordered pairs, one
+//            pair per round: the serial schedule), and
 //   minimal: a hand-written two-block CAS ping-pong with nothing around it.
 //
 // The harness runs twice: all pairs in one launch (as cumap does) and each
@@ -25,6 +26,8 @@
 
 namespace {
 
+constexpr std::size_t protocol_line_words = cumap::protocol::kLineBytes / cumap::protocol::kFlagBytes;
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
@@ -42,7 +45,7 @@ int main(int argc, char** argv) {
   std::vector<DevicePair> pairs;
   for (int i = 3; i < argc; ++i) {
     DevicePair p{};
-    if (std::sscanf(argv[i], "%d:%d", &p.a, &p.b) != 2) return 2;
+    if (std::sscanf(argv[i], "%d:%d", &p.a, &p.b) != 2) return 2;  // flag words and round are set per launch
     pairs.push_back(p);
   }
   try {
@@ -53,33 +56,39 @@ int main(int argc, char** argv) {
     prepare_pingpong_kernels(smem);
     CUMAP_CUDA_CHECK(prepare_minimal_pingpong(smem));
     Stream stream;
-    DeviceBuffer<std::uint32_t> flags(flag_buffer_words(1));
+    // Both flags in one line at the start of a buffer (same-line placement).
+    DeviceBuffer<std::uint32_t> flags(protocol_line_words);
     flags.zero(stream.get());
-    const FlagOffsets at = flag_offsets(0, cumap::Placement::SameLine);
-    unsigned* first = flags.get() + at.first;
-    unsigned* second = flags.get() + at.second;
+    unsigned* first = flags.get();
+    unsigned* second = flags.get() + 1;
 
-    // Harness: persistent launches, a always pings.
-    LaunchBuffers buffers(pairs.size(), samples, sms, std::max(sms, 1024));
+    // Harness: persistent launches, one pair per round (the serial
+    // schedule), a always pings.
+    LaunchControl control(sms, std::max(sms, 1024));
     PingPongParams pp{};
-    pp.iters = iters;
-    pp.samples = samples;
-    pp.warmup = 20;
-    pp.ordered = 1;
-    pp.probe = 0;
-    pp.wait_budget_cycles = 2'000'000'000ull;
-    pp.pair_budget_cycles = 20'000'000'000ull;
-    pp.pair_ns_estimate = static_cast<unsigned>((iters * samples + 21) * 700);
-    pp.flag_first = first;
-    pp.flag_second = second;
+    pp.settings.counts = {iters, samples, 20, true};
+    pp.settings.probe = cumap::protocol::kCas;
+    pp.settings.wait_budget_cycles = 2'000'000'000ull;
+    pp.settings.round_budget_cycles = 20'000'000'000ull;
+    pp.settings.round_ns_estimate = static_cast<unsigned>((iters * samples + 21) * 700);
+    pp.arena = flags.get();
     auto harness = [&](const std::vector<DevicePair>& list) {
       flags.zero(stream.get());  // the minimal kernel leaves its last values behind
-      buffers.prepare(pp, list, stream.get());
+      LaunchPairs lp;
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        lp.pairs.push_back({list[i].a, list[i].b, 0, 1, static_cast<int>(i)});
+        lp.round_starts.push_back(static_cast<unsigned>(i));
+      }
+      lp.round_starts.push_back(static_cast<unsigned>(list.size()));
+      PingPongBuffers buffers(list.size(), list.size(), samples);
+      buffers.prepare(pp, lp, stream.get());
+      control.reset(stream.get());
+      control.point(pp);
       launch_pingpong(pp, sms, smem, stream.get());
       CUMAP_CUDA_CHECK(cudaGetLastError());
       CUMAP_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-      if (buffers.abort_code(stream.get()) != kNoAbort) throw std::runtime_error("harness launch aborted");
-      const LaunchRecords rec = buffers.records(list.size(), samples, stream.get());
+      if (control.abort_code(stream.get()) != kNoAbort) throw std::runtime_error("harness launch aborted");
+      const LaunchRecords rec = buffers.records(list.size(), stream.get());
       std::vector<double> medians;
       for (std::size_t i = 0; i < list.size(); ++i) {
         if (rec.status[i] != kPairOk) throw std::runtime_error("harness pair timed out");

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cumap/backend.hpp"
+#include "cumap/map_result.hpp"
 #include "cumap/matrix.hpp"
 #include "cumap/options.hpp"
 #include "cumap/topology.hpp"
@@ -29,21 +30,21 @@ std::string matrix_csv(const ValueMatrix& m);
 ValueMatrix parse_matrix_csv(std::string_view text);
 ValueMatrix read_matrix_csv(const std::filesystem::path& path);
 
-// Long form, one row per pair, placement and copy:
-// a,b,placement,copy,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,min_ns,
-// cycles_median,cold_ns,samples,iters,timed_out
+// Long form, one row per pair, placement and flag line:
+// a,b,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,
+// rtt_ns_median,p05_ns,p95_ns,min_ns,cycles_median,cold_ns,samples,iters,timed_out
 std::string pairs_csv(const std::vector<LatencyMap>& maps);
 
-struct RunInfo {
-  std::string tool_version;
-  std::string timestamp_utc;  // ISO 8601
-  std::string host_name;
-  std::string command_line;
-  double wall_seconds = 0.0;
-};
+nlohmann::json make_meta(const Options& options, const MapResult& result);
 
-nlohmann::json make_meta(const Options& options, const DeviceInfo& device, const Topology& topology,
-                         const std::vector<LatencyMap>& maps, const RunInfo& run);
+// homes.json: the arena, every line's class, every unit's side, per-class
+// latencies by unit. homes.csv: the unit x line table, long form
+// (unit,line_offset,home_class,cycles,ns).
+nlohmann::json homes_json(const HomesResult& homes);
+std::string homes_csv(const HomesResult& homes);
+
+// The sides (units grouped by the home class they are near) as a topology.
+Topology sides_as_topology(const std::vector<int>& units, const std::vector<int>& unit_side);
 
 std::string utc_timestamp_now();
 std::string host_name();

@@ -23,6 +23,18 @@ struct UnitRef {
   auto operator<=>(const UnitRef&) const = default;
 };
 
+// Maps, matrices and CSVs name a unit by one int. On one device it is the
+// unit's own id (SM, CU, CPU). A run over several devices numbers unit u of
+// device d as d * kDeviceUnitStride + u (written "g<d>.<u>" in CSVs), so ids of
+// device 0 stay what they are.
+inline constexpr int kDeviceUnitStride = 100000;
+constexpr int unit_id(UnitRef u) { return u.device * kDeviceUnitStride + u.unit; }
+// The unit an id names; ids below the stride are on `default_device` (the one
+// a single-device run selected).
+constexpr UnitRef unit_ref(int id, int default_device) {
+  return id >= kDeviceUnitStride ? UnitRef{id / kDeviceUnitStride, id % kDeviceUnitStride} : UnitRef{default_device, id};
+}
+
 // The flag arena: one allocation a backend keeps for its lifetime (it
 // reallocates only when a plan asks for a different size or offset), so that
 // an offset names the same memory, and so the same L2 home, in every call:

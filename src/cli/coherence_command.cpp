@@ -44,7 +44,8 @@ nlohmann::json to_json(const CoherenceReport& r, const DeviceInfo& d) {
 }  // namespace
 
 int run_check_coherence(const CoherenceCommand& command) {
-  auto backend = make_backend(command.options);
+  const Options& o = command.options;
+  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit});
   const DeviceInfo d = backend->device();
   const auto units = backend->units();
   const int reader = command.reader.value_or(units.front());

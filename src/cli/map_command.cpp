@@ -11,6 +11,7 @@
 #include "cli/map_outputs.hpp"
 #include "cli/progress.hpp"
 #include "cumap/backend.hpp"
+#include "cumap/map_run.hpp"
 #include "cumap/error.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/topology_discovery.hpp"
@@ -36,32 +37,52 @@ class CreatedDirGuard {
   bool kept_ = false;
 };
 
-std::vector<int> display_order(const Options& o, const Topology& topo, const std::vector<int>& units) {
-  if (o.order == UnitOrder::Topology && topo.groups.size() > 1) return topology_order(topo, units);
-  return units;
-}
-
-void report_timeouts(const LatencyMap& map, const std::string& unit_name) {
-  const auto late = map.timed_out();
-  if (late.empty()) return;
-  std::string list;
-  for (std::size_t i = 0; i < late.size() && i < 20; ++i) list += fmt::format(" {}-{}", late[i].a, late[i].b);
-  if (late.size() > 20) list += fmt::format(" (and {} more)", late.size() - 20);
-  fmt::print(stderr, "cumap: {}: {} {} pair(s) timed out:{} (see meta.json)\n", to_string(map.placement),
-             late.size(), unit_name, list);
-}
-
-void print_summary(const MapReport& r, const Options& o, const nlohmann::json& meta) {
-  fmt::print("{} ({}), {} {}s", r.device.name, r.device.backend, r.display_order.size(), r.device.unit_name);
-  for (const auto& m : meta["maps"]) {
-    const auto& ow = m["oneway_ns"];
-    if (ow["median"].is_number())
-      fmt::print("; {} one-way median {:.1f} ns (min {:.1f}, max {:.1f})", m["placement"].get<std::string>(),
-                 ow["median"].get<double>(), ow["min"].get<double>(), ow["max"].get<double>());
-    if (m.contains("topology_agreement_ari") && m["topology_agreement_ari"].is_number())
-      fmt::print(", topology ARI {:.2f}", m["topology_agreement_ari"].get<double>());
+void report_timeouts(const MapResult& r) {
+  for (const PlacementResult& p : r.placements) {
+    const auto late = p.headline.timed_out();
+    if (late.empty()) continue;
+    std::string list;
+    for (std::size_t i = 0; i < late.size() && i < 20; ++i) list += fmt::format(" {}-{}", late[i].a, late[i].b);
+    if (late.size() > 20) list += fmt::format(" (and {} more)", late.size() - 20);
+    fmt::print(stderr, "cumap: {}: {} measurement(s) of {} pairs timed out:{} (see meta.json)\n",
+               to_string(p.placement), late.size(), r.device.unit_name, list);
   }
-  fmt::print("; written to {}\n", o.out_dir.string());
+}
+
+// One line: device, units, home classes and sides, each placement's headline
+// median and range, the structure table's levels, where the files went.
+void print_summary(const MapResult& r, const Options& o) {
+  std::string line = fmt::format("{} ({}), {} {}s, {} home class(es)", r.device.name, r.device.backend,
+                                 r.display_order.size(), r.device.unit_name, r.homes.classes.class_count);
+  for (const PlacementResult& p : r.placements) {
+    const Summary s = summarize(p.headline.oneway_ns().values);
+    line += fmt::format("; {} one-way median {:.1f} ns (min {:.1f}, max {:.1f}, {} pair(s) per round)",
+                        to_string(p.placement), s.median, s.min, s.max, p.pairs_per_round);
+  }
+  for (const StructureRow& row : r.structure)
+    line += fmt::format("; {} near {}: {:.1f} ns", row.relation, row.near_units, row.median_ns);
+  line += fmt::format("; written to {}", o.out_dir.string());
+  fmt::print("{}\n", line);
+}
+
+// The concurrency to start from: what the user asked for, within what the
+// backend can run.
+int starting_pairs_per_round(const Options& o, const Capabilities& caps) {
+  if (o.schedule == ScheduleKind::Serial) return 1;
+  const int most = std::max(caps.max_pairs_per_round, 1);
+  return o.concurrency > 0 ? std::min(o.concurrency, most) : most;
+}
+
+std::vector<StructureRow> structure_of(const MapResult& r) {
+  for (const PlacementResult& p : r.placements) {
+    if (p.placement != Placement::SameLine) continue;
+    std::vector<ValueMatrix> per_class;
+    for (const LatencyMap& m : p.per_class) per_class.push_back(m.oneway_ns());
+    std::vector<int> units;
+    for (const UnitRef& u : r.homes.table.units) units.push_back(u.unit);
+    return structure_table(per_class, units, r.homes.classes.unit_side);
+  }
+  return {};
 }
 
 }  // namespace
@@ -81,52 +102,64 @@ std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& 
 int run_map(const MapCommand& command) {
   const Options& o = command.options;
   const auto started = std::chrono::steady_clock::now();
-  auto backend = make_backend(o);
-  const DeviceInfo device = backend->device();
+  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit});
+  MapResult r;
+  r.device = backend->device();
+  r.capabilities = backend->capabilities();
   std::vector<int> available = backend->units();
   std::sort(available.begin(), available.end());
-  const std::vector<int> units = resolve_units(o.units_spec, available, device.unit_name);
-  const Schedule schedule = make_schedule(units, o.ordered);
+  const std::vector<int> units = resolve_units(o.units_spec, available, r.device.unit_name);
 
   CreatedDirGuard dir_guard(o.out_dir);
   ensure_writable_dir(o.out_dir);
 
-  MapReport report;
-  report.device = device;
-  report.topology = restrict_topology(backend->topology(), units);
-  report.display_order = display_order(o, report.topology, units);
-
-  for (Placement p : o.placements) {
-    const MeasureSpec spec = measure_spec(o, p);
-    Progress progress(std::string(to_string(p)), o.quiet);
-    auto raw = backend->measure(schedule, spec, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
+  {
+    Progress progress("homes", o.quiet);
+    r.homes = discover_homes(*backend, units, o, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
     progress.finish();
-    report.maps.push_back(summarize_measurements(raw, schedule, spec));
   }
+  r.topology = restrict_topology(backend->topology(), units);
+  const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
+  r.display_order = layout.order;
+  r.display_groups = layout.groups;
+  r.lines_per_class = o.rotating_count > 0 ? o.rotating_count : r.capabilities.default_lines_per_class;
 
-  RunInfo run;
-  run.tool_version = CUMAP_VERSION;
-  run.timestamp_utc = utc_timestamp_now();
-  run.host_name = host_name();
-  run.command_line = command.command_line;
-  run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  report.meta = make_meta(o, backend->device(), report.topology, report.maps, run);
-  report.meta["display_order"] = o.order == UnitOrder::Topology && report.topology.groups.size() > 1 ? "topology" : "index";
-  for (std::size_t i = 0; i < report.maps.size(); ++i) {
-    const double ari = topology_agreement(report.maps[i].oneway_ns(), report.topology);
-    report.meta["maps"][i]["topology_agreement_ari"] = std::isfinite(ari) ? nlohmann::json(ari) : nlohmann::json();
+  PlacementRequest request;
+  request.units = units;
+  request.homes = &r.homes;
+  request.lines_per_class = r.lines_per_class;
+  request.pairs_per_round = starting_pairs_per_round(o, r.capabilities);
+  request.exclusive_key = r.capabilities.exclusive_key;
+  request.options = &o;
+  for (Placement p : o.placements) {
+    request.placement = p;
+    Progress progress(std::string(to_string(p)), o.quiet);
+    PlacementResult placement =
+        measure_placement_scheduled(*backend, request, [&](std::size_t d, std::size_t t) { progress.update(d, t); }, {});
+    progress.finish();
+    // Auto settles the concurrency on the first placement; the others start there.
+    request.pairs_per_round = placement.pairs_per_round;
+    for (const SelfCheck& c : placement.checks)
+      if (!o.quiet)
+        fmt::print(stderr, "cumap: {}: {} pairs per round, serial check of {} pairs: median difference {:.2f} %, r {:.3f}{}\n",
+                   to_string(p), c.pairs_per_round, c.agreement.n, 100 * c.agreement.median_rel_diff,
+                   c.agreement.pearson_r, c.passed ? "" : " (over the limit)");
+    r.placements.push_back(std::move(placement));
   }
+  r.structure = structure_of(r);
 
-  write_map_outputs(o, report);
+  r.run.tool_version = CUMAP_VERSION;
+  r.run.timestamp_utc = utc_timestamp_now();
+  r.run.host_name = host_name();
+  r.run.command_line = command.command_line;
+  r.run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  write_map_outputs(o, r);
   dir_guard.keep();
 
-  bool any_timeout = false;
-  for (const auto& m : report.maps) {
-    report_timeouts(m, device.unit_name);
-    any_timeout = any_timeout || !m.timed_out().empty();
-  }
-  if (!o.quiet) print_summary(report, o, report.meta);
-  return any_timeout ? kExitTimedOut : kExitOk;
+  report_timeouts(r);
+  if (!o.quiet) print_summary(r, o);
+  return r.timed_out().empty() ? kExitOk : kExitTimedOut;
 }
 
 }  // namespace cumap::cli

@@ -1,56 +1,70 @@
 #include "cli/map_outputs.hpp"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "cumap/outputs.hpp"
 #include "cumap/render.hpp"
-#include "cumap/stats.hpp"
 
 namespace cumap::cli {
 namespace {
 
-std::string panel_title(Placement placement, const Summary& cells) {
-  return fmt::format("{} (median {:.0f} ns)", to_string(placement), cells.median);
+std::string class_words(int home_class) {
+  return home_class == MapSpec::kAllClasses ? "all home classes" : fmt::format("flags in home class {}", home_class);
 }
 
-std::optional<Topology> groups_for_display(const MapReport& r) {
-  if (r.topology.groups.size() < 2) return std::nullopt;
-  return r.topology;
+std::optional<Topology> groups_for_display(const MapResult& r) {
+  if (r.display_groups.groups.size() < 2) return std::nullopt;
+  return r.display_groups;
+}
+
+// A matrix CSV and its heatmap, in display order.
+HeatmapPanel write_map(const Options& o, const MapResult& r, const LatencyMap& map, const std::string& stem,
+                       HeatmapStyle style) {
+  const ValueMatrix shown = map.oneway_ns().reordered(r.display_order);
+  const Summary cells = summarize(shown.values);  // the diagonal and missing cells (NaN) are ignored
+  write_file_atomic(o.out_dir / fmt::format("matrix-{}.csv", stem), matrix_csv(shown));
+  style.title = heatmap_title(r.device, map.placement(), o.probe, map.spec.home_class, cells);
+  write_png(o.out_dir / fmt::format("heatmap-{}.png", stem), render_heatmap({{stem, shown}}, style));
+  return {fmt::format("{} (median {:.0f} ns)", to_string(map.placement()), cells.median), shown};
 }
 
 }  // namespace
 
-std::string heatmap_title(const DeviceInfo& device, Placement placement, const Summary& cells) {
-  return fmt::format("{} - {} - one-way median {:.1f} ns (range {:.1f}-{:.1f})", device.name, to_string(placement),
-                     cells.median, cells.min, cells.max);
+std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe probe, int home_class,
+                          const Summary& cells) {
+  return fmt::format("{} - {}, {}, {} - one-way median {:.1f} ns (range {:.1f}-{:.1f})", device.name,
+                     to_string(placement), to_string(probe), class_words(home_class), cells.median, cells.min,
+                     cells.max);
 }
 
-void write_map_outputs(const Options& options, const MapReport& r) {
-  const auto& dir = options.out_dir;
+void write_map_outputs(const Options& o, const MapResult& r) {
   HeatmapStyle style;
-  style.colormap = options.colormap;
+  style.colormap = o.colormap;
   style.groups = groups_for_display(r);
 
   std::vector<HeatmapPanel> panels;
-  for (const LatencyMap& map : r.maps) {
-    const ValueMatrix shown = map.oneway_ns().reordered(r.display_order);
-    const Summary cells = summarize(shown.values);  // the diagonal and missing cells (NaN) are ignored
-    const std::string name(to_string(map.placement));
-    write_file_atomic(dir / fmt::format("matrix-{}.csv", name), matrix_csv(shown));
-    if (map.pairs.size() > map.units.size() * (map.units.size() - 1) / (map.ordered ? 1 : 2))
-      write_file_atomic(dir / fmt::format("copy-spread-{}.csv", name),
-                        matrix_csv(map.copy_spread_ns().reordered(r.display_order)));
-    style.title = heatmap_title(r.device, map.placement, cells);
-    write_png(dir / fmt::format("heatmap-{}.png", name), render_heatmap({{name, shown}}, style));
-    panels.push_back({panel_title(map.placement, cells), shown});
+  std::vector<LatencyMap> every_map;
+  for (const PlacementResult& p : r.placements) {
+    const std::string name(to_string(p.placement));
+    panels.push_back(write_map(o, r, p.headline, name, style));
+    if (p.per_class.size() > 1)
+      for (const LatencyMap& m : p.per_class) write_map(o, r, m, fmt::format("{}-home{}", name, m.spec.home_class), style);
+    if (r.lines_per_class > 1 || p.per_class.size() > 1)
+      write_file_atomic(o.out_dir / fmt::format("line-spread-{}.csv", name),
+                        matrix_csv(p.headline.line_spread_ns().reordered(r.display_order)));
+    every_map.insert(every_map.end(), p.per_class.begin(), p.per_class.end());
   }
   if (panels.size() > 1) {
-    style.title = fmt::format("{} - one-way CAS ping-pong latency, {} {}s", r.device.name, r.display_order.size(),
-                              r.device.unit_name);
-    write_png(dir / "heatmap.png", render_heatmap(panels, style));
+    style.title = fmt::format("{} - one-way {} ping-pong latency, {} {}s, {}", r.device.name, to_string(o.probe),
+                              r.display_order.size(), r.device.unit_name, class_words(MapSpec::kAllClasses));
+    write_png(o.out_dir / "heatmap.png", render_heatmap(panels, style));
   }
-  write_file_atomic(dir / "pairs.csv", pairs_csv(r.maps));
-  write_file_atomic(dir / "meta.json", r.meta.dump(2) + "\n");
+  write_file_atomic(o.out_dir / "pairs.csv", pairs_csv(every_map));
+  write_file_atomic(o.out_dir / "homes.csv", homes_csv(r.homes));
+  write_file_atomic(o.out_dir / "homes.json", homes_json(r.homes).dump(2) + "\n");
+  write_file_atomic(o.out_dir / "meta.json", make_meta(o, r).dump(2) + "\n");
 }
 
 }  // namespace cumap::cli

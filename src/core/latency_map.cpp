@@ -49,6 +49,10 @@ LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSp
   map.spec = std::move(spec);
   map.pairs.resize(raw.size());
   const int iters = map.spec.iters;
+  // A map over several devices names units by unit_id(); one device by the unit's own id.
+  const bool several_devices = std::any_of(map.spec.units.begin(), map.spec.units.end(),
+                                           [](int u) { return u >= kDeviceUnitStride; });
+  const auto id = [&](UnitRef u) { return several_devices ? unit_id(u) : u.unit; };
 
   // A full GPU run has tens of thousands of pair x line entries, each sorting
   // its samples; they are independent, so spread them over the cores.
@@ -57,8 +61,8 @@ LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSp
   for (std::ptrdiff_t i = 0; i < count; ++i) {
     const PairMeasurement& m = raw[static_cast<std::size_t>(i)];
     PairStats& s = map.pairs[static_cast<std::size_t>(i)];
-    s.a = m.a.unit;
-    s.b = m.b.unit;
+    s.a = id(m.a);
+    s.b = id(m.b);
     s.pass = pass_of_tag(m.tag);
     s.home_class = home_class_of_tag(m.tag);
     s.first_flag = m.flags.first;

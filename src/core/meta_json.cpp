@@ -1,6 +1,7 @@
 // meta.json: everything needed to reproduce or compare a run, beside the maps.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -8,7 +9,11 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "cumap/map_result.hpp"
 #include "cumap/outputs.hpp"
+#include "cumap/topology_discovery.hpp"
 #include "cumap/stats.hpp"
 
 namespace cumap {
@@ -67,10 +72,17 @@ nlohmann::json options_json(const Options& o) {
   };
 }
 
+nlohmann::json summary_json(const Summary& s) {
+  return {{"median", number_or_null(s.median)}, {"min", number_or_null(s.min)}, {"max", number_or_null(s.max)},
+          {"p05", number_or_null(s.p05)}, {"p95", number_or_null(s.p95)}};
+}
+
+nlohmann::json agreement_json(const Agreement& a) {
+  return {{"n", a.n}, {"pearson_r", number_or_null(a.pearson_r)}, {"median_rel_diff", number_or_null(a.median_rel_diff)}};
+}
+
 nlohmann::json map_json(const LatencyMap& map) {
   const ValueMatrix oneway = map.oneway_ns();
-  const Summary cells = summarize(oneway.values);  // NaN cells are ignored
-
   std::vector<double> cycles;
   std::set<std::pair<int, int>> pairs;
   std::set<std::pair<int, int>> timed_out;
@@ -84,43 +96,126 @@ nlohmann::json map_json(const LatencyMap& map) {
   return {
       {"placement", to_string(map.placement())},
       {"home_class", map.spec.home_class == MapSpec::kAllClasses ? nlohmann::json("all") : nlohmann::json(map.spec.home_class)},
-      {"ordered", map.spec.ordered},
-      {"iters", map.spec.iters},
       {"pair_count", pairs.size()},
-      {"oneway_ns",
-       {{"median", number_or_null(cells.median)},
-        {"min", number_or_null(cells.min)},
-        {"max", number_or_null(cells.max)},
-        {"p05", number_or_null(cells.p05)},
-        {"p95", number_or_null(cells.p95)}}},
+      {"measurements", map.pairs.size()},
+      {"oneway_ns", summary_json(summarize(oneway.values))},  // NaN cells are ignored
       {"rtt_cycles_median", number_or_null(summarize(cycles).median)},
       {"timed_out_pairs", timed_out_json},
   };
 }
 
+nlohmann::json placement_json(const PlacementResult& p, const Topology& sides) {
+  nlohmann::json classes = nlohmann::json::array();
+  for (std::size_t c = 0; c < p.per_class.size(); ++c) {
+    nlohmann::json j = map_json(p.per_class[c]);
+    const AdditiveFit& fit = p.fits[c];
+    j["additive_fit"] = {{"r2", number_or_null(fit.r2)}, {"constant_ns", number_or_null(fit.constant)}};
+    classes.push_back(j);
+  }
+  nlohmann::json checks = nlohmann::json::array();
+  for (const SelfCheck& c : p.checks)
+    checks.push_back({{"pairs_per_round", c.pairs_per_round}, {"passed", c.passed}, {"agreement", agreement_json(c.agreement)}});
+  nlohmann::json j = map_json(p.headline);
+  j["pairs_per_round"] = p.pairs_per_round;
+  j["serial_checks"] = checks;
+  j["line_sets_agreement"] = agreement_json(p.line_sets);
+  j["per_class"] = classes;
+  const double ari = sides.groups.size() > 1 ? topology_agreement(p.headline.oneway_ns(), sides) : kNaN;
+  j["sides_agreement_ari"] = number_or_null(ari);
+  j["stats"] = {{"device_seconds", p.stats.device_seconds}, {"launches", p.stats.launches},
+                {"clock_hz", number_or_null(p.stats.clock_hz)}, {"extra", p.stats.extra}};
+  return j;
+}
+
 }  // namespace
 
-nlohmann::json make_meta(const Options& options, const DeviceInfo& device, const Topology& topology,
-                         const std::vector<LatencyMap>& maps, const RunInfo& run) {
-  std::set<int> units;
-  nlohmann::json maps_json = nlohmann::json::array();
-  for (const LatencyMap& map : maps) {
-    units.insert(map.units().begin(), map.units().end());
-    maps_json.push_back(map_json(map));
+Topology sides_as_topology(const std::vector<int>& units, const std::vector<int>& unit_side) {
+  Topology t;
+  t.source = "homes";
+  for (std::size_t i = 0; i < units.size() && i < unit_side.size(); ++i) {
+    const auto side = static_cast<std::size_t>(unit_side[i]);
+    if (t.groups.size() <= side) t.groups.resize(side + 1);
+    t.groups[side].units.push_back(units[i]);
   }
+  for (std::size_t s = 0; s < t.groups.size(); ++s) t.groups[s].name = "side" + std::to_string(s);
+  std::erase_if(t.groups, [](const UnitGroup& g) { return g.units.empty(); });
+  return t;
+}
+
+nlohmann::json homes_json(const HomesResult& h) {
+  const HomeClasses& c = h.classes;
+  nlohmann::json classes = nlohmann::json::array();
+  for (int k = 0; k < c.class_count; ++k) {
+    nlohmann::json near_units = nlohmann::json::array();
+    for (std::size_t u = 0; u < h.table.units.size(); ++u)
+      if (c.unit_side[u] == k) near_units.push_back(h.table.units[u].unit);
+    classes.push_back({{"class", k},
+                       {"lines", std::count(c.line_class.begin(), c.line_class.end(), k)},
+                       {"near_units", near_units},
+                       {"median_ns_by_unit", c.class_unit_ns[static_cast<std::size_t>(k)]}});
+  }
+  nlohmann::json line_class = nlohmann::json::object();
+  for (std::size_t l = 0; l < h.table.lines.size(); ++l) line_class[std::to_string(h.table.lines[l])] = c.line_class[l];
+  nlohmann::json units = nlohmann::json::array();
+  for (const UnitRef& u : h.table.units) units.push_back(u.unit);
+  return {{"arena", {{"bytes", h.arena.bytes}, {"offset_bytes", h.arena.offset_bytes}}},
+          {"class_count", c.class_count},
+          {"separation", number_or_null(c.separation)},
+          {"units", units},
+          {"unit_side", c.unit_side},
+          {"classes", classes},
+          {"line_class", line_class}};
+}
+
+std::string homes_csv(const HomesResult& h) {
+  std::string out = "unit,line_offset,home_class,cycles,ns\n";
+  for (std::size_t u = 0; u < h.table.units.size(); ++u)
+    for (std::size_t l = 0; l < h.table.lines.size(); ++l) {
+      const std::size_t i = u * h.table.lines.size() + l;
+      const auto cell = [](double v) { return std::isfinite(v) ? fmt::format("{:.2f}", v) : std::string(); };
+      out += fmt::format("{},{},{},{},{}\n", h.table.units[u].unit, h.table.lines[l], h.classes.line_class[l],
+                         cell(h.table.cycles.empty() ? kNaN : h.table.cycles[i]), cell(h.table.ns[i]));
+    }
+  return out;
+}
+
+nlohmann::json make_meta(const Options& options, const MapResult& r) {
+  std::set<int> units(r.display_order.begin(), r.display_order.end());
+  std::vector<int> unit_list(units.begin(), units.end());
+  std::vector<int> home_units;
+  for (const UnitRef& u : r.homes.table.units) home_units.push_back(u.unit);
+  const Topology side_groups = sides_as_topology(home_units, r.homes.classes.unit_side);
+  nlohmann::json placements = nlohmann::json::array();
+  for (const PlacementResult& p : r.placements) placements.push_back(placement_json(p, side_groups));
+  nlohmann::json structure = nlohmann::json::array();
+  for (const StructureRow& row : r.structure)
+    structure.push_back({{"relation", row.relation}, {"near_units", row.near_units}, {"median_ns", number_or_null(row.median_ns)},
+                         {"p05_ns", number_or_null(row.p05_ns)}, {"p95_ns", number_or_null(row.p95_ns)}, {"cells", row.cells}});
+  nlohmann::json caps = {{"max_pairs_per_round", r.capabilities.max_pairs_per_round},
+                         {"l2_persist", r.capabilities.l2_persist}, {"dsm", r.capabilities.dsm}};
   return {
       {"tool", "cumap"},
-      {"tool_version", run.tool_version},
-      {"timestamp_utc", run.timestamp_utc},
-      {"host", run.host_name},
-      {"command_line", run.command_line},
-      {"wall_seconds", run.wall_seconds},
-      {"backend", device.backend},
-      {"device", device_json(device)},
+      {"tool_version", r.run.tool_version},
+      {"timestamp_utc", r.run.timestamp_utc},
+      {"host", r.run.host_name},
+      {"command_line", r.run.command_line},
+      {"wall_seconds", r.run.wall_seconds},
+      {"interrupted", r.interrupted},
+      {"backend", r.device.backend},
+      {"device", device_json(r.device)},
+      {"capabilities", caps},
       {"options", options_json(options)},
-      {"topology", to_json(topology)},
-      {"units", std::vector<int>(units.begin(), units.end())},
-      {"maps", maps_json},
+      {"topology", to_json(r.topology)},
+      {"display_order", r.display_order},
+      {"units", unit_list},
+      {"homes", {{"class_count", r.homes.classes.class_count},
+                 {"separation", number_or_null(r.homes.classes.separation)},
+                 {"sides", to_json(side_groups)["groups"]},
+                 {"lines_probed", r.homes.table.lines.size()},
+                 {"arena_offset_bytes", r.homes.arena.offset_bytes}}},
+      {"lines_per_class", r.lines_per_class},
+      {"structure", structure},
+      {"maps", placements},
   };
 }
 

@@ -4,30 +4,39 @@
 #include <gtest/gtest.h>
 
 #include "cumap/matrix.hpp"
-#include "cumap/schedule.hpp"
+#include "cumap/planner.hpp"
 
 namespace cumap {
 namespace {
 
-PairMeasurement measured(int a, int b, int copy, std::vector<double> rtt, bool timed_out = false) {
+// The tag carries the pass (which of the pair's lines); every pair is in home class 3.
+PairMeasurement measured(int a, int b, int pass, std::vector<double> rtt, bool timed_out = false) {
   PairMeasurement m;
-  m.a = a;
-  m.b = b;
-  m.copy = copy;
+  m.a = UnitRef{0, a};
+  m.b = UnitRef{0, b};
+  m.tag = pass;
+  m.flags = FlagSite{static_cast<std::uint64_t>(pass) * 128, static_cast<std::uint64_t>(pass) * 128 + 4};
   m.rtt_ns = std::move(rtt);
   m.timed_out = timed_out;
   return m;
 }
 
-// Units 0, 2, 5; two flag copies; the pair (2,5) timed out on copy 1.
+int home_class_three(int) { return 3; }
+int pass_is_tag(int tag) { return tag; }
+
+LatencyMap summarized(const std::vector<PairMeasurement>& raw, MapSpec spec) {
+  return summarize_measurements(raw, std::move(spec), home_class_three, pass_is_tag);
+}
+
+// Units 0, 2, 5; two lines (passes); the pair (2,5) timed out on pass 1.
 struct core_HandMadeRun : ::testing::Test {
-  Schedule schedule = make_schedule({0, 2, 5}, false);
-  MeasureSpec spec;
+  MapSpec spec;
   std::vector<PairMeasurement> raw;
   void SetUp() override {
+    spec.units = {0, 2, 5};
     spec.iters = 100;
     spec.placement = Placement::SplitLine;
-    spec.rotating_count = 2;
+    spec.home_class = 3;
     raw.push_back(measured(0, 2, 0, {100, 120, 110}));  // median 110 -> one-way 55
     raw.push_back(measured(0, 2, 1, {130, 130, 150}));  // median 130 -> one-way 65
     raw.push_back(measured(0, 5, 0, {200, 210}));       // median 205 -> 102.5
@@ -40,16 +49,22 @@ struct core_HandMadeRun : ::testing::Test {
 };
 
 TEST_F(core_HandMadeRun, SummarizesEachMeasurement) {
-  const LatencyMap map = summarize_measurements(raw, schedule, spec);
-  EXPECT_EQ(map.placement, Placement::SplitLine);
-  EXPECT_EQ(map.units, (std::vector<int>{0, 2, 5}));
-  EXPECT_FALSE(map.ordered);
-  EXPECT_EQ(map.iters, 100);
+  const LatencyMap map = summarized(raw, spec);
+  EXPECT_EQ(map.placement(), Placement::SplitLine);
+  EXPECT_EQ(map.units(), (std::vector<int>{0, 2, 5}));
+  EXPECT_FALSE(map.spec.ordered);
+  EXPECT_EQ(map.spec.iters, 100);
+  EXPECT_EQ(map.spec.home_class, 3);
   ASSERT_EQ(map.pairs.size(), raw.size());
   const PairStats& first = map.pairs[0];
   EXPECT_EQ(first.a, 0);
   EXPECT_EQ(first.b, 2);
-  EXPECT_EQ(first.copy, 0);
+  EXPECT_EQ(first.pass, 0);
+  EXPECT_EQ(first.home_class, 3);
+  EXPECT_EQ(first.first_flag, 0u);
+  EXPECT_EQ(first.second_flag, 4u);
+  EXPECT_EQ(map.pairs[1].pass, 1);
+  EXPECT_EQ(map.pairs[1].first_flag, 128u);
   EXPECT_DOUBLE_EQ(first.rtt_ns.median, 110);
   EXPECT_DOUBLE_EQ(first.rtt_ns.min, 100);
   EXPECT_EQ(first.rtt_ns.count, 3);
@@ -62,21 +77,21 @@ TEST_F(core_HandMadeRun, SummarizesEachMeasurement) {
   EXPECT_FALSE(map.pairs[4].timed_out);
 }
 
-TEST_F(core_HandMadeRun, OnewayIsMedianOverCopiesMirrored) {
-  const LatencyMap map = summarize_measurements(raw, schedule, spec);
+TEST_F(core_HandMadeRun, OnewayIsMedianOverLinesMirrored) {
+  const LatencyMap map = summarized(raw, spec);
   const ValueMatrix m = map.oneway_ns();
   ASSERT_EQ(m.size(), 3u);
   EXPECT_DOUBLE_EQ(m.at(0, 1), 60.0);  // median of 55 and 65
   EXPECT_DOUBLE_EQ(m.at(1, 0), 60.0);
   EXPECT_DOUBLE_EQ(m.at(0, 2), 151.25);  // median of 102.5 and 200
   EXPECT_DOUBLE_EQ(m.at(2, 0), 151.25);
-  EXPECT_TRUE(std::isnan(m.at(1, 2)));  // timed out on one copy
+  EXPECT_TRUE(std::isnan(m.at(1, 2)));  // timed out on one line
   EXPECT_TRUE(std::isnan(m.at(2, 1)));
   for (std::size_t i = 0; i < 3; ++i) EXPECT_TRUE(std::isnan(m.at(i, i)));
 }
 
-TEST_F(core_HandMadeRun, CopySpread) {
-  const ValueMatrix s = summarize_measurements(raw, schedule, spec).copy_spread_ns();
+TEST_F(core_HandMadeRun, LineSpread) {
+  const ValueMatrix s = summarized(raw, spec).line_spread_ns();
   EXPECT_DOUBLE_EQ(s.at(0, 1), 10.0);
   EXPECT_DOUBLE_EQ(s.at(2, 0), 97.5);
   EXPECT_TRUE(std::isnan(s.at(1, 2)));
@@ -84,21 +99,22 @@ TEST_F(core_HandMadeRun, CopySpread) {
 }
 
 TEST_F(core_HandMadeRun, ListsTimedOutPairs) {
-  const auto t = summarize_measurements(raw, schedule, spec).timed_out();
+  const auto t = summarized(raw, spec).timed_out();
   ASSERT_EQ(t.size(), 1u);
   EXPECT_EQ(t[0].a, 2);
   EXPECT_EQ(t[0].b, 5);
-  EXPECT_EQ(t[0].copy, 1);
+  EXPECT_EQ(t[0].pass, 1);
 }
 
 TEST(core_LatencyMap, OrderedFillsOnlyMeasuredDirection) {
-  const Schedule schedule = make_schedule({0, 1, 2}, true);
-  MeasureSpec spec;
+  MapSpec spec;
+  spec.units = {0, 1, 2};
+  spec.ordered = true;
   std::vector<PairMeasurement> raw;
   raw.push_back(measured(0, 1, 0, {100}));
   raw.push_back(measured(1, 0, 0, {300}));
   raw.push_back(measured(2, 1, 0, {50}));
-  const ValueMatrix m = summarize_measurements(raw, schedule, spec).oneway_ns();
+  const ValueMatrix m = summarized(raw, spec).oneway_ns();
   EXPECT_DOUBLE_EQ(m.at(0, 1), 50);
   EXPECT_DOUBLE_EQ(m.at(1, 0), 150);
   EXPECT_DOUBLE_EQ(m.at(2, 1), 25);
@@ -110,15 +126,31 @@ TEST(core_LatencyMap, ManyPairsKeepTheirOrder) {
   // Exercises the parallel loop: every result must land in its own slot.
   std::vector<int> units;
   for (int i = 0; i < 40; ++i) units.push_back(i);
-  const Schedule schedule = make_schedule(units, false);
   std::vector<PairMeasurement> raw;
-  for (const Pair& p : schedule.pairs) raw.push_back(measured(p.a, p.b, 0, {double(p.a * 100 + p.b), 1e9, 0}));
-  const LatencyMap map = summarize_measurements(raw, schedule, MeasureSpec{});
+  for (const auto& round : serial_rounds(units, false))
+    for (const UnitPair& p : round) raw.push_back(measured(p.a, p.b, 0, {double(p.a * 100 + p.b), 1e9, 0}));
+  MapSpec spec;
+  spec.units = units;
+  const LatencyMap map = summarized(raw, spec);
   ASSERT_EQ(map.pairs.size(), raw.size());
   for (std::size_t i = 0; i < raw.size(); ++i) {
-    EXPECT_EQ(map.pairs[i].a, raw[i].a);
-    EXPECT_DOUBLE_EQ(map.pairs[i].rtt_ns.median, raw[i].a * 100 + raw[i].b);
+    EXPECT_EQ(map.pairs[i].a, raw[i].a.unit);
+    EXPECT_DOUBLE_EQ(map.pairs[i].rtt_ns.median, raw[i].a.unit * 100 + raw[i].b.unit);
   }
+}
+
+TEST_F(core_HandMadeRun, MergeKeepsEveryPairUnderTheNewSpec) {
+  const LatencyMap one = summarized({raw[0], raw[1]}, spec);
+  const LatencyMap two = summarized({raw[2]}, spec);
+  MapSpec headline = spec;
+  headline.home_class = MapSpec::kAllClasses;
+  const LatencyMap merged = merge_maps({one, two}, headline);
+  EXPECT_EQ(merged.spec.home_class, MapSpec::kAllClasses);
+  ASSERT_EQ(merged.pairs.size(), 3u);
+  EXPECT_EQ(merged.pairs[2].b, 5);
+  const ValueMatrix m = merged.oneway_ns();
+  EXPECT_DOUBLE_EQ(m.at(0, 1), 60.0);  // both lines of (0,2), from the first map
+  EXPECT_DOUBLE_EQ(m.at(0, 2), 102.5);
 }
 
 }  // namespace

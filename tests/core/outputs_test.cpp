@@ -12,9 +12,10 @@ namespace {
 
 LatencyMap two_pair_map() {
   LatencyMap map;
-  map.placement = Placement::SameLine;
-  map.units = {0, 1, 2};
-  map.iters = 50;
+  map.spec.placement = Placement::SameLine;
+  map.spec.units = {0, 1, 2};
+  map.spec.iters = 50;
+  map.spec.home_class = 1;
   PairStats ok;
   ok.a = 0;
   ok.b = 1;
@@ -22,10 +23,17 @@ LatencyMap two_pair_map() {
   ok.cycles_median = 400;
   ok.cold_ns = 1000;
   ok.iters = 50;
+  ok.home_class = 1;
+  ok.pass = 0;
+  ok.first_flag = 256;
+  ok.second_flag = 260;
   PairStats late;
   late.a = 1;
   late.b = 2;
-  late.copy = 0;
+  late.home_class = 1;
+  late.pass = 2;
+  late.first_flag = 4096;
+  late.second_flag = 4100;
   late.rtt_ns = Summary{kNaN, kNaN, kNaN, kNaN, kNaN, 0};
   late.iters = 50;
   late.timed_out = true;
@@ -45,32 +53,46 @@ TEST(core_PairsCsv, HeaderAndOneWayColumns) {
   std::getline(lines, first);
   std::getline(lines, second);
   EXPECT_EQ(header,
-            "a,b,placement,copy,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,min_ns,cycles_median,cold_ns,"
-            "samples,iters,timed_out");
+            "a,b,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,"
+            "min_ns,cycles_median,cold_ns,samples,iters,timed_out");
   // p05/p95/min are one-way, like the median; rtt_ns_median and cold_ns are round trips.
-  EXPECT_EQ(first, "0,1,same-line,0,100.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
-  EXPECT_EQ(second, "1,2,same-line,0,,,,,,,,0,50,1");
+  EXPECT_EQ(first, "0,1,same-line,1,0,256,260,100.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
+  EXPECT_EQ(second, "1,2,same-line,1,2,4096,4100,,,,,,,,0,50,1");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
+}
+
+// A run of one placement with one home class: the headline is the class's map.
+MapResult one_map_run(const LatencyMap& map) {
+  MapResult r;
+  r.device.backend = "cpu";
+  r.device.name = "Test CPU";
+  r.device.unit_name = "core";
+  r.device.unit_count = 3;
+  r.device.extra = {{"numa_nodes", 1}, {"smt", true}};
+  r.topology.source = "sysfs";
+  r.topology.groups = {{"die0", {0, 1, 2}}};
+  r.display_order = {0, 1, 2};
+  r.run = RunInfo{"0.1.0", "2026-01-02T03:04:05Z", "box", "cumap run", 1.5};
+  for (int u : {0, 1, 2}) r.homes.table.units.push_back(UnitRef{0, u});
+  r.homes.classes.unit_side = {0, 0, 0};
+  PlacementResult placement;
+  placement.placement = map.placement();
+  placement.per_class = {map};
+  placement.fits = {AdditiveFit{}};
+  placement.headline = map;
+  placement.headline.spec.home_class = MapSpec::kAllClasses;
+  r.placements = {placement};
+  r.structure = {StructureRow{"same-side", 2, 75.0, 50.0, 100.0, 2}};
+  return r;
 }
 
 TEST(core_Meta, HasEveryDocumentedKey) {
   Options options;
   options.placements = {Placement::SplitLine};
   options.out_dir = "results/run1";
-  DeviceInfo device;
-  device.backend = "cpu";
-  device.name = "Test CPU";
-  device.unit_name = "core";
-  device.unit_count = 3;
-  device.extra = {{"numa_nodes", 1}, {"smt", true}};
-  Topology topo;
-  topo.source = "sysfs";
-  topo.groups = {{"die0", {0, 1, 2}}};
-  RunInfo run{"0.1.0", "2026-01-02T03:04:05Z", "box", "cumap run", 1.5};
-
-  const nlohmann::json meta = make_meta(options, device, topo, {two_pair_map()}, run);
+  const nlohmann::json meta = make_meta(options, one_map_run(two_pair_map()));
   for (const char* key : {"tool", "tool_version", "timestamp_utc", "host", "command_line", "wall_seconds", "backend",
-                          "device", "options", "topology", "units", "maps"})
+                          "device", "options", "topology", "units", "homes", "structure", "maps"})
     EXPECT_TRUE(meta.contains(key)) << key;
   EXPECT_EQ(meta["tool"], "cumap");
   EXPECT_EQ(meta["host"], "box");
@@ -80,19 +102,20 @@ TEST(core_Meta, HasEveryDocumentedKey) {
     EXPECT_TRUE(meta["device"].contains(key)) << key;
   for (const char* key : {"placements", "backend", "device", "units_spec", "iters", "samples", "warmup",
                           "timeout_ms", "ordered", "out_dir", "quiet", "flush_cache", "rotating_count",
-                          "l2_persist", "probe", "order", "colormap", "hip_unit"})
+                          "l2_persist", "probe", "order", "colormap", "hip_unit", "schedule", "via", "home_lines"})
     EXPECT_TRUE(meta["options"].contains(key)) << key;
   EXPECT_EQ(meta["options"]["placements"], nlohmann::json::array({"split-line"}));
   EXPECT_EQ(meta["options"]["out_dir"], "results/run1");
   EXPECT_EQ(meta["options"]["probe"], "cas");
   EXPECT_EQ(meta["topology"]["groups"][0]["name"], "die0");
   EXPECT_EQ(meta["units"], nlohmann::json::array({0, 1, 2}));
+  EXPECT_EQ(meta["structure"][0]["relation"], "same-side");
+  EXPECT_EQ(meta["structure"][0]["cells"], 2);
 
   ASSERT_EQ(meta["maps"].size(), 1u);
   const nlohmann::json& map = meta["maps"][0];
   EXPECT_EQ(map["placement"], "same-line");
-  EXPECT_EQ(map["ordered"], false);
-  EXPECT_EQ(map["iters"], 50);
+  EXPECT_EQ(map["home_class"], "all");  // the headline
   EXPECT_EQ(map["pair_count"], 3);
   // Finite cells: 100 twice (0-1 mirrored) and 50 twice (0-2).
   EXPECT_DOUBLE_EQ(map["oneway_ns"]["median"].get<double>(), 75.0);
@@ -102,12 +125,14 @@ TEST(core_Meta, HasEveryDocumentedKey) {
   EXPECT_TRUE(map["oneway_ns"].contains("p95"));
   EXPECT_DOUBLE_EQ(map["rtt_cycles_median"].get<double>(), 500.0);
   EXPECT_EQ(map["timed_out_pairs"], nlohmann::json::parse("[[1,2]]"));
+  ASSERT_EQ(map["per_class"].size(), 1u);
+  EXPECT_EQ(map["per_class"][0]["home_class"], 1);
 }
 
 TEST(core_Meta, NoCyclesIsNull) {
   LatencyMap map = two_pair_map();
   for (PairStats& p : map.pairs) p.cycles_median = kNaN;
-  const nlohmann::json meta = make_meta(Options{}, DeviceInfo{}, Topology{}, {map}, RunInfo{});
+  const nlohmann::json meta = make_meta(Options{}, one_map_run(map));
   EXPECT_TRUE(meta["maps"][0]["rtt_cycles_median"].is_null());
 }
 

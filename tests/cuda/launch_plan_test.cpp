@@ -1,26 +1,26 @@
+// Host arithmetic of the CUDA backend: launch slicing at round boundaries,
+// budgets, plan checks, decoding, the arena layout and line-probe tables.
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <set>
 
 #include "backends/cuda/launch_plan.hpp"
+#include "cumap/error.hpp"
+#include "plan_fixtures.hpp"
 
 namespace cumap::cuda {
 namespace {
 
-MeasureSpec spec_with(int iters, int samples, int warmup) {
-  MeasureSpec s;
-  s.iters = iters;
-  s.samples = samples;
-  s.warmup = warmup;
-  return s;
-}
+using testing::plan_of;
+using testing::serial_plan;
 
-TEST(CudaPlan, LaunchRangesCoverEveryPairOnce) {
+protocol::Counts counts(int iters, int samples, int warmup) { return {iters, samples, warmup, false}; }
+
+TEST(CudaPlan, RoundRangesCoverEveryRoundOnce) {
   for (std::size_t total : {0u, 1u, 7u, 8646u}) {
     for (std::size_t per : {1u, 3u, 150u, 10000u}) {
       std::size_t next = 0;
-      for (auto [b, e] : launch_ranges(total, per)) {
+      for (auto [b, e] : launch_round_ranges(total, per)) {
         EXPECT_EQ(b, next);
         EXPECT_GT(e, b);
         EXPECT_LE(e - b, per);
@@ -31,45 +31,96 @@ TEST(CudaPlan, LaunchRangesCoverEveryPairOnce) {
   }
 }
 
-TEST(CudaPlan, PairsPerLaunchFollowsTheTargetDuration) {
-  const MeasureSpec s = spec_with(200, 5, 19);  // 1 + 19 + 1000 round trips
-  EXPECT_EQ(round_trips_per_pair(s), 1020u);
-  // 1020 round trips at 1000 ns = 1.02 ms per pair; 0.1 s holds 98 pairs.
-  EXPECT_EQ(pairs_per_launch(s, 1000.0, 0.1), 98u);
-  EXPECT_EQ(pairs_per_launch(s, 1e9, 0.1), 1u);  // never zero
+TEST(CudaPlan, RoundsPerLaunchFollowsTheTargetDuration) {
+  const protocol::Counts c = counts(200, 5, 19);  // 1 + 19 + 1000 round trips
+  EXPECT_EQ(protocol::round_trips(c), 1020u);
+  // A round lasts one pair: 1020 round trips at 1000 ns = 1.02 ms; 0.1 s holds 98.
+  EXPECT_EQ(rounds_per_launch(c, 1000.0, 0.1), 98u);
+  EXPECT_EQ(rounds_per_launch(c, 1e9, 0.1), 1u);  // never zero
 }
 
-TEST(CudaPlan, PairEstimateSaturates) {
-  const MeasureSpec s = spec_with(100, 5, 20);  // 521 round trips
-  EXPECT_EQ(pair_ns_estimate(s, 700.0), 364700u);
-  EXPECT_EQ(pair_ns_estimate(spec_with(1 << 30, 1000, 0), 1e6), 4000000000u);
+TEST(CudaPlan, RoundEstimateSaturates) {
+  EXPECT_EQ(round_ns_estimate(counts(100, 5, 20), 700.0), 364700u);  // 521 round trips
+  EXPECT_EQ(round_ns_estimate(counts(1 << 30, 1000, 0), 1e6), 4000000000u);
 }
 
 TEST(CudaPlan, BudgetsAreInCyclesOfTheTopClock) {
   EXPECT_EQ(budget_cycles(1000.0, 1.98e9), 1980000000ull);
-  const MeasureSpec s = spec_with(200, 5, 20);
-  // A waiting block allows a whole pair and two wait budgets.
-  EXPECT_GT(pair_budget_cycles(s, 1.98e9), 2 * budget_cycles(s.timeout_ms, 1.98e9));
+  // A waiting block allows a whole pair and two wait budgets per round.
+  EXPECT_GT(round_budget_cycles(counts(200, 5, 20), 1000.0, 1.98e9), 2 * budget_cycles(1000.0, 1.98e9));
 }
 
-TEST(CudaPlan, DecodeTurnsCyclesIntoNanoseconds) {
-  const std::vector<Pair> pairs{{0, 1}, {0, 2}, {1, 2}};
-  MeasureSpec s = spec_with(100, 2, 0);
+TEST(CudaPlan, SerialPlanGivesOneRoundPerPairAndTheOldTurnTargets) {
+  const MeasurementPlan plan = serial_plan({0, 1, 2, 3});
+  const LaunchPairs lp = launch_pairs(plan, {2, 5});
+  ASSERT_EQ(lp.pairs.size(), 3u);
+  // Pair p of the launch waits for p finished pairs: the serial schedule's turn.
+  EXPECT_EQ(lp.round_starts, (std::vector<unsigned>{0, 1, 2, 3}));
+  EXPECT_EQ(lp.round_width, 1u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(lp.pairs[i].round, i);
+  EXPECT_EQ(lp.pairs[0].a, 0);
+  EXPECT_EQ(lp.pairs[0].b, 3);
+  EXPECT_EQ(lp.pairs[1].a, 1);
+  EXPECT_EQ(lp.pairs[1].b, 2);
+}
+
+TEST(CudaPlan, ConcurrentLaunchKeepsWholeRoundsAndWordOffsets) {
+  const MeasurementPlan plan = plan_of({{{0, 1}, {2, 3}}, {{0, 2}, {1, 3}}, {{0, 3}}});
+  const LaunchPairs lp = launch_pairs(plan, {1, 3});
+  ASSERT_EQ(lp.pairs.size(), 3u);
+  EXPECT_EQ(lp.round_starts, (std::vector<unsigned>{0, 2, 3}));
+  EXPECT_EQ(lp.round_width, 2u);
+  EXPECT_EQ(lp.pairs[0].round, 0);  // rounds count from the launch's first
+  EXPECT_EQ(lp.pairs[2].round, 1);
+  // Pair 2 of the plan is on line 2: bytes 256 and 260, words 64 and 65.
+  EXPECT_EQ(lp.pairs[0].first_word, 64u);
+  EXPECT_EQ(lp.pairs[0].second_word, 65u);
+}
+
+TEST(CudaPlan, PlansTheKernelCannotRunAreBadInput) {
+  const MeasurementPlan good = plan_of({{{0, 1}, {2, 3}}});
+  EXPECT_NO_THROW(check_plan_flags(good));
+  MeasurementPlan shared_unit = plan_of({{{0, 1}, {1, 3}}});
+  EXPECT_THROW(check_plan_flags(shared_unit), UsageError);
+  MeasurementPlan shared_word = good;
+  shared_word.rounds[0].pairs[1].flags.first = shared_word.rounds[0].pairs[0].flags.second;
+  EXPECT_THROW(check_plan_flags(shared_word), UsageError);
+  MeasurementPlan unaligned = good;
+  unaligned.rounds[0].pairs[0].flags.second = 6;
+  EXPECT_THROW(check_plan_flags(unaligned), UsageError);
+  MeasurementPlan outside = good;
+  outside.rounds[0].pairs[0].flags.second = outside.arena.bytes;
+  EXPECT_THROW(check_plan_flags(outside), UsageError);
+  MeasurementPlan odd_offset = good;
+  odd_offset.arena.offset_bytes = 2;
+  EXPECT_THROW(check_plan_flags(odd_offset), UsageError);
+  // A later round may reuse a line: flags are reset between rounds.
+  MeasurementPlan reuse = plan_of({{{0, 1}}, {{2, 3}}});
+  reuse.rounds[1].pairs[0].flags = reuse.rounds[0].pairs[0].flags;
+  EXPECT_NO_THROW(check_plan_flags(reuse));
+}
+
+TEST(CudaPlan, DecodeCarriesTagsRoundsAndFlags) {
+  MeasurementPlan plan = plan_of({{{0, 1}}, {{0, 2}, {1, 3}}, {{2, 3}}});
+  plan.counts = counts(100, 2, 0);
   LaunchRecords rec;
-  // Pairs 1 and 2 of the schedule were this launch; the first timed out.
-  rec.status = {kPingTimedOut, kPairOk};
-  rec.cold_cycles = {0, 4000};
-  rec.sample_cycles = {0, 0, 100000, 120000};
+  // Rounds 1 and 2 were this launch; its first pair timed out.
+  rec.status = {kPingTimedOut, kPairOk, kPairOk};
+  rec.cold_cycles = {0, 4000, 3000};
+  rec.sample_cycles = {0, 0, 100000, 120000, 50000, 50000};
   const double cpn = 2.0;  // 2 GHz
-  auto m = decode_launch(pairs, 1, rec, s, cpn, 3);
-  ASSERT_EQ(m.size(), 2u);
-  EXPECT_EQ(m[0].a, 0);
-  EXPECT_EQ(m[0].b, 2);
+  const auto m = decode_launch(plan, {1, 3}, rec, cpn);
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(m[0].a.unit, 0);
+  EXPECT_EQ(m[0].b.unit, 2);
   EXPECT_TRUE(m[0].timed_out);
   EXPECT_TRUE(m[0].rtt_ns.empty());
-  EXPECT_EQ(m[1].a, 1);
-  EXPECT_EQ(m[1].b, 2);
-  EXPECT_EQ(m[1].copy, 3);
+  EXPECT_EQ(m[0].round, 1);
+  EXPECT_EQ(m[1].round, 1);
+  EXPECT_EQ(m[2].round, 2);
+  EXPECT_EQ(m[1].tag, plan.rounds[1].pairs[1].tag);
+  EXPECT_EQ(m[1].flags, plan.rounds[1].pairs[1].flags);
+  EXPECT_EQ(m[2].flags, plan.rounds[2].pairs[0].flags);
   EXPECT_FALSE(m[1].timed_out);
   ASSERT_EQ(m[1].rtt_cycles.size(), 2u);
   EXPECT_DOUBLE_EQ(m[1].rtt_cycles[0], 1000.0);
@@ -77,6 +128,7 @@ TEST(CudaPlan, DecodeTurnsCyclesIntoNanoseconds) {
   EXPECT_DOUBLE_EQ(m[1].rtt_ns[0], 500.0);
   EXPECT_DOUBLE_EQ(m[1].rtt_ns[1], 600.0);
   EXPECT_DOUBLE_EQ(m[1].cold_rtt_ns, 2000.0);
+  EXPECT_DOUBLE_EQ(m[2].rtt_ns[0], 250.0);
 }
 
 TEST(CudaPlan, ClockFromMarks) {
@@ -86,25 +138,19 @@ TEST(CudaPlan, ClockFromMarks) {
   EXPECT_TRUE(std::isnan(cycles_per_ns(empty)));
 }
 
-TEST(CudaPlan, FlagPlacement) {
-  for (int copy = 0; copy < 40; ++copy) {
-    const FlagOffsets same = flag_offsets(copy, Placement::SameLine);
-    const FlagOffsets split = flag_offsets(copy, Placement::SplitLine);
-    // Same-line: both words inside one 128-byte line.
-    EXPECT_EQ(same.first * 4 / 128, same.second * 4 / 128);
-    EXPECT_NE(same.first, same.second);
-    // Split-line: different lines and different 4 KiB pages.
-    EXPECT_NE(split.first * 4 / 128, split.second * 4 / 128);
-    EXPECT_NE(split.first * 4 / 4096, split.second * 4 / 4096);
-    EXPECT_EQ(same.first, split.first);
-    EXPECT_LT(split.second, flag_buffer_words(copy + 1));
-  }
-  // Rotating copies live on distinct pages.
-  std::set<std::size_t> pages;
-  for (int copy = 0; copy < 8; ++copy) pages.insert(flag_offsets(copy, Placement::SplitLine).first * 4 / 4096);
-  EXPECT_EQ(pages.size(), 8u);
-  // ... and at different line offsets within their pages.
-  EXPECT_NE(flag_offsets(0, Placement::SameLine).first % 1024, flag_offsets(1, Placement::SameLine).first % 1024);
+TEST(CudaPlan, ArenaStartsOnA64KiBBoundaryPlusTheOffset) {
+  FlagArena arena;
+  arena.bytes = 1 << 20;
+  arena.offset_bytes = 4096 + 128;
+  const std::uintptr_t allocation = 0x7f0000001234;
+  const std::uintptr_t base = arena_base(allocation, arena);
+  EXPECT_EQ((base - arena.offset_bytes) % kArenaAlignment, 0u);
+  EXPECT_GE(base - arena.offset_bytes, allocation);
+  // The whole arena lies inside the allocation.
+  EXPECT_LE(base + arena.bytes, allocation + arena_allocation_bytes(arena));
+  FlagArena too_big;
+  too_big.bytes = 32ull << 30;
+  EXPECT_THROW(check_arena(too_big), UsageError);
 }
 
 TEST(CudaPlan, FlushBufferIsTwiceTheL2) {
@@ -125,6 +171,49 @@ TEST(CudaPlan, AbortReasonsAreExplained) {
   EXPECT_NE(abort_reason(kAbortSharedSm).find("more than one block"), std::string::npos);
   EXPECT_NE(abort_reason(kAbortWaitTimeout).find("waited"), std::string::npos);
   EXPECT_NE(abort_reason(99).find("99"), std::string::npos);
+}
+
+TEST(CudaPlan, ProbeLaunchesHoldAboutATenthOfASecond) {
+  LineProbePlan plan;
+  plan.lines.assign(512, 0);
+  plan.chain = 32;
+  plan.repeats = 3;
+  // 49152 atomics per unit at 300 ns = 14.7 ms: 6 units per 0.1 s launch.
+  EXPECT_EQ(units_per_probe_launch(plan, 300.0, 0.1), 6u);
+  EXPECT_EQ(units_per_probe_launch(plan, 1e6, 0.1), 1u);
+  EXPECT_GT(turn_budget_cycles(plan, 1.98e9), budget_cycles(49152 * 300e-6, 1.98e9));
+}
+
+TEST(CudaPlan, ProbeLinesMustBeAlignedWordsOfTheArena) {
+  LineProbePlan plan;
+  plan.arena.bytes = 4096;
+  plan.lines = {0, 128, 4092};
+  EXPECT_NO_THROW(check_line_probe(plan));
+  EXPECT_EQ(line_words(plan), (std::vector<std::uint32_t>{0, 32, 1023}));
+  plan.lines = {4096};
+  EXPECT_THROW(check_line_probe(plan), UsageError);
+  plan.lines = {2};
+  EXPECT_THROW(check_line_probe(plan), UsageError);
+  plan.lines = {0};
+  plan.chain = 0;
+  EXPECT_THROW(check_line_probe(plan), UsageError);
+}
+
+TEST(CudaPlan, ProbeRowsKeepTheMedianPerAtomic) {
+  LineLatencyTable t;
+  t.units = {{0, 0}, {0, 1}, {0, 2}};
+  t.lines = {0, 128};
+  t.cycles.assign(6, kNaN);
+  t.ns = t.cycles;
+  // Units 1 and 2 were this launch; 3 repeats of a 10-atomic chain.
+  const std::vector<std::uint64_t> cycles{3000, 3100, 9000, 5000, 5200, 5100, 100, 3100, 3200, 5000, 5000, 5000};
+  fill_probe_rows(t, 1, 2, cycles, 10, 3, 2.0);
+  EXPECT_TRUE(std::isnan(t.cycles[0]));  // unit 0 untouched
+  EXPECT_DOUBLE_EQ(t.cycles[2], 310.0);  // median of 300, 310, 900
+  EXPECT_DOUBLE_EQ(t.cycles[3], 510.0);
+  EXPECT_DOUBLE_EQ(t.cycles[4], 310.0);
+  EXPECT_DOUBLE_EQ(t.cycles[5], 500.0);
+  EXPECT_DOUBLE_EQ(t.ns_at(1, 0), 155.0);
 }
 
 }  // namespace

@@ -1,264 +1,310 @@
-#include "backends/cuda/cuda_backend.hpp"
-
+// The CUDA backend's host orchestration, over the CudaRuntime seam (plain
+// C++: tests/cuda run it against a fake runtime). It checks plans, keeps the
+// flag arena, cuts plans into launches at round boundaries, turns records
+// into measurements and reports how the run went.
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
-#include "backends/cuda/coherence_launch.hpp"
-#include "backends/cuda/cuda_check.hpp"
-#include "backends/cuda/cuda_device_facts.hpp"
-#include "backends/cuda/device_buffer.hpp"
-#include "backends/cuda/l2_persistence.hpp"
-#include "backends/cuda/launch_buffers.hpp"
+#include "backends/cuda/cuda_backend_on_runtime.hpp"
 #include "backends/cuda/launch_plan.hpp"
-#include "backends/cuda/pingpong_launch.hpp"
-#include "backends/cuda/sm_topology.hpp"
 #include "cumap/error.hpp"
-#include "cumap/units.hpp"
 
-namespace cumap {
+namespace cumap::cuda {
 namespace {
 
-using namespace cuda;
-
 // Launches shorter than this give too coarse a clock reading from
-// %globaltimer; their cycles are converted with the calibration instead.
+// %globaltimer; their cycles are converted with a longer measurement instead.
 constexpr double kMinClockIntervalNs = 10e6;
 // A launch should last about this long: frequent enough progress, few launches.
 constexpr double kTargetLaunchSeconds = 0.1;
 constexpr double kRttGuessNs = 700.0;
+constexpr double kAtomicGuessNs = 300.0;
+
+// Device memory owned through the runtime.
+class DeviceMemory {
+ public:
+  DeviceMemory(CudaRuntime& rt, std::size_t bytes) : rt_(&rt), bytes_(bytes), address_(rt.allocate(bytes)) {}
+  ~DeviceMemory() { rt_->release(address_); }
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+  DeviceAddress address() const { return address_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  CudaRuntime* rt_;
+  std::size_t bytes_;
+  DeviceAddress address_;
+};
+
+// The persisting-L2 window over the arena, for one measure() call.
+class PersistingWindow {
+ public:
+  PersistingWindow(CudaRuntime& rt, DeviceAddress base, std::size_t bytes)
+      : rt_(rt), bytes_(rt.set_persisting_window(base, bytes)) {
+    if (bytes_ == 0) throw UsageError("--l2-persist: this device has no persisting L2 (compute capability 8.0+ needed)");
+  }
+  ~PersistingWindow() { rt_.clear_persisting_window(); }
+  PersistingWindow(const PersistingWindow&) = delete;
+  PersistingWindow& operator=(const PersistingWindow&) = delete;
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  CudaRuntime& rt_;
+  std::size_t bytes_;
+};
+
+// Cycles and ns of the launches long enough to time the SM clock themselves.
+struct ClockTally {
+  double cycles = 0;
+  double ns = 0;
+  void add(const std::array<std::uint64_t, 4>& m) {
+    cycles += static_cast<double>(m[2] - m[0]);
+    ns += static_cast<double>(m[3] - m[1]);
+  }
+  double cycles_per_ns() const { return ns > 0 ? cycles / ns : kNaN; }
+};
 
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(const Options& o) : facts_(read_device_facts(o.device)) {
-    // More than half an SM's shared memory per block: no SM can take two.
-    smem_bytes_ = facts_.smem_optin_bytes - 1024;
-    prepare_pingpong_kernels(smem_bytes_);
-    prepare_coherence_kernels();
-    calibrated_cycles_per_ns_ = calibrate_clock();
-    sm_ids_ = census();
+  CudaBackend(std::unique_ptr<CudaRuntime> runtime, const CudaTestHooks& hooks)
+      : rt_(std::move(runtime)), hooks_(hooks) {}
+
+  DeviceInfo device() const override { return describe(rt_->facts()); }
+
+  // The SM census is a launch, so it happens on first use.
+  std::vector<int> units() const override {
+    if (!sm_ids_) sm_ids_ = census();
+    return *sm_ids_;
   }
 
-  DeviceInfo device() const override {
-    DeviceInfo d = describe(facts_, measured_hz());
-    d.extra["sm_clock_calibration_hz"] = calibrated_cycles_per_ns_ * 1e9;
-    d.extra["sm_clock_during_run_hz"] = run_ns_ > 0 ? nlohmann::json(run_cycles_ / run_ns_ * 1e9) : nlohmann::json();
-    d.extra["blocks_per_launch"] = facts_.sm_count;
-    d.extra["dynamic_shared_memory_per_block_bytes"] = smem_bytes_;
-    if (persist_bytes_) d.extra["l2_persisting_window_bytes"] = *persist_bytes_;
-    // Device time of the measuring launches, per placement: with the pairs'
-    // round trips it tells how much the harness itself costs.
-    d.extra["kernel_seconds"] = kernel_seconds_;
-    d.extra["launches"] = launches_;
-    return d;
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.max_pairs_per_round = std::max(1, rt_->facts().sm_count / 2);
+    c.l2_persist = true;
+    c.dsm = rt_->facts().cc_major >= 9;
+    // One line's home shapes a map as much as the pair does; 16 lines per
+    // home class make H100 maps reproducible.
+    c.default_lines_per_class = 16;
+    return c;
   }
-
-  std::vector<int> units() const override { return sm_ids_; }
 
   Topology topology() override {
-    if (!topology_) topology_ = discover_gpcs(facts_.cc_major, smem_bytes_, sm_ids_, stream_.get());
+    if (!topology_) topology_ = rt_->discover_gpcs(units());
     return *topology_;
   }
 
-  std::vector<PairMeasurement> measure(const Schedule& schedule, const MeasureSpec& spec,
-                                       const ProgressFn& progress) override {
-    if (round_trips_per_pair(spec) >= (1ull << 31))
-      throw UsageError("--iters x --samples is too large: a pair's flag values must fit in 31 bits");
-    for (int u : schedule.units)
-      if (!std::binary_search(sm_ids_.begin(), sm_ids_.end(), u))
-        throw UsageError(fmt::format("SM {} does not exist on this device (SMs: {})", u, format_unit_list(sm_ids_)));
-    const int blocks = facts_.sm_count;
-    const auto ranges = launch_ranges(schedule.pairs.size(), pairs_per_launch(spec, kRttGuessNs, kTargetLaunchSeconds));
-    std::size_t widest = 0;
-    for (auto [b, e] : ranges) widest = std::max(widest, e - b);
+  Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) override {
+    if (plan.path != Path::Global)
+      throw UsageError("--via dsm is not available in this build of the cuda backend");
+    // The global path's kernels exist for these four; others (mbarrier) are dsm-only.
+    if (plan.probe != Probe::Cas && plan.probe != Probe::Exch && plan.probe != Probe::AcqRel &&
+        plan.probe != Probe::Volatile)
+      throw UsageError(fmt::format("--probe {} needs --via dsm", to_string(plan.probe)));
+    check_plan_units(plan, rt_->facts().ordinal, units(), "SM");
+    check_plan_flags(plan);
+    const DeviceAddress base = arena_for(plan.arena, plan.flush_cache);
+    // Every pair starts from zero, even after a launch that was abandoned.
+    rt_->zero(arena_->address(), arena_->bytes());
+    std::optional<PersistingWindow> persist;
+    if (plan.l2_persist) persist.emplace(*rt_, base, plan.arena.bytes);
 
-    check_fits_in_memory(spec);
-    DeviceBuffer<std::uint32_t> flags(flag_buffer_words(spec.rotating_count));
-    std::optional<DeviceBuffer<std::uint32_t>> flush;
-    if (spec.flush_cache) flush.emplace(flush_buffer_words(facts_.l2_bytes));
-    LaunchBuffers buffers(widest, spec.samples, blocks, sm_id_limit());
-    flags.zero(stream_.get());
-
-    std::optional<PersistingL2Window> persist;
-    if (spec.l2_persist) {
-      persist.emplace(stream_.get(), flags.get(), flags.bytes(), facts_.persisting_l2_max_bytes,
-                      facts_.access_policy_max_window_bytes);
-      persist_bytes_ = persist->bytes();
+    PingPongLaunch launch;
+    launch.settings = settings_for(plan);
+    launch.arena = base;
+    if (plan.flush_cache) {
+      launch.flush_buffer = flush_->address();
+      launch.flush_words = flush_->bytes() / sizeof(std::uint32_t);
     }
-
-    PingPongParams pp{};
-    pp.iters = spec.iters;
-    pp.samples = spec.samples;
-    pp.warmup = spec.warmup;
-    pp.ordered = spec.ordered;
-    pp.probe = static_cast<int>(spec.probe);
-    pp.wait_budget_cycles = budget_cycles(spec.timeout_ms, facts_.max_sm_clock_hz);
-    pp.pair_budget_cycles = pair_budget_cycles(spec, facts_.max_sm_clock_hz);
-    pp.pair_ns_estimate = pair_ns_estimate(spec, kRttGuessNs);
-    pp.silent_sm = spec.silent_unit;
-    pp.flush_buffer = flush ? flush->get() : nullptr;
-    pp.flush_words = flush ? flush->size() : 0;
-    const std::string placement(to_string(spec.placement));
-    kernel_seconds_[placement] = 0.0;
-    launches_[placement] = 0;
-    std::vector<PairMeasurement> out;
-    const std::size_t total = schedule.pairs.size() * static_cast<std::size_t>(spec.rotating_count);
-    for (int copy = 0; copy < spec.rotating_count; ++copy) {
-      const FlagOffsets at = flag_offsets(copy, spec.placement);
-      pp.flag_first = flags.get() + at.first;
-      pp.flag_second = flags.get() + at.second;
-      for (auto [begin, end] : ranges) {
-        buffers.prepare(pp, device_pairs(schedule.pairs, begin, end), stream_.get());
-        run_launch(pp, buffers);
-        const LaunchRecords rec = buffers.records(end - begin, spec.samples, stream_.get());
-        kernel_seconds_[placement] = kernel_seconds_[placement].get<double>() + last_launch_ms_ * 1e-3;
-        launches_[placement] = launches_[placement].get<int>() + 1;
-        auto decoded = decode_launch(schedule.pairs, begin, rec, spec, last_launch_cycles_per_ns_, copy);
-        out.insert(out.end(), std::make_move_iterator(decoded.begin()), std::make_move_iterator(decoded.end()));
-        if (progress) progress(out.size(), total);
-      }
+    Measurements out;
+    ClockTally run_clock;
+    const auto ranges =
+        launch_round_ranges(plan.rounds.size(), rounds_per_launch(plan.counts, kRttGuessNs, kTargetLaunchSeconds));
+    for (const RoundRange& range : ranges) {
+      launch.pairs = launch_pairs(plan, range);
+      const PingPongOutcome done = rt_->run_pingpong(launch);
+      check_abort(done, "ping-pong");
+      const double cpn = launch_cycles_per_ns(done, run_clock);
+      auto decoded = decode_launch(plan, range, done.records, cpn);
+      out.pairs.insert(out.pairs.end(), std::make_move_iterator(decoded.begin()), std::make_move_iterator(decoded.end()));
+      out.stats.device_seconds += done.elapsed_ms * 1e-3;
+      ++out.stats.launches;
+      if (progress) progress(range.end, plan.rounds.size());
     }
+    out.stats.clock_hz = run_clock.ns > 0 ? run_clock.cycles_per_ns() * 1e9 : fallback_cycles_per_ns() * 1e9;
+    out.stats.extra = run_extra(run_clock, persist ? persist->bytes() : 0);
     return out;
   }
 
+  LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) override {
+    check_probe_units(plan);
+    check_line_probe(plan);
+    LineLatencyTable table;
+    table.units = plan.units;
+    table.lines = plan.lines;
+    table.cycles.assign(plan.units.size() * plan.lines.size(), kNaN);
+    table.ns = table.cycles;
+    if (plan.units.empty() || plan.lines.empty()) return table;
+
+    LineProbeLaunch launch;
+    launch.arena = arena_for(plan.arena, false);
+    launch.line_words = line_words(plan);
+    launch.chain = plan.chain;
+    launch.repeats = plan.repeats;
+    launch.turn_budget_cycles = turn_budget_cycles(plan, rt_->facts().max_sm_clock_hz);
+    launch.turn_ns_estimate = turn_ns_estimate(plan, kAtomicGuessNs);
+    const std::size_t per = units_per_probe_launch(plan, kAtomicGuessNs, kTargetLaunchSeconds);
+    ClockTally run_clock;
+    for (std::size_t begin = 0; begin < plan.units.size(); begin += per) {
+      const std::size_t end = std::min(plan.units.size(), begin + per);
+      launch.turn_sms.clear();
+      for (std::size_t u = begin; u < end; ++u) launch.turn_sms.push_back(plan.units[u].unit);
+      const LineProbeOutcome done = rt_->run_line_probe(launch);
+      check_abort(done, "line-probe");
+      fill_probe_rows(table, begin, end - begin, done.cycles, plan.chain, plan.repeats,
+                      launch_cycles_per_ns(done, run_clock));
+      if (progress) progress(end, plan.units.size());
+    }
+    return table;
+  }
+
   CoherenceReport check_coherence(int reader, int writer, double window_ms) override {
+    const std::vector<int> sms = units();
     for (int u : {reader, writer})
-      if (!std::binary_search(sm_ids_.begin(), sm_ids_.end(), u))
+      if (!std::binary_search(sms.begin(), sms.end(), u))
         throw UsageError(fmt::format("check-coherence: SM {} does not exist on this device", u));
     if (reader == writer) throw UsageError("check-coherence: reader and writer must be different SMs");
-    // Each case gets its own page: data, then the two handshake flags on lines of their own.
-    constexpr std::size_t kCaseWords = 1024;
-    constexpr int kCases = kStoreOps * kLoadOps;
-    DeviceBuffer<unsigned> mem(kCaseWords * kCases);
-    DeviceBuffer<unsigned> claims(static_cast<std::size_t>(kCases) * sm_id_limit());
-    claims.zero(stream_.get());
-    DeviceBuffer<std::uint64_t> out(kCoherenceOutWords * kCases);
-    mem.zero(stream_.get());
-    out.zero(stream_.get());
-    CoherenceReport report{reader, writer, {}};
-    const double cpn = calibrated_cycles_per_ns_;
-    for (int st = 0; st < kStoreOps; ++st) {
-      for (int ld = 0; ld < kLoadOps; ++ld) {
-        const int c = st * kLoadOps + ld;
-        CoherenceParams p{};
-        p.data = mem.get() + c * kCaseWords;
-        p.ready = p.data + 256;
-        p.written = p.data + 512;
-        p.out = out.get() + kCoherenceOutWords * c;
-        p.claims = claims.get() + static_cast<std::size_t>(c) * sm_id_limit();
-        p.claim_slots = sm_id_limit();
-        p.reader_sm = reader;
-        p.writer_sm = writer;
-        p.handshake_budget_cycles = budget_cycles(100.0, facts_.max_sm_clock_hz);
-        p.window_cycles = budget_cycles(window_ms, facts_.max_sm_clock_hz);
-        launch_coherence(st, ld, p, 4 * facts_.sm_count, stream_.get());
-        CUMAP_CUDA_CHECK(cudaGetLastError());
-      }
-    }
-    const auto r = out.download(out.size(), stream_.get());
-    for (int c = 0; c < kCases; ++c) {
-      CoherenceCase cc;
-      cc.store = kStoreOpNames[c / kLoadOps];
-      cc.load = kLoadOpNames[c % kLoadOps];
-      const std::uint64_t* o = &r[kCoherenceOutWords * c];
-      cc.saw_new_value = o[0] != 0;
-      cc.first_seen_ns = static_cast<double>(o[1]) / cpn;
-      cc.window_ns = static_cast<double>(o[2]) / cpn;
-      cc.handshake_timed_out = o[3] != 0;
-      cc.primed_reload_cycles = static_cast<double>(o[4]);
-      cc.load_caches_in_l1 = kLoadCachesInL1[c % kLoadOps];
-      report.cases.push_back(cc);
-    }
-    return report;
+    return rt_->check_coherence(reader, writer, window_ms, calibrated_cycles_per_ns());
   }
 
  private:
-  // A --rotating-count the device cannot hold is bad input, not a failure.
-  void check_fits_in_memory(const MeasureSpec& spec) const {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    CUMAP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const std::size_t need = flag_buffer_words(spec.rotating_count) * sizeof(std::uint32_t) +
-                             (spec.flush_cache ? flush_buffer_words(facts_.l2_bytes) * sizeof(std::uint32_t) : 0);
-    if (need > free_bytes / 2)
-      throw UsageError(fmt::format("--rotating-count {} needs {} MiB of flag copies; the device has {} MiB free",
-                                   spec.rotating_count, need >> 20, free_bytes >> 20));
+  PingPongSettings settings_for(const MeasurementPlan& plan) const {
+    const double max_hz = rt_->facts().max_sm_clock_hz;
+    PingPongSettings s;
+    s.counts = plan.counts;
+    s.probe = static_cast<int>(plan.probe);
+    s.wait_budget_cycles = budget_cycles(plan.timeout_ms, max_hz);
+    s.round_budget_cycles = round_budget_cycles(plan.counts, plan.timeout_ms, max_hz);
+    s.round_ns_estimate = round_ns_estimate(plan.counts, kRttGuessNs);
+    s.silent_sm = hooks_.silent_sm;
+    s.flush_l2 = plan.flush_cache;
+    return s;
   }
 
-  int sm_id_limit() const { return std::max(facts_.sm_count, 1024); }
-
-  double measured_hz() const {
-    return run_ns_ > 0 ? run_cycles_ / run_ns_ * 1e9 : calibrated_cycles_per_ns_ * 1e9;
-  }
-
-  double calibrate_clock() {
-    DeviceBuffer<std::uint64_t> marks(4);
-    launch_clock_calibration(marks.get(), 50'000'000, 20'000'000, stream_.get());
-    const auto m = marks.download(4, stream_.get());
-    const double cpn = cycles_per_ns(m.data());
-    if (!std::isfinite(cpn)) throw RuntimeFailure("SM clock calibration against %globaltimer failed");
-    return cpn;
-  }
-
-  // One launch over the prepared pairs; throws if the kernel gave up.
-  void run_launch(const PingPongParams& pp, LaunchBuffers& buffers) {
-    cudaStream_t s = stream_.get();
-    timer_.start(s);
-    launch_pingpong(pp, facts_.sm_count, smem_bytes_, s);
-    CUMAP_CUDA_CHECK(cudaGetLastError());
-    timer_.stop(s);
-    CUMAP_CUDA_CHECK(cudaStreamSynchronize(s));
-    last_launch_ms_ = timer_.elapsed_ms();
-    if (const unsigned abort = buffers.abort_code(s); abort != kNoAbort)
-      throw RuntimeFailure("the ping-pong kernel stopped: " + abort_reason(abort));
-    const auto m = buffers.clock_marks(s);
-    const double interval_ns = static_cast<double>(m[3] - m[1]);
-    const double cpn = cycles_per_ns(m.data());
-    if (std::isfinite(cpn) && interval_ns >= kMinClockIntervalNs) {
-      run_cycles_ += static_cast<double>(m[2] - m[0]);
-      run_ns_ += interval_ns;
-      last_launch_cycles_per_ns_ = cpn;
-    } else {
-      last_launch_cycles_per_ns_ = run_ns_ > 0 ? run_cycles_ / run_ns_ : calibrated_cycles_per_ns_;
+  // The arena of `wanted`, allocated on first use and kept while plans ask
+  // for the same one, so that an offset names the same memory (and L2 home)
+  // in every call. Returns its base (offset 0).
+  DeviceAddress arena_for(const FlagArena& wanted, bool with_flush) {
+    check_arena(wanted);
+    if (wanted.device != rt_->facts().ordinal)
+      throw UsageError(fmt::format("the flag arena is on device {}; this backend measures device {}", wanted.device,
+                                   rt_->facts().ordinal));
+    if (!arena_ || arena_spec_ != wanted) {
+      arena_.reset();  // give the old one back before asking for room
+      const std::size_t bytes = arena_allocation_bytes(wanted);
+      check_fits(bytes, "the flag arena");
+      arena_.emplace(*rt_, bytes);
+      arena_spec_ = wanted;
     }
+    if (with_flush && !flush_) {
+      const std::size_t bytes = flush_buffer_words(rt_->facts().l2_bytes) * sizeof(std::uint32_t);
+      check_fits(bytes, "--flush-cache's buffer (twice the L2)");
+      flush_.emplace(*rt_, bytes);
+    }
+    return arena_base(arena_->address(), wanted);
+  }
+
+  // Memory the device cannot spare is bad input, not a failure.
+  void check_fits(std::size_t bytes, const char* what) const {
+    const std::size_t free_bytes = rt_->free_memory_bytes();
+    if (bytes > free_bytes / 2)
+      throw UsageError(fmt::format("{} needs {} MiB; the device has {} MiB free (fewer lines, a smaller "
+                                   "--rotating-count or --flag-offset?)",
+                                   what, bytes >> 20, free_bytes >> 20));
+  }
+
+  void check_probe_units(const LineProbePlan& plan) const {
+    MeasurementPlan units_only;
+    units_only.units = plan.units;
+    check_plan_units(units_only, rt_->facts().ordinal, units(), "SM");
+  }
+
+  static void check_abort(const LaunchOutcome& done, const char* kernel) {
+    if (done.abort_code != kNoAbort)
+      throw RuntimeFailure(fmt::format("the {} kernel stopped: {}", kernel, abort_reason(done.abort_code)));
+  }
+
+  // A launch of at least 10 ms times the SM clock itself; shorter ones use
+  // what longer launches measured so far, else the calibration.
+  double launch_cycles_per_ns(const LaunchOutcome& done, ClockTally& run_clock) {
+    const double cpn = cycles_per_ns(done.clock_marks.data());
+    if (std::isfinite(cpn) && static_cast<double>(done.clock_marks[3] - done.clock_marks[1]) >= kMinClockIntervalNs) {
+      run_clock.add(done.clock_marks);
+      lifetime_clock_.add(done.clock_marks);
+      return cpn;
+    }
+    return fallback_cycles_per_ns();
+  }
+
+  double fallback_cycles_per_ns() const {
+    return lifetime_clock_.ns > 0 ? lifetime_clock_.cycles_per_ns() : calibrated_cycles_per_ns();
+  }
+
+  double calibrated_cycles_per_ns() const {
+    if (!calibrated_cpn_) {
+      const auto m = rt_->calibrate_clock();
+      const double cpn = cycles_per_ns(m.data());
+      if (!std::isfinite(cpn)) throw RuntimeFailure("SM clock calibration against %globaltimer failed");
+      calibrated_cpn_ = cpn;
+    }
+    return *calibrated_cpn_;
+  }
+
+  nlohmann::json run_extra(const ClockTally& run_clock, std::size_t persist_bytes) const {
+    nlohmann::json j;
+    j["sm_clock_calibration_hz"] = calibrated_cycles_per_ns() * 1e9;
+    j["clock_measured_by_launches"] = run_clock.ns > 0;
+    j["blocks_per_launch"] = rt_->facts().sm_count;
+    j["dynamic_shared_memory_per_block_bytes"] = rt_->smem_per_block();
+    if (persist_bytes > 0) j["l2_persisting_window_bytes"] = persist_bytes;
+    return j;
   }
 
   // A launch with no pairs: which %smid values exist, and is every SM taken once?
-  std::vector<int> census() {
-    LaunchBuffers buffers(0, 1, facts_.sm_count, sm_id_limit());
-    PingPongParams pp{};
-    pp.iters = pp.samples = 1;
-    pp.wait_budget_cycles = budget_cycles(100.0, facts_.max_sm_clock_hz);
-    pp.pair_budget_cycles = budget_cycles(1000.0, facts_.max_sm_clock_hz);
-    pp.pair_ns_estimate = 1000;
-    buffers.prepare(pp, {}, stream_.get());
-    run_launch(pp, buffers);
-    std::vector<int> ids = buffers.block_sm(stream_.get());
+  std::vector<int> census() const {
+    PingPongLaunch empty;
+    empty.settings.counts = {1, 1, 0, true};
+    empty.settings.wait_budget_cycles = budget_cycles(100.0, rt_->facts().max_sm_clock_hz);
+    empty.settings.round_budget_cycles = budget_cycles(1000.0, rt_->facts().max_sm_clock_hz);
+    empty.settings.round_ns_estimate = 1000;
+    empty.pairs.round_starts = {0};
+    const PingPongOutcome done = rt_->run_pingpong(empty);
+    check_abort(done, "ping-pong");
+    std::vector<int> ids = done.block_sm;
     std::sort(ids.begin(), ids.end());
     if (std::adjacent_find(ids.begin(), ids.end()) != ids.end())
       throw RuntimeFailure("two blocks reported the same %smid: cannot pin one block per SM");
     return ids;
   }
 
-  DeviceFacts facts_;
-  Stream stream_;
-  EventTimer timer_;
-  double last_launch_ms_ = 0;
-  nlohmann::json kernel_seconds_ = nlohmann::json::object();
-  nlohmann::json launches_ = nlohmann::json::object();
-  std::size_t smem_bytes_ = 0;
-  double calibrated_cycles_per_ns_ = kNaN;
-  double last_launch_cycles_per_ns_ = kNaN;
-  double run_cycles_ = 0;
-  double run_ns_ = 0;
-  std::vector<int> sm_ids_;
+  std::unique_ptr<CudaRuntime> rt_;  // first: the memory below is released through it
+  CudaTestHooks hooks_;
+  mutable std::optional<std::vector<int>> sm_ids_;
+  mutable std::optional<double> calibrated_cpn_;
   std::optional<Topology> topology_;
-  std::optional<std::size_t> persist_bytes_;
+  ClockTally lifetime_clock_;
+  FlagArena arena_spec_;
+  std::optional<DeviceMemory> arena_;
+  std::optional<DeviceMemory> flush_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_cuda_backend(const Options& options) { return std::make_unique<CudaBackend>(options); }
+std::unique_ptr<Backend> make_cuda_backend_on(std::unique_ptr<CudaRuntime> runtime, const CudaTestHooks& hooks) {
+  return std::make_unique<CudaBackend>(std::move(runtime), hooks);
+}
 
-}  // namespace cumap
+}  // namespace cumap::cuda

@@ -2,12 +2,12 @@
 #include <memory>
 
 #include "cumap/backend.hpp"
-#include "cumap/options.hpp"
 
 namespace cumap {
 
 // NVIDIA GPUs: a persistent cooperative kernel, one block per SM, roles by
-// %smid. Throws UsageError when no usable NVIDIA GPU is present.
-std::unique_ptr<Backend> make_cuda_backend(const Options& options);
+// %smid. Throws UsageError when no usable NVIDIA GPU is present. Opening the
+// device reads its facts; no kernel runs before the first call that needs one.
+std::unique_ptr<Backend> make_cuda_backend(const DeviceSelection& selection);
 
 }  // namespace cumap

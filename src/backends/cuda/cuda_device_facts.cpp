@@ -30,8 +30,6 @@ std::string kernel_module_version() {
   return "";
 }
 
-std::string api_version(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
-
 }  // namespace
 
 DeviceFacts read_device_facts(int ordinal) {
@@ -67,31 +65,6 @@ DeviceFacts read_device_facts(int ordinal) {
   if (!f.cooperative_launch)
     throw UsageError(fmt::format("{} does not support cooperative launches, which cumap needs", f.name));
   return f;
-}
-
-DeviceInfo describe(const DeviceFacts& f, double measured_clock_hz) {
-  DeviceInfo d;
-  d.backend = "cuda";
-  d.name = f.name;
-  d.unit_name = "SM";
-  d.unit_count = f.sm_count;
-  d.clock_source = "clock64() on the pinging SM, converted to ns with the SM clock measured against %globaltimer";
-  d.clock_hz = measured_clock_hz;
-  d.runtime_version = api_version(f.runtime_version);
-  d.driver_version = f.driver_version.empty() ? api_version(f.driver_api_version) : f.driver_version;
-  d.extra["device_ordinal"] = f.ordinal;
-  d.extra["compute_capability"] = fmt::format("{}.{}", f.cc_major, f.cc_minor);
-  d.extra["sm_count"] = f.sm_count;
-  d.extra["l2_bytes"] = f.l2_bytes;
-  d.extra["persisting_l2_max_bytes"] = f.persisting_l2_max_bytes;
-  d.extra["shared_memory_per_block_optin_bytes"] = f.smem_optin_bytes;
-  d.extra["max_sm_clock_hz"] = f.max_sm_clock_hz;
-  d.extra["memory_clock_hz"] = f.memory_clock_hz;
-  d.extra["ecc_enabled"] = f.ecc;
-  // The runtime has no MIG query; a MIG instance names itself in the device name.
-  d.extra["mig_instance"] = f.name.find("MIG") != std::string::npos;
-  d.extra["driver_api_version"] = api_version(f.driver_api_version);
-  return d;
 }
 
 }  // namespace cumap::cuda

@@ -6,7 +6,8 @@
 
 namespace cumap::cuda {
 
-// What the backend needs to know about the device, read once.
+// What the backend needs to know about the device, read once (plain data:
+// the host orchestration and the fake runtime use it without CUDA).
 struct DeviceFacts {
   int ordinal = 0;
   std::string name;
@@ -29,7 +30,11 @@ struct DeviceFacts {
 // Throws UsageError when no NVIDIA GPU can be used at `ordinal`.
 DeviceFacts read_device_facts(int ordinal);
 
-// The DeviceInfo of the metadata.
-DeviceInfo describe(const DeviceFacts& f, double measured_clock_hz);
+// The DeviceInfo of the metadata (cuda_device_info.cpp, no CUDA calls):
+// identity, with the nominal top SM clock as the cycle counter's rate.
+DeviceInfo describe(const DeviceFacts& f);
+
+// A CUDA API version number (13000) as "13.0".
+std::string api_version(int v);
 
 }  // namespace cumap::cuda

@@ -3,7 +3,14 @@
 // operations of --probe, bounded waits and a bounded device-wide barrier.
 #include <cstdint>
 
+#include "cumap/protocol.hpp"
+
 namespace cumap::cuda::dev {
+
+using protocol::kAcqRel;
+using protocol::kCas;
+using protocol::kExch;
+using protocol::kVolatile;
 
 __device__ __forceinline__ unsigned smid() {
   unsigned r;
@@ -39,11 +46,8 @@ __device__ __forceinline__ void st_volatile(unsigned* p, unsigned v) {
   asm volatile("st.volatile.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-// The signalling operations (--probe), same numbering as cumap::Probe.
-// Flag values only grow within a pair, so a CAS expecting k is never fooled
-// by a stale value (no ABA).
-enum ProbeKind : int { kCas = 0, kExch = 1, kAcqRel = 2, kVolatile = 3 };
-
+// The signalling operations (--probe), protocol::ProbeCode. Flag values only
+// grow within a pair, so a CAS expecting k is never fooled by a stale value.
 template <int P>
 __device__ __forceinline__ void send(unsigned* flag, unsigned k) {
   if constexpr (P == kCas) atomicCAS(flag, k - 1, k);
@@ -77,13 +81,15 @@ __device__ __forceinline__ bool wait_for(unsigned* flag, unsigned k, std::uint64
   }
 }
 
-// Waits until a monotonic counter reaches `target`. Pairs run one after
-// another through a counter of finished pairs: a block polls it only when its
-// own next pair comes up, and sleeps longer the further away that is, so
-// idle SMs keep the L2 quiet while a pair is measured. False on abort or
-// after `budget` cycles (then it raises the abort word itself).
+// Waits until a monotonic counter reaches `target`. Rounds run one after
+// another through a counter of finished pairs (`width` pairs to a round at
+// most): a block polls it only when its own round comes next, and sleeps
+// longer the more rounds are still ahead, so idle SMs keep the L2 quiet while
+// pairs are measured. With one pair per round this is the serial schedule's
+// wait. False on abort or after `budget` cycles (then it raises the abort
+// word itself).
 __device__ inline bool wait_at_least(unsigned* counter, unsigned target, std::uint64_t budget, unsigned* abort,
-                                     unsigned timeout_code, unsigned pair_ns_estimate) {
+                                     unsigned timeout_code, unsigned round_ns_estimate, unsigned width) {
   const long long start = clock64();
   for (;;) {
     // Relaxed polls and one fence at the end: an acquire on every poll puts a
@@ -100,10 +106,11 @@ __device__ inline bool wait_at_least(unsigned* counter, unsigned target, std::ui
       return false;
     }
     // Next in line: look every half microsecond (a few ms over a whole map).
-    // Further back: sleep through about half of the pairs still ahead.
-    const unsigned gap = target - seen;
-    const unsigned long long ahead_ns = static_cast<unsigned long long>(gap - 1) * pair_ns_estimate / 2;
-    __nanosleep(gap <= 1 ? 500u : static_cast<unsigned>(ahead_ns < 500 ? 500 : ahead_ns > 50000 ? 50000 : ahead_ns));
+    // Further back: sleep through about half of the rounds still ahead.
+    const unsigned rounds_ahead = (target - seen + width - 1) / width;
+    const unsigned long long ahead_ns = static_cast<unsigned long long>(rounds_ahead - 1) * round_ns_estimate / 2;
+    __nanosleep(rounds_ahead <= 1 ? 500u
+                                  : static_cast<unsigned>(ahead_ns < 500 ? 500 : ahead_ns > 50000 ? 50000 : ahead_ns));
   }
 }
 

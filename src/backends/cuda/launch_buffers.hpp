@@ -1,4 +1,6 @@
 #pragma once
+// The device memory the kernels read and write besides the flag arena.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -10,62 +12,89 @@
 
 namespace cumap::cuda {
 
-// The device memory one ping-pong launch reads and writes, sized for the
-// widest launch of a run, reset before every launch.
-class LaunchBuffers {
+// What every launch shares: per-block %smid, blocks per SM, the control
+// words and the clock marks; reset before every launch.
+class LaunchControl {
  public:
-  LaunchBuffers(std::size_t max_pairs, int samples, int blocks, int sm_id_limit)
-      : pairs_(std::max<std::size_t>(max_pairs, 1)),
-        sample_cycles_(std::max<std::size_t>(max_pairs, 1) * samples),
-        cold_cycles_(std::max<std::size_t>(max_pairs, 1)),
-        status_(std::max<std::size_t>(max_pairs, 1)),
-        sides_done_(std::max<std::size_t>(max_pairs, 1)),
-        block_sm_(blocks),
-        sm_blocks_(sm_id_limit),
-        control_(kControlWords),
-        marks_(4),
-        sm_id_limit_(sm_id_limit) {}
+  LaunchControl(int blocks, int sm_id_limit)
+      : block_sm_(blocks), sm_blocks_(sm_id_limit), control_(kControlWords), marks_(4), sm_id_limit_(sm_id_limit) {}
 
-  // Points `pp` at these buffers and uploads the launch's pairs.
-  void prepare(PingPongParams& pp, const std::vector<DevicePair>& pairs, cudaStream_t s) {
-    if (!pairs.empty()) pairs_.upload(pairs, s);
-    for (auto* b : {&sample_cycles_, &cold_cycles_, &marks_}) b->zero(s);
-    status_.zero(s);
+  void reset(cudaStream_t s) {
     sm_blocks_.zero(s);
-    sides_done_.zero(s);
     control_.zero(s);
-    pp.pairs = pairs_.get();
-    pp.pair_count = static_cast<int>(pairs.size());
-    pp.sample_cycles = sample_cycles_.get();
-    pp.cold_cycles = cold_cycles_.get();
-    pp.pair_status = status_.get();
-    pp.sides_done = sides_done_.get();
-    pp.block_sm = block_sm_.get();
-    pp.sm_blocks = sm_blocks_.get();
-    pp.sm_id_limit = sm_id_limit_;
-    pp.control = control_.get();
-    pp.clock_marks = marks_.get();
+    marks_.zero(s);
   }
-
+  template <typename Params>
+  void point(Params& p) const {
+    p.block_sm = block_sm_.get();
+    p.sm_blocks = sm_blocks_.get();
+    p.sm_id_limit = sm_id_limit_;
+    p.control = control_.get();
+    p.clock_marks = marks_.get();
+  }
   unsigned abort_code(cudaStream_t s) const { return control_.download(kControlWords, s)[kAbortSlot]; }
   std::array<std::uint64_t, 4> clock_marks(cudaStream_t s) const {
     const auto m = marks_.download(4, s);
     return {m[0], m[1], m[2], m[3]};
   }
   std::vector<int> block_sm(cudaStream_t s) const { return block_sm_.download(block_sm_.size(), s); }
-  LaunchRecords records(std::size_t pairs, int samples, cudaStream_t s) const {
-    return {sample_cycles_.download(pairs * samples, s), cold_cycles_.download(pairs, s), status_.download(pairs, s)};
-  }
 
  private:
-  DeviceBuffer<DevicePair> pairs_;
-  DeviceBuffer<std::uint64_t> sample_cycles_, cold_cycles_;
-  DeviceBuffer<int> status_;
-  DeviceBuffer<unsigned> sides_done_;
   DeviceBuffer<int> block_sm_, sm_blocks_;
   DeviceBuffer<unsigned> control_;
   DeviceBuffer<std::uint64_t> marks_;
   int sm_id_limit_;
+};
+
+// The ping-pong's per-launch records, sized for `max_pairs` pairs in
+// `max_rounds` rounds of `samples` samples (kept while launches fit).
+class PingPongBuffers {
+ public:
+  PingPongBuffers(std::size_t max_pairs, std::size_t max_rounds, int samples)
+      : max_pairs_(std::max<std::size_t>(max_pairs, 1)),
+        max_rounds_(std::max<std::size_t>(max_rounds, 1)),
+        samples_(samples),
+        pairs_(max_pairs_),
+        round_starts_(max_rounds_ + 1),
+        sample_cycles_(max_pairs_ * samples),
+        cold_cycles_(max_pairs_),
+        status_(max_pairs_),
+        sides_done_(max_pairs_) {}
+
+  bool fits(const LaunchPairs& lp, int samples) const {
+    return lp.pairs.size() <= max_pairs_ && lp.round_starts.size() <= max_rounds_ + 1 && samples == samples_;
+  }
+
+  // Uploads the launch's pairs, clears the records, points `pp` at them.
+  void prepare(PingPongParams& pp, const LaunchPairs& lp, cudaStream_t s) {
+    if (!lp.pairs.empty()) pairs_.upload(lp.pairs, s);
+    round_starts_.upload(lp.round_starts, s);
+    for (auto* b : {&sample_cycles_, &cold_cycles_}) b->zero(s);
+    status_.zero(s);
+    sides_done_.zero(s);
+    pp.pairs = pairs_.get();
+    pp.pair_count = static_cast<int>(lp.pairs.size());
+    pp.round_starts = round_starts_.get();
+    pp.round_count = static_cast<int>(lp.round_starts.size()) - 1;
+    pp.round_width = std::max(lp.round_width, 1u);
+    pp.sample_cycles = sample_cycles_.get();
+    pp.cold_cycles = cold_cycles_.get();
+    pp.pair_status = status_.get();
+    pp.sides_done = sides_done_.get();
+  }
+
+  LaunchRecords records(std::size_t pairs, cudaStream_t s) const {
+    return {sample_cycles_.download(pairs * samples_, s), cold_cycles_.download(pairs, s), status_.download(pairs, s)};
+  }
+
+ private:
+  std::size_t max_pairs_, max_rounds_;
+  int samples_;
+  DeviceBuffer<DevicePair> pairs_;
+  DeviceBuffer<unsigned> round_starts_;
+  DeviceBuffer<std::uint64_t> sample_cycles_, cold_cycles_;
+  DeviceBuffer<int> status_;
+  DeviceBuffer<unsigned> sides_done_;
 };
 
 }  // namespace cumap::cuda

@@ -1,21 +1,29 @@
 #pragma once
-// Plain data shared by the host code (g++) and the kernels (nvcc): what one
-// launch of the persistent ping-pong kernel reads and writes in device memory.
+// Plain data shared by the host code (g++) and the kernels (nvcc, C++17):
+// what one launch of the ping-pong or line-probe kernel reads and writes in
+// device memory. Only protocol.hpp from include/cumap: plan.hpp is C++20.
 #include <cstddef>
 #include <cstdint>
 
+#include "cumap/protocol.hpp"
+
 namespace cumap::cuda {
 
+// One pair of a launch, in plan order (so grouped by round). Flag words are
+// offsets from the arena base in 32-bit words.
 struct DevicePair {
   int a;  // SM id that pings first (and always, when ordered)
   int b;
+  std::uint32_t first_word;   // the pinger of a round trip signals here
+  std::uint32_t second_word;  // ... and waits here
+  int round;                  // its round, counted from the launch's first
 };
 
-// Codes in PingPongParams::control[kAbortSlot].
+// Codes in the abort control word.
 enum AbortCode : unsigned {
   kNoAbort = 0,
   kAbortSharedSm = 1,      // an SM holds more than one block: roles would be ambiguous
-  kAbortWaitTimeout = 2    // waiting for the previous pair (or for all blocks) ran past its budget
+  kAbortWaitTimeout = 2    // waiting for a turn (or for all blocks) ran past its budget
 };
 
 // Bits of a pair's status word.
@@ -26,28 +34,36 @@ enum PairStatus : int {
 };
 
 // The control words, each on a 128-byte line of its own: blocks that have
-// arrived, pairs finished, blocks done flushing L2 (cumulative), abort code.
+// arrived, pairs (or probe turns) finished, blocks done flushing L2
+// (cumulative over rounds), abort code.
 inline constexpr int kArrivedSlot = 0;
 inline constexpr int kPairsDoneSlot = 32;
 inline constexpr int kFlushedSlot = 64;
 inline constexpr int kAbortSlot = 96;
 inline constexpr std::size_t kControlWords = 128;
+
+// How the ping-pong runs, the same for every launch of a measure() call.
+struct PingPongSettings {
+  protocol::Counts counts;
+  int probe = protocol::kCas;
+  std::uint64_t wait_budget_cycles = 0;   // each flag wait
+  std::uint64_t round_budget_cycles = 0;  // the longest a legitimate round can take
+  unsigned round_ns_estimate = 0;         // how long a round usually takes: waiting blocks sleep by it
+  int silent_sm = -1;                     // test hook (cuda_test_hooks.hpp): this SM never answers
+  bool flush_l2 = false;                  // --flush-cache: warps 1-3 flush L2 before every round
+};
+
+// What one ping-pong launch reads and writes (set up by the real runtime).
 struct PingPongParams {
+  PingPongSettings settings;
   const DevicePair* pairs;
   int pair_count;
-  int iters;
-  int samples;
-  int warmup;
-  int ordered;
-  int probe;  // cumap::Probe as int
-  std::uint64_t wait_budget_cycles;     // each flag wait
-  std::uint64_t pair_budget_cycles;     // the longest a legitimate pair can take
-  unsigned pair_ns_estimate;            // how long a pair usually takes: waiting blocks sleep by it
-  int silent_sm = -1;                   // fault injection for tests: this SM never answers
+  const unsigned* round_starts;  // [round_count + 1]: pairs before each round of the launch
+  int round_count;
+  unsigned round_width;          // most pairs in one round of the launch (>= 1): sleep arithmetic
 
-  std::uint32_t* flag_first;   // written by the pinger of a round trip
-  std::uint32_t* flag_second;  // written by the answering side
-  std::uint32_t* flush_buffer; // nullptr: no L2 flush between pairs
+  std::uint32_t* arena;          // flag words: arena + DevicePair::first_word / second_word
+  std::uint32_t* flush_buffer;   // nullptr without --flush-cache
   std::size_t flush_words;
 
   // Outputs.
@@ -60,6 +76,30 @@ struct PingPongParams {
   int sm_id_limit;
   unsigned* control;             // [kControlWords], zeroed by the host
   std::uint64_t* clock_marks;    // [4]: clock64 and %globaltimer at start and end, block 0
+};
+
+// Home discovery: the SMs of the launch take turns; on its turn an SM times
+// `chain` dependent atomics on every line, `repeats` times.
+struct LineProbeParams {
+  const std::uint32_t* arena;
+  const std::uint32_t* line_words;  // [line_count]: word offsets from the arena base
+  int line_count;
+  int chain;
+  int repeats;
+  // Zero at run time, unknown to the compiler: the next address is
+  // line + (previous result & zero_mask), which it cannot fold away.
+  std::uint32_t zero_mask;
+  const int* turn_of_sm;            // [sm_id_limit]: the SM's turn in this launch, -1: idle
+  int turn_count;
+  std::uint64_t turn_budget_cycles; // the longest one turn can take
+  unsigned turn_ns_estimate;
+
+  std::uint64_t* cycles;            // [turn_count * line_count * repeats]
+  int* block_sm;
+  int* sm_blocks;
+  int sm_id_limit;
+  unsigned* control;                // [kControlWords]; kPairsDoneSlot counts finished turns
+  std::uint64_t* clock_marks;
 };
 
 }  // namespace cumap::cuda

@@ -2,47 +2,84 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
+
+#include <fmt/format.h>
+
+#include "cumap/error.hpp"
 
 namespace cumap::cuda {
 
-std::uint64_t round_trips_per_pair(const MeasureSpec& spec) {
-  return 1 + static_cast<std::uint64_t>(spec.warmup) +
-         static_cast<std::uint64_t>(spec.samples) * static_cast<std::uint64_t>(spec.iters);
-}
-
-std::size_t pairs_per_launch(const MeasureSpec& spec, double rtt_ns_guess, double target_seconds) {
-  const double pair_ns = static_cast<double>(round_trips_per_pair(spec)) * rtt_ns_guess;
-  const double n = std::floor(target_seconds * 1e9 / std::max(pair_ns, 1.0));
+std::size_t rounds_per_launch(const protocol::Counts& counts, double rtt_ns_guess, double target_seconds) {
+  const double round_ns = static_cast<double>(protocol::round_trips(counts)) * rtt_ns_guess;
+  const double n = std::floor(target_seconds * 1e9 / std::max(round_ns, 1.0));
   return static_cast<std::size_t>(std::max(1.0, n));
 }
 
-std::vector<std::pair<std::size_t, std::size_t>> launch_ranges(std::size_t pair_count, std::size_t per_launch) {
-  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+std::vector<RoundRange> launch_round_ranges(std::size_t round_count, std::size_t per_launch) {
+  std::vector<RoundRange> ranges;
   per_launch = std::max<std::size_t>(per_launch, 1);
-  for (std::size_t b = 0; b < pair_count; b += per_launch) ranges.emplace_back(b, std::min(pair_count, b + per_launch));
+  for (std::size_t b = 0; b < round_count; b += per_launch) ranges.push_back({b, std::min(round_count, b + per_launch)});
   return ranges;
+}
+
+namespace {
+
+void check_flag_word(std::uint64_t offset, const FlagArena& arena, const PlannedPair& p) {
+  if (offset % protocol::kFlagBytes != 0 || offset + protocol::kFlagBytes > arena.bytes)
+    throw UsageError(fmt::format("plan: the flag at byte {} of pair {}-{} is not an aligned word of the {}-byte arena",
+                                 offset, p.a.unit, p.b.unit, arena.bytes));
+}
+
+}  // namespace
+
+void check_plan_flags(const MeasurementPlan& plan) {
+  check_arena(plan.arena);
+  for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
+    std::set<int> units;
+    std::set<std::uint64_t> words;
+    for (const PlannedPair& p : plan.rounds[r].pairs) {
+      check_flag_word(p.flags.first, plan.arena, p);
+      check_flag_word(p.flags.second, plan.arena, p);
+      if (p.flags.first == p.flags.second)
+        throw UsageError(fmt::format("plan: pair {}-{} has both flags on one word", p.a.unit, p.b.unit));
+      if (p.a.unit == p.b.unit) throw UsageError(fmt::format("plan: pair {}-{} is one unit", p.a.unit, p.b.unit));
+      if (!units.insert(p.a.unit).second || !units.insert(p.b.unit).second)
+        throw UsageError(fmt::format("plan: round {} has two pairs on one unit ({}-{})", r, p.a.unit, p.b.unit));
+      if (!words.insert(p.flags.first).second || !words.insert(p.flags.second).second)
+        throw UsageError(fmt::format("plan: round {} has two pairs on one flag word ({}-{})", r, p.a.unit, p.b.unit));
+    }
+  }
+}
+
+LaunchPairs launch_pairs(const MeasurementPlan& plan, RoundRange range) {
+  LaunchPairs out;
+  for (std::size_t r = range.begin; r < range.end; ++r) {
+    const auto& pairs = plan.rounds[r].pairs;
+    out.round_starts.push_back(static_cast<unsigned>(out.pairs.size()));
+    out.round_width = std::max(out.round_width, static_cast<unsigned>(pairs.size()));
+    for (const PlannedPair& p : pairs)
+      out.pairs.push_back({p.a.unit, p.b.unit, static_cast<std::uint32_t>(p.flags.first / protocol::kFlagBytes),
+                           static_cast<std::uint32_t>(p.flags.second / protocol::kFlagBytes),
+                           static_cast<int>(r - range.begin)});
+  }
+  out.round_starts.push_back(static_cast<unsigned>(out.pairs.size()));
+  return out;
 }
 
 std::uint64_t budget_cycles(double milliseconds, double max_clock_hz) {
   return static_cast<std::uint64_t>(std::ceil(milliseconds * 1e-3 * max_clock_hz));
 }
 
-std::uint64_t pair_budget_cycles(const MeasureSpec& spec, double max_clock_hz) {
-  const double pair_ms = static_cast<double>(round_trips_per_pair(spec)) * 20e-3;
-  return budget_cycles(pair_ms + 2.0 * spec.timeout_ms, max_clock_hz);
+std::uint64_t round_budget_cycles(const protocol::Counts& counts, double timeout_ms, double max_clock_hz) {
+  const double pair_ms = static_cast<double>(protocol::round_trips(counts)) * 20e-3;
+  return budget_cycles(pair_ms + 2.0 * timeout_ms, max_clock_hz);
 }
 
-unsigned pair_ns_estimate(const MeasureSpec& spec, double rtt_ns_guess) {
-  const double ns = static_cast<double>(round_trips_per_pair(spec)) * rtt_ns_guess;
+unsigned round_ns_estimate(const protocol::Counts& counts, double rtt_ns_guess) {
+  const double ns = static_cast<double>(protocol::round_trips(counts)) * rtt_ns_guess;
   return static_cast<unsigned>(std::min(ns, 4e9));
-}
-
-std::vector<DevicePair> device_pairs(const std::vector<Pair>& pairs, std::size_t begin, std::size_t end) {
-  std::vector<DevicePair> out;
-  out.reserve(end - begin);
-  for (std::size_t i = begin; i < end; ++i) out.push_back({pairs[i].a, pairs[i].b});
-  return out;
 }
 
 double cycles_per_ns(const std::uint64_t marks[4]) {
@@ -50,44 +87,65 @@ double cycles_per_ns(const std::uint64_t marks[4]) {
   return static_cast<double>(marks[2] - marks[0]) / static_cast<double>(marks[3] - marks[1]);
 }
 
-std::vector<PairMeasurement> decode_launch(const std::vector<Pair>& pairs, std::size_t begin,
-                                           const LaunchRecords& records, const MeasureSpec& spec,
-                                           double cyc_per_ns, int copy) {
+std::vector<PairMeasurement> decode_launch(const MeasurementPlan& plan, RoundRange range,
+                                           const LaunchRecords& records, double cyc_per_ns) {
+  const int samples = plan.counts.samples;
+  const int iters = plan.counts.iters;
   std::vector<PairMeasurement> out;
-  out.reserve(records.status.size());
-  for (std::size_t i = 0; i < records.status.size(); ++i) {
-    PairMeasurement m;
-    m.a = pairs[begin + i].a;
-    m.b = pairs[begin + i].b;
-    m.copy = copy;
-    m.timed_out = records.status[i] != kPairOk;
-    if (!m.timed_out) {
-      m.cold_rtt_ns = static_cast<double>(records.cold_cycles[i]) / cyc_per_ns;
-      for (int s = 0; s < spec.samples; ++s) {
-        const double cycles = static_cast<double>(records.sample_cycles[i * spec.samples + s]) / spec.iters;
-        m.rtt_cycles.push_back(cycles);
-        m.rtt_ns.push_back(cycles / cyc_per_ns);
+  std::size_t i = 0;  // the pair's index in the launch
+  for (std::size_t r = range.begin; r < range.end; ++r) {
+    for (const PlannedPair& p : plan.rounds[r].pairs) {
+      PairMeasurement m;
+      m.a = p.a;
+      m.b = p.b;
+      m.flags = p.flags;
+      m.tag = p.tag;
+      m.round = static_cast<int>(r);
+      m.timed_out = records.status.at(i) != kPairOk;
+      if (!m.timed_out) {
+        m.cold_rtt_ns = static_cast<double>(records.cold_cycles.at(i)) / cyc_per_ns;
+        for (int s = 0; s < samples; ++s) {
+          const double cycles = static_cast<double>(records.sample_cycles.at(i * samples + s)) / iters;
+          m.rtt_cycles.push_back(cycles);
+          m.rtt_ns.push_back(cycles / cyc_per_ns);
+        }
       }
+      out.push_back(std::move(m));
+      ++i;
     }
-    out.push_back(std::move(m));
   }
   return out;
 }
 
-namespace {
-constexpr std::size_t kCopyStrideWords = 64 * 1024 / 4;
-constexpr std::size_t kLineWords = 128 / 4;
-constexpr std::size_t kPageWords = 4096 / 4;
-}  // namespace
-
-FlagOffsets flag_offsets(int copy, Placement placement) {
-  const std::size_t c = static_cast<std::size_t>(copy);
-  const std::size_t first = c * kCopyStrideWords + (c % (kPageWords / kLineWords)) * kLineWords;
-  return {first, placement == Placement::SameLine ? first + 1 : first + kPageWords};
+std::string abort_reason(unsigned code) {
+  switch (code) {
+    case kNoAbort: return "";
+    case kAbortSharedSm:
+      return "an SM received more than one block, so roles chosen by %smid would be ambiguous "
+             "(is another process using the GPU, or MPS/MIG limiting shared memory?)";
+    case kAbortWaitTimeout:
+      return "a block waited for its turn longer than any round can take (raise --timeout-ms?)";
+    default: return "unknown abort code " + std::to_string(code);
+  }
 }
 
-std::size_t flag_buffer_words(int copies) {
-  return static_cast<std::size_t>(copies) * kCopyStrideWords;
+std::size_t arena_allocation_bytes(const FlagArena& arena) {
+  return static_cast<std::size_t>(arena.offset_bytes + arena.bytes) + kArenaAlignment;
+}
+
+std::uintptr_t arena_base(std::uintptr_t allocation, const FlagArena& arena) {
+  const std::uintptr_t aligned = (allocation + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
+  return aligned + static_cast<std::uintptr_t>(arena.offset_bytes);
+}
+
+void check_arena(const FlagArena& arena) {
+  if (arena.bytes < protocol::kFlagBytes) throw UsageError("the flag arena must hold at least one word");
+  if (arena.offset_bytes % protocol::kFlagBytes != 0)
+    throw UsageError(fmt::format("--flag-offset {} must be a multiple of {} bytes (flags are aligned words)",
+                                 arena.offset_bytes, protocol::kFlagBytes));
+  if (arena.bytes / protocol::kFlagBytes > 0xffffffffull)
+    throw UsageError(fmt::format("a flag arena of {} bytes is larger than the CUDA backend addresses (16 GiB)",
+                                 arena.bytes));
 }
 
 std::size_t flush_buffer_words(std::size_t l2_bytes) {
@@ -99,15 +157,55 @@ std::size_t persisting_window_bytes(std::size_t wanted, std::size_t persisting_m
   return std::min({wanted, persisting_max, window_max});
 }
 
-std::string abort_reason(unsigned code) {
-  switch (code) {
-    case kNoAbort: return "";
-    case kAbortSharedSm:
-      return "an SM received more than one block, so roles chosen by %smid would be ambiguous "
-             "(is another process using the GPU, or MPS/MIG limiting shared memory?)";
-    case kAbortWaitTimeout:
-      return "a block waited for its turn longer than any pair can take (raise --timeout-ms?)";
-    default: return "unknown abort code " + std::to_string(code);
+void check_line_probe(const LineProbePlan& plan) {
+  check_arena(plan.arena);
+  if (plan.chain < 1 || plan.repeats < 1) throw UsageError("line probing needs a chain and repeats of at least 1");
+  for (std::uint64_t line : plan.lines)
+    if (line % protocol::kFlagBytes != 0 || line + protocol::kFlagBytes > plan.arena.bytes)
+      throw UsageError(fmt::format("line probe: byte {} is not an aligned word of the {}-byte arena", line,
+                                   plan.arena.bytes));
+}
+
+std::vector<std::uint32_t> line_words(const LineProbePlan& plan) {
+  std::vector<std::uint32_t> words;
+  for (std::uint64_t line : plan.lines) words.push_back(static_cast<std::uint32_t>(line / protocol::kFlagBytes));
+  return words;
+}
+
+namespace {
+double atomics_per_unit(const LineProbePlan& plan) {
+  return static_cast<double>(plan.lines.size()) * plan.chain * plan.repeats;
+}
+}  // namespace
+
+std::size_t units_per_probe_launch(const LineProbePlan& plan, double atomic_ns_guess, double target_seconds) {
+  const double unit_ns = atomics_per_unit(plan) * atomic_ns_guess;
+  return static_cast<std::size_t>(std::max(1.0, std::floor(target_seconds * 1e9 / std::max(unit_ns, 1.0))));
+}
+
+std::uint64_t turn_budget_cycles(const LineProbePlan& plan, double max_clock_hz) {
+  return budget_cycles(atomics_per_unit(plan) * 20e-3 + 100.0, max_clock_hz);
+}
+
+unsigned turn_ns_estimate(const LineProbePlan& plan, double atomic_ns_guess) {
+  return static_cast<unsigned>(std::min(atomics_per_unit(plan) * atomic_ns_guess, 4e9));
+}
+
+void fill_probe_rows(LineLatencyTable& table, std::size_t first_unit, std::size_t turns,
+                     const std::vector<std::uint64_t>& cycles, int chain, int repeats, double cyc_per_ns) {
+  const std::size_t lines = table.lines.size();
+  std::vector<double> timings(static_cast<std::size_t>(repeats));
+  for (std::size_t t = 0; t < turns; ++t) {
+    for (std::size_t l = 0; l < lines; ++l) {
+      for (int r = 0; r < repeats; ++r)
+        timings[r] = static_cast<double>(cycles.at((t * lines + l) * repeats + r)) / chain;
+      std::sort(timings.begin(), timings.end());
+      const std::size_t n = timings.size();
+      const double median = n % 2 ? timings[n / 2] : 0.5 * (timings[n / 2 - 1] + timings[n / 2]);
+      const std::size_t cell = (first_unit + t) * lines + l;
+      table.cycles.at(cell) = median;
+      table.ns.at(cell) = median / cyc_per_ns;
+    }
   }
 }
 

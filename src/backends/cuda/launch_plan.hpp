@@ -1,73 +1,100 @@
 #pragma once
 // Host-side arithmetic of the CUDA backend, free of CUDA calls so that it is
-// unit-tested without a GPU: how the schedule is cut into launches, the wait
-// budgets, and how the kernel's records become PairMeasurements.
+// unit-tested without a GPU: how a plan is checked and cut into launches at
+// round boundaries, the wait budgets, the arena layout, and how the kernels'
+// records become PairMeasurements and line latencies.
 #include <cstddef>
 #include <cstdint>
-#include <utility>
+#include <string>
 #include <vector>
 
 #include "backends/cuda/launch_params.hpp"
 #include "cumap/backend.hpp"
-#include "cumap/placement.hpp"
-#include "cumap/schedule.hpp"
+#include "cumap/plan.hpp"
 
 namespace cumap::cuda {
 
-// Round trips one pair runs: the cold one, the warm-up, the samples.
-std::uint64_t round_trips_per_pair(const MeasureSpec& spec);
+// --- Cutting a plan into launches -------------------------------------------
 
-// Pairs per launch, so that a launch lasts about `target_seconds` at an
-// assumed `rtt_ns_guess` (progress updates and host-side checks happen
-// between launches). At least 1.
-std::size_t pairs_per_launch(const MeasureSpec& spec, double rtt_ns_guess, double target_seconds);
+// Rounds per launch, so that a launch lasts about `target_seconds` when a
+// round trip takes `rtt_ns_guess` (the pairs of a round run at the same time,
+// so a round lasts about as long as one pair). Progress updates and host-side
+// checks happen between launches. At least 1.
+std::size_t rounds_per_launch(const protocol::Counts& counts, double rtt_ns_guess, double target_seconds);
 
-// [begin, end) ranges of the pair list, one per launch.
-std::vector<std::pair<std::size_t, std::size_t>> launch_ranges(std::size_t pair_count, std::size_t per_launch);
+// [begin, end) of the plan's rounds, one per launch.
+struct RoundRange {
+  std::size_t begin;
+  std::size_t end;
+  bool operator==(const RoundRange&) const = default;
+};
+std::vector<RoundRange> launch_round_ranges(std::size_t round_count, std::size_t per_launch);
+
+// UsageError unless every flag word is 4-byte aligned and inside the arena,
+// the two words of a pair differ, and no two pairs of one round share a unit
+// or a flag word (the kernel would run them into each other).
+void check_plan_flags(const MeasurementPlan& plan);
+
+// The device records of one launch: its pairs in plan order, the number of
+// pairs before each of its rounds (round_starts.back() = pair count), and
+// the widest round.
+struct LaunchPairs {
+  std::vector<DevicePair> pairs;
+  std::vector<unsigned> round_starts;
+  unsigned round_width = 1;
+};
+LaunchPairs launch_pairs(const MeasurementPlan& plan, RoundRange range);
+
+// --- Budgets ------------------------------------------------------------------
 
 // A time budget in cycles of the SM clock at its highest rate (at lower rates
 // the budget only lasts longer).
 std::uint64_t budget_cycles(double milliseconds, double max_clock_hz);
 
-// The longest a legitimate pair can take: all its round trips at a
+// The longest a legitimate round can take: all of a pair's round trips at a
 // pessimistic 20 us each, plus two wait budgets. Blocks waiting for their
-// turn allow this much per pair ahead of them.
-std::uint64_t pair_budget_cycles(const MeasureSpec& spec, double max_clock_hz);
+// turn allow this much per round ahead of them.
+std::uint64_t round_budget_cycles(const protocol::Counts& counts, double timeout_ms, double max_clock_hz);
 
-// How long a pair usually takes, in ns (saturating): blocks waiting for a
-// later turn sleep by it.
-unsigned pair_ns_estimate(const MeasureSpec& spec, double rtt_ns_guess);
+// How long a round usually takes, in ns (saturating): blocks waiting for a
+// later round sleep by it.
+unsigned round_ns_estimate(const protocol::Counts& counts, double rtt_ns_guess);
 
-std::vector<DevicePair> device_pairs(const std::vector<Pair>& pairs, std::size_t begin, std::size_t end);
+// --- Records ------------------------------------------------------------------
 
 // SM clock in cycles per ns from the kernel's clock64/%globaltimer marks
 // (start cycles, start ns, end cycles, end ns). NaN if the interval is empty.
 double cycles_per_ns(const std::uint64_t marks[4]);
 
-// What one launch wrote, copied back to the host.
+// What one ping-pong launch wrote, copied back to the host; indexed by the
+// launch's pairs.
 struct LaunchRecords {
   std::vector<std::uint64_t> sample_cycles;  // pair-major, `samples` per pair
   std::vector<std::uint64_t> cold_cycles;
   std::vector<int> status;
 };
 
-// Turns the records of pairs [begin, end) into measurements: cycles per round
-// trip and ns through `cyc_per_ns`. Timed-out pairs carry no samples.
-std::vector<PairMeasurement> decode_launch(const std::vector<Pair>& pairs, std::size_t begin,
-                                           const LaunchRecords& records, const MeasureSpec& spec,
-                                           double cyc_per_ns, int copy);
+// The measurements of the plan's rounds [range): cycles per round trip, and
+// ns through `cyc_per_ns`; tag, round and flags from the plan. Timed-out
+// pairs carry no samples.
+std::vector<PairMeasurement> decode_launch(const MeasurementPlan& plan, RoundRange range,
+                                           const LaunchRecords& records, double cyc_per_ns);
 
-// Where the flags of rotating copy `copy` sit in the flag buffer, in 32-bit
-// words. Copies are 64 KiB apart and shifted by a different line within the
-// page, so that they land on different pages and, as far as the address hash
-// allows, different L2 slices. Same-line: adjacent words. Split-line: the
-// second flag 4 KiB after the first (another line and another page).
-struct FlagOffsets {
-  std::size_t first;
-  std::size_t second;
-};
-FlagOffsets flag_offsets(int copy, Placement placement);
-std::size_t flag_buffer_words(int copies);
+// Why a launch was abandoned, for the error message; empty if it was not.
+std::string abort_reason(unsigned code);
+
+// --- Memory -------------------------------------------------------------------
+
+// The arena's allocation: offset_bytes + bytes, plus room to start the arena
+// on a 64 KiB boundary, so that an offset has the same page and line position
+// whatever address the allocator returned.
+inline constexpr std::size_t kArenaAlignment = 64 * 1024;
+std::size_t arena_allocation_bytes(const FlagArena& arena);
+// Where the arena (offset 0) starts inside an allocation at `allocation`.
+std::uintptr_t arena_base(std::uintptr_t allocation, const FlagArena& arena);
+// UsageError for an arena the kernels cannot address (offsets are 32-bit
+// words; --flag-offset must keep flags 4-byte aligned).
+void check_arena(const FlagArena& arena);
 
 // Words of the L2 flush buffer: twice the L2, a whole number of 16-byte stores.
 std::size_t flush_buffer_words(std::size_t l2_bytes);
@@ -75,7 +102,24 @@ std::size_t flush_buffer_words(std::size_t l2_bytes);
 // The persisting-L2 window for `wanted` bytes, clamped to the device limits.
 std::size_t persisting_window_bytes(std::size_t wanted, std::size_t persisting_max, std::size_t window_max);
 
-// Why a launch was abandoned, for the error message; empty if it was not.
-std::string abort_reason(unsigned code);
+// --- Line probing -------------------------------------------------------------
+
+// UsageError unless every line is inside the arena and 4-byte aligned, and
+// chain and repeats are at least 1.
+void check_line_probe(const LineProbePlan& plan);
+std::vector<std::uint32_t> line_words(const LineProbePlan& plan);
+
+// Units per probe launch, so that a launch lasts about `target_seconds` at
+// `atomic_ns_guess` per atomic. At least 1.
+std::size_t units_per_probe_launch(const LineProbePlan& plan, double atomic_ns_guess, double target_seconds);
+// The longest one unit's turn can take: every atomic at a pessimistic 20 us.
+std::uint64_t turn_budget_cycles(const LineProbePlan& plan, double max_clock_hz);
+unsigned turn_ns_estimate(const LineProbePlan& plan, double atomic_ns_guess);
+
+// Fills rows [first_unit, first_unit + turns) of `table` (already sized) from
+// a launch's cycles, [turn][line][repeat] for whole chains: the median over
+// repeats, divided by the chain length; ns through `cyc_per_ns`.
+void fill_probe_rows(LineLatencyTable& table, std::size_t first_unit, std::size_t turns,
+                     const std::vector<std::uint64_t>& cycles, int chain, int repeats, double cyc_per_ns);
 
 }  // namespace cumap::cuda

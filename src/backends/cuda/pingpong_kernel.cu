@@ -1,8 +1,9 @@
 // The persistent ping-pong kernel: one block per SM; blocks learn their role
-// from %smid and walk the pair list one pair at a time. A counter of finished
-// pairs hands the turn on: the two blocks of the next pair start when it
-// reaches their pair, every other block sleeps, so nothing else touches the
-// memory system while a pair is measured.
+// from %smid and walk the launch's pairs round by round. A counter of
+// finished pairs hands the turn on: the pairs of round r start when it
+// reaches the number of pairs before r, every block without a pair sleeps,
+// so nothing else touches the memory system while a round is measured. With
+// one pair per round this is the serial schedule.
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_ops.cuh"
 #include "backends/cuda/pingpong_launch.hpp"
@@ -13,77 +14,77 @@ namespace {
 using namespace dev;
 
 // One side of one pair. `k` counts round trips across the whole pair, so the
-// flag values only grow.
+// flag values only grow (from 0: the previous user of the words reset them).
 template <int P>
 struct Side {
   const PingPongParams& pp;
   int pair;
+  unsigned* first;
+  unsigned* second;
   unsigned k = 0;
 
   // `count` round trips; true when all completed. The pinger times them.
-  __device__ bool segment(int count, bool i_ping, std::uint64_t* cycles_out) {
+  __device__ bool run(int count, bool i_ping, std::uint64_t* cycles_out) {
+    const std::uint64_t budget = pp.settings.wait_budget_cycles;
     if (i_ping) {
       const long long t0 = clock64();
       for (int i = 0; i < count; ++i) {
         ++k;
-        send<P>(pp.flag_first, k);
-        if (!wait_for<P>(pp.flag_second, k, pp.wait_budget_cycles)) {
+        send<P>(first, k);
+        if (!wait_for<P>(second, k, budget)) {
           atomicOr(&pp.pair_status[pair], kPingTimedOut);
           return false;
         }
       }
       const long long t1 = clock64();
-      if (cycles_out) *cycles_out = static_cast<std::uint64_t>(t1 - t0);
+      *cycles_out = static_cast<std::uint64_t>(t1 - t0);
     } else {
       for (int i = 0; i < count; ++i) {
         ++k;
-        if (!wait_for<P>(pp.flag_first, k, pp.wait_budget_cycles)) {
+        if (!wait_for<P>(first, k, budget)) {
           atomicOr(&pp.pair_status[pair], kPongTimedOut);
           return false;
         }
-        send<P>(pp.flag_second, k);
+        send<P>(second, k);
       }
     }
     return true;
   }
 };
 
-// Cold round trip, warm-up, then the samples. Unordered pairs split every
-// sample between the directions (a pings the first half of the round trips,
-// b the second), so that a cell is the mean of both directions however many
-// samples there are; each pinger adds the cycles of its half.
+// The pair's round trips in protocol order (protocol::segment): the cold one,
+// the warm-up, then each sample, split between the directions unless
+// ordered. The pinger of a segment adds its cycles to the sample's slot.
 template <int P>
-__device__ void run_pair(const PingPongParams& pp, int pair, bool i_am_a) {
-  Side<P> side{pp, pair};
-  if (!side.segment(1, i_am_a, i_am_a ? &pp.cold_cycles[pair] : nullptr)) return;
-  if (pp.warmup > 0 && !side.segment(pp.warmup, i_am_a, nullptr)) return;
-  const int a_share = pp.ordered ? pp.iters : pp.iters / 2;
-  for (int s = 0; s < pp.samples; ++s) {
-    unsigned long long* slot =
-        reinterpret_cast<unsigned long long*>(&pp.sample_cycles[static_cast<std::size_t>(pair) * pp.samples + s]);
+__device__ void run_pair(const PingPongParams& pp, int pair, const DevicePair& pr, bool i_am_a) {
+  const protocol::Counts& c = pp.settings.counts;
+  Side<P> side{pp, pair, pp.arena + pr.first_word, pp.arena + pr.second_word};
+  for (int i = 0; i < protocol::segment_count(c); ++i) {
+    const protocol::Segment seg = protocol::segment(c, i);
+    const bool i_ping = seg.a_pings == i_am_a;
     std::uint64_t cycles = 0;
-    if (a_share > 0) {
-      if (!side.segment(a_share, i_am_a, &cycles)) return;
-      if (i_am_a) atomicAdd(slot, static_cast<unsigned long long>(cycles));
-    }
-    if (a_share < pp.iters) {
-      cycles = 0;
-      if (!side.segment(pp.iters - a_share, !i_am_a, &cycles)) return;
-      if (!i_am_a) atomicAdd(slot, static_cast<unsigned long long>(cycles));
+    if (!side.run(seg.count, i_ping, &cycles)) return;
+    if (!i_ping) continue;
+    if (seg.sample == protocol::kColdSample) {
+      pp.cold_cycles[pair] = cycles;
+    } else if (seg.sample >= 0) {
+      auto* slot = reinterpret_cast<unsigned long long*>(
+          &pp.sample_cycles[static_cast<std::size_t>(pair) * c.samples + seg.sample]);
+      atomicAdd(slot, static_cast<unsigned long long>(cycles));
     }
   }
 }
 
 // The second side to leave a pair (whether it completed or timed out) knows
-// that nobody touches the flags any more: it zeroes them and hands the turn
-// to the next pair.
-__device__ void leave_pair(const PingPongParams& pp, int pair) {
+// that nobody touches its flags any more: it zeroes them, makes that visible,
+// and counts the pair finished. A round is over when all its pairs counted.
+__device__ void leave_pair(const PingPongParams& pp, int pair, const DevicePair& pr) {
   __threadfence();
   if (atomicAdd(&pp.sides_done[pair], 1u) == 1u) {
-    atomicExch(pp.flag_first, 0u);
-    atomicExch(pp.flag_second, 0u);
+    atomicExch(pp.arena + pr.first_word, 0u);
+    atomicExch(pp.arena + pr.second_word, 0u);
     __threadfence();
-    st_release(pp.control + kPairsDoneSlot, static_cast<unsigned>(pair) + 1);
+    atomicAdd(pp.control + kPairsDoneSlot, 1u);
   }
 }
 
@@ -98,23 +99,25 @@ __device__ void flush_l2(const PingPongParams& pp, unsigned value, unsigned flus
   __threadfence();
 }
 
-// Warps 1.. of a block flush L2 before every pair (--flush-cache), in step
-// with the turn counter; they sync among themselves with named barrier 1 so
-// that the player (thread 0 of warp 0) never shares a warp or a barrier with
-// them.
+// Warps 1.. of a block flush L2 before every round (--flush-cache): when the
+// previous round has finished, every block flushes its share and counts
+// itself in `flushed`; players of round r wait for (r + 1) * gridDim.x. They
+// sync among themselves with named barrier 1 so that the player (thread 0 of
+// warp 0) never shares a warp or a barrier with them.
 __device__ void flusher_loop(const PingPongParams& pp, unsigned* pairs_done, unsigned* flushed, unsigned* abort) {
   __shared__ int go;
   const unsigned flushers = blockDim.x - 32;
   const unsigned me = threadIdx.x - 32;
-  for (int p = 0; p < pp.pair_count; ++p) {
+  const PingPongSettings& s = pp.settings;
+  for (int r = 0; r < pp.round_count; ++r) {
     if (me == 0)
-      go = wait_at_least(pairs_done, static_cast<unsigned>(p), pp.pair_budget_cycles * (p + 1), abort,
-                         kAbortWaitTimeout, pp.pair_ns_estimate);
+      go = wait_at_least(pairs_done, pp.round_starts[r], s.round_budget_cycles * (r + 1), abort, kAbortWaitTimeout,
+                         s.round_ns_estimate, pp.round_width);
     asm volatile("bar.sync 1, %0;" ::"r"(flushers) : "memory");
     const bool ok = go != 0;
     asm volatile("bar.sync 1, %0;" ::"r"(flushers) : "memory");
     if (!ok) return;
-    flush_l2(pp, static_cast<unsigned>(p), me, flushers);
+    flush_l2(pp, static_cast<unsigned>(r), me, flushers);
     asm volatile("bar.sync 1, %0;" ::"r"(flushers) : "memory");
     if (me == 0) atomicAdd(flushed, 1u);
   }
@@ -128,6 +131,7 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
   unsigned* const pairs_done = pp.control + kPairsDoneSlot;
   unsigned* const flushed = pp.control + kFlushedSlot;
   unsigned* const abort = pp.control + kAbortSlot;
+  const PingPongSettings& s = pp.settings;
   const unsigned blk = blockIdx.x;
   const int me = static_cast<int>(smid());
 
@@ -147,7 +151,7 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
   if (me < pp.sm_id_limit) atomicAdd(&pp.sm_blocks[me], 1);
   __threadfence();
   atomicAdd(arrived, 1u);
-  if (!wait_at_least(arrived, gridDim.x, pp.pair_budget_cycles, abort, kAbortWaitTimeout, pp.pair_ns_estimate))
+  if (!wait_at_least(arrived, gridDim.x, s.round_budget_cycles, abort, kAbortWaitTimeout, s.round_ns_estimate, 1))
     return;
   // Roles come from %smid, so two blocks on one SM would both play.
   if (me >= pp.sm_id_limit || ld_relaxed(reinterpret_cast<unsigned*>(&pp.sm_blocks[me])) != 1) {
@@ -155,30 +159,27 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
     return;
   }
 
-  int previous = -1;  // the last pair this block waited for
+  int previous = -1;  // the round this block last waited for
   for (int p = 0; p < pp.pair_count; ++p) {
     const DevicePair pr = pp.pairs[p];
     if (me != pr.a && me != pr.b) continue;
-    const std::uint64_t budget = pp.pair_budget_cycles * static_cast<std::uint64_t>(p - previous);
-    previous = p;
-    if (!wait_at_least(pairs_done, static_cast<unsigned>(p), budget, abort, kAbortWaitTimeout, pp.pair_ns_estimate))
+    const std::uint64_t budget = s.round_budget_cycles * static_cast<std::uint64_t>(pr.round - previous);
+    previous = pr.round;
+    if (!wait_at_least(pairs_done, pp.round_starts[pr.round], budget, abort, kAbortWaitTimeout, s.round_ns_estimate,
+                       pp.round_width))
       return;
     if (pp.flush_buffer &&
-        !wait_at_least(flushed, (static_cast<unsigned>(p) + 1) * gridDim.x, pp.pair_budget_cycles, abort,
-                       kAbortWaitTimeout, pp.pair_ns_estimate))
+        !wait_at_least(flushed, (static_cast<unsigned>(pr.round) + 1) * gridDim.x, s.round_budget_cycles, abort,
+                       kAbortWaitTimeout, s.round_ns_estimate, pp.round_width))
       return;
-    if (me == pp.silent_sm) {
-      // Fault injection for the tests: this side never answers.
-    } else {
-      run_pair<P>(pp, p, me == pr.a);
-    }
-    leave_pair(pp, p);
+    if (me != s.silent_sm) run_pair<P>(pp, p, pr, me == pr.a);  // the silent SM (tests) never answers
+    leave_pair(pp, p, pr);
   }
 
   if (blk == 0) {
-    const std::uint64_t budget = pp.pair_budget_cycles * static_cast<std::uint64_t>(pp.pair_count - previous);
+    const std::uint64_t budget = s.round_budget_cycles * static_cast<std::uint64_t>(pp.round_count - previous);
     if (wait_at_least(pairs_done, static_cast<unsigned>(pp.pair_count), budget, abort, kAbortWaitTimeout,
-                      pp.pair_ns_estimate)) {
+                      s.round_ns_estimate, pp.round_width)) {
       pp.clock_marks[2] = static_cast<std::uint64_t>(clock64());
       pp.clock_marks[3] = globaltimer_ns();
     }
@@ -196,97 +197,20 @@ KernelFn kernel_for(int probe) {
   }
 }
 
-__global__ void cluster_census_kernel(int* out_sm) {
-  extern __shared__ unsigned char one_block_per_sm[];
-  (void)one_block_per_sm;
-  if (threadIdx.x == 0) {
-    out_sm[blockIdx.x] = static_cast<int>(smid());
-    // Stay resident a while so that every cluster of the launch is on the
-    // chip at once and the scheduler has to spread them over all GPCs.
-    const long long start = clock64();
-    while (clock64() - start < 200000) {
-    }
-  }
-}
-
-__global__ void clock_calibration_kernel(std::uint64_t* marks, std::uint64_t settle_ns, std::uint64_t measure_ns) {
-  // Spin first so the SM clock leaves its idle state, then count cycles over a
-  // known stretch of %globaltimer.
-  const std::uint64_t t_start = globaltimer_ns();
-  while (globaltimer_ns() - t_start < settle_ns) {
-  }
-  const std::uint64_t g0 = globaltimer_ns();
-  const long long c0 = clock64();
-  std::uint64_t g1;
-  do {
-    g1 = globaltimer_ns();
-  } while (g1 - g0 < measure_ns);
-  const long long c1 = clock64();
-  marks[0] = static_cast<std::uint64_t>(c0);
-  marks[1] = g0;
-  marks[2] = static_cast<std::uint64_t>(c1);
-  marks[3] = g1;
-}
-
 }  // namespace
-
-void launch_clock_calibration(std::uint64_t* marks, std::uint64_t settle_ns, std::uint64_t measure_ns,
-                              cudaStream_t stream) {
-  clock_calibration_kernel<<<1, 1, 0, stream>>>(marks, settle_ns, measure_ns);
-  CUMAP_CUDA_CHECK(cudaGetLastError());
-}
 
 void prepare_pingpong_kernels(std::size_t smem_bytes) {
   for (int probe : {kCas, kExch, kAcqRel, kVolatile})
     CUMAP_CUDA_CHECK(cudaFuncSetAttribute(kernel_for(probe), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(smem_bytes)));
-  CUMAP_CUDA_CHECK(cudaFuncSetAttribute(cluster_census_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(smem_bytes)));
-  CUMAP_CUDA_CHECK(cudaFuncSetAttribute(cluster_census_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
 }
 
 void launch_pingpong(const PingPongParams& params, int blocks, std::size_t smem_bytes, cudaStream_t stream) {
   PingPongParams copy = params;
   void* args[] = {&copy};
   const int threads = params.flush_buffer ? kPingPongThreads : 1;
-  CUMAP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel_for(params.probe)), dim3(blocks),
-                                               dim3(threads), args, smem_bytes, stream));
-}
-
-namespace {
-cudaLaunchConfig_t cluster_config(int clusters, int cluster_size, std::size_t smem_bytes, cudaStream_t stream,
-                                  cudaLaunchAttribute* attr) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(clusters * cluster_size);
-  cfg.blockDim = dim3(32);
-  cfg.dynamicSmemBytes = smem_bytes;
-  cfg.stream = stream;
-  attr->id = cudaLaunchAttributeClusterDimension;
-  attr->val.clusterDim.x = cluster_size;
-  attr->val.clusterDim.y = 1;
-  attr->val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  return cfg;
-}
-}  // namespace
-
-int max_active_clusters(int cluster_size, std::size_t smem_bytes) {
-  cudaLaunchAttribute attr{};
-  cudaLaunchConfig_t cfg = cluster_config(1, cluster_size, smem_bytes, nullptr, &attr);
-  int n = 0;
-  // An unsupported size is an answer here, not a failure.
-  if (cudaOccupancyMaxActiveClusters(&n, cluster_census_kernel, &cfg) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  return n;
-}
-
-void launch_cluster_census(int* out_sm, int clusters, int cluster_size, std::size_t smem_bytes, cudaStream_t stream) {
-  cudaLaunchAttribute attr{};
-  cudaLaunchConfig_t cfg = cluster_config(clusters, cluster_size, smem_bytes, stream, &attr);
-  CUMAP_CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_census_kernel, out_sm));
+  CUMAP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel_for(params.settings.probe)),
+                                               dim3(blocks), dim3(threads), args, smem_bytes, stream));
 }
 
 }  // namespace cumap::cuda

@@ -1,7 +1,7 @@
 #include "backends/cuda/sm_topology.hpp"
 
 #include "backends/cuda/device_buffer.hpp"
-#include "backends/cuda/pingpong_launch.hpp"
+#include "backends/cuda/cluster_census_launch.hpp"
 #include "cumap/topology_discovery.hpp"
 
 namespace cumap::cuda {

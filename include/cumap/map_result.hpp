@@ -1,0 +1,67 @@
+#pragma once
+// Everything one `cumap` map run learned, computed once. The reporters
+// (matrix and pairs CSV, meta.json, heatmaps, the console summary) only read it.
+#include <string>
+#include <vector>
+
+#include "cumap/backend.hpp"
+#include "cumap/homes.hpp"
+#include "cumap/matrix.hpp"
+#include "cumap/topology.hpp"
+
+namespace cumap {
+
+// Home discovery on the flag arena every map of the run uses.
+struct HomesResult {
+  FlagArena arena;
+  LineLatencyTable table;
+  HomeClasses classes;
+};
+
+// A concurrent map checks itself: pairs re-measured one at a time on the same
+// flag words, compared with their concurrent values.
+struct SelfCheck {
+  int pairs_per_round = 1;
+  Agreement agreement;
+  bool passed = true;
+};
+
+struct PlacementResult {
+  Placement placement = Placement::SameLine;
+  bool complete = true;             // false: a stop request ended it early
+  int pairs_per_round = 1;          // the concurrency the kept maps were measured at
+  std::vector<SelfCheck> checks;    // one per concurrency tried, the kept one last
+  std::vector<LatencyMap> per_class;  // flags in home class c (the first flag's class)
+  LatencyMap headline;              // every class, the same number of lines each
+  // Two disjoint line sets (even and odd passes) of the headline, compared:
+  // how much the map depends on which lines were used.
+  Agreement line_sets;
+  std::vector<AdditiveFit> fits;    // per class: RTT(a,b) = u(a) + u(b) + c
+  RunStats stats;                   // summed over the plans that made the kept maps
+};
+
+struct RunInfo {
+  std::string tool_version;
+  std::string timestamp_utc;  // ISO 8601
+  std::string host_name;
+  std::string command_line;
+  double wall_seconds = 0.0;
+};
+
+struct MapResult {
+  DeviceInfo device;
+  Capabilities capabilities;
+  Topology topology;               // as discovered, restricted to the measured units
+  Topology display_groups;         // side x group, in display order (separators and labels)
+  std::vector<int> display_order;  // the measured units, side, then group, then id
+  HomesResult homes;
+  int lines_per_class = 1;
+  std::vector<PlacementResult> placements;
+  std::vector<StructureRow> structure;  // from the same-line per-class maps
+  bool interrupted = false;
+  RunInfo run;
+
+  std::vector<PairStats> timed_out() const;
+};
+
+}  // namespace cumap

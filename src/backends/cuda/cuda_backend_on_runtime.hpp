@@ -1,0 +1,14 @@
+#pragma once
+// The CUDA backend over any CudaRuntime: the real one (make_cuda_backend),
+// the fake of tests/cuda, or the real one with test hooks (device tests).
+#include <memory>
+
+#include "backends/cuda/cuda_runtime.hpp"
+#include "backends/cuda/cuda_test_hooks.hpp"
+#include "cumap/backend.hpp"
+
+namespace cumap::cuda {
+
+std::unique_ptr<Backend> make_cuda_backend_on(std::unique_ptr<CudaRuntime> runtime, const CudaTestHooks& hooks = {});
+
+}  // namespace cumap::cuda

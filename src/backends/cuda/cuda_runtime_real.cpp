@@ -1,0 +1,215 @@
+// CudaRuntime over the CUDA runtime API: every call checked with
+// CUMAP_CUDA_CHECK, every launch synchronized and read back before it returns.
+#include "backends/cuda/cuda_runtime_real.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <optional>
+
+#include "backends/cuda/clock_calibration_launch.hpp"
+#include "backends/cuda/cluster_census_launch.hpp"
+#include "backends/cuda/coherence_launch.hpp"
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/device_buffer.hpp"
+#include "backends/cuda/l2_persistence.hpp"
+#include "backends/cuda/launch_buffers.hpp"
+#include "backends/cuda/line_probe_launch.hpp"
+#include "backends/cuda/pingpong_launch.hpp"
+#include "backends/cuda/sm_topology.hpp"
+
+namespace cumap::cuda {
+namespace {
+
+template <typename T>
+T* as_pointer(DeviceAddress a) {
+  return reinterpret_cast<T*>(a);
+}
+
+class RealCudaRuntime final : public CudaRuntime {
+ public:
+  explicit RealCudaRuntime(int ordinal)
+      : facts_(read_device_facts(ordinal)),
+        // More than half an SM's shared memory per block: no SM can take two.
+        smem_bytes_(facts_.smem_optin_bytes - 1024),
+        control_(facts_.sm_count, sm_id_limit()) {
+    prepare_pingpong_kernels(smem_bytes_);
+    prepare_line_probe_kernel(smem_bytes_);
+    prepare_cluster_census(smem_bytes_);
+    prepare_coherence_kernels();
+  }
+
+  const DeviceFacts& facts() const override { return facts_; }
+  std::size_t smem_per_block() const override { return smem_bytes_; }
+
+  std::size_t free_memory_bytes() override {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CUMAP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    return free_bytes;
+  }
+  DeviceAddress allocate(std::size_t bytes) override {
+    void* p = nullptr;
+    CUMAP_CUDA_CHECK(cudaMalloc(&p, bytes));
+    return reinterpret_cast<DeviceAddress>(p);
+  }
+  void release(DeviceAddress memory) noexcept override {
+    if (memory) (void)cudaFree(as_pointer<void>(memory));  // errors surface at the next checked call
+  }
+  void zero(DeviceAddress memory, std::size_t bytes) override {
+    CUMAP_CUDA_CHECK(cudaMemsetAsync(as_pointer<void>(memory), 0, bytes, stream_.get()));
+    CUMAP_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  std::array<std::uint64_t, 4> calibrate_clock() override {
+    DeviceBuffer<std::uint64_t> marks(4);
+    launch_clock_calibration(marks.get(), 50'000'000, 20'000'000, stream_.get());
+    const auto m = marks.download(4, stream_.get());
+    return {m[0], m[1], m[2], m[3]};
+  }
+
+  PingPongOutcome run_pingpong(const PingPongLaunch& launch) override {
+    const int samples = launch.settings.counts.samples;
+    if (!buffers_ || !buffers_->fits(launch.pairs, samples))
+      buffers_.emplace(launch.pairs.pairs.size(), launch.pairs.round_starts.size() - 1, samples);
+    PingPongParams pp{};
+    pp.settings = launch.settings;
+    pp.arena = as_pointer<std::uint32_t>(launch.arena);
+    pp.flush_buffer = launch.settings.flush_l2 ? as_pointer<std::uint32_t>(launch.flush_buffer) : nullptr;
+    pp.flush_words = launch.settings.flush_l2 ? launch.flush_words : 0;
+    buffers_->prepare(pp, launch.pairs, stream_.get());
+    control_.reset(stream_.get());
+    control_.point(pp);
+    PingPongOutcome out;
+    out.elapsed_ms = timed([&](cudaStream_t s) { launch_pingpong(pp, facts_.sm_count, smem_bytes_, s); });
+    read_outcome(out);
+    out.records = buffers_->records(launch.pairs.pairs.size(), stream_.get());
+    return out;
+  }
+
+  LineProbeOutcome run_line_probe(const LineProbeLaunch& launch) override {
+    std::vector<int> turn_of_sm(static_cast<std::size_t>(sm_id_limit()), -1);
+    for (std::size_t t = 0; t < launch.turn_sms.size(); ++t) turn_of_sm.at(launch.turn_sms[t]) = static_cast<int>(t);
+    DeviceBuffer<std::uint32_t> words(launch.line_words.size());
+    DeviceBuffer<int> turns(turn_of_sm.size());
+    const std::size_t cells = launch.turn_sms.size() * launch.line_words.size() * launch.repeats;
+    DeviceBuffer<std::uint64_t> cycles(cells);
+    words.upload(launch.line_words, stream_.get());
+    turns.upload(turn_of_sm, stream_.get());
+    cycles.zero(stream_.get());
+    LineProbeParams lp{};
+    lp.arena = as_pointer<const std::uint32_t>(launch.arena);
+    lp.line_words = words.get();
+    lp.line_count = static_cast<int>(launch.line_words.size());
+    lp.chain = launch.chain;
+    lp.repeats = launch.repeats;
+    lp.zero_mask = 0;
+    lp.turn_of_sm = turns.get();
+    lp.turn_count = static_cast<int>(launch.turn_sms.size());
+    lp.turn_budget_cycles = launch.turn_budget_cycles;
+    lp.turn_ns_estimate = launch.turn_ns_estimate;
+    lp.cycles = cycles.get();
+    control_.reset(stream_.get());
+    control_.point(lp);
+    LineProbeOutcome out;
+    out.elapsed_ms = timed([&](cudaStream_t s) { launch_line_probe(lp, facts_.sm_count, smem_bytes_, s); });
+    read_outcome(out);
+    out.cycles = cycles.download(cells, stream_.get());
+    return out;
+  }
+
+  std::size_t set_persisting_window(DeviceAddress base, std::size_t bytes) override {
+    if (persisting_window_bytes(bytes, facts_.persisting_l2_max_bytes, facts_.access_policy_max_window_bytes) == 0)
+      return 0;
+    persist_.reset();
+    persist_.emplace(stream_.get(), as_pointer<void>(base), bytes, facts_.persisting_l2_max_bytes,
+                     facts_.access_policy_max_window_bytes);
+    return persist_->bytes();
+  }
+  void clear_persisting_window() noexcept override { persist_.reset(); }
+
+  Topology discover_gpcs(const std::vector<int>& sm_ids) override {
+    return cuda::discover_gpcs(facts_.cc_major, smem_bytes_, sm_ids, stream_.get());
+  }
+
+  CoherenceReport check_coherence(int reader, int writer, double window_ms, double cycles_per_ns) override;
+
+ private:
+  int sm_id_limit() const { return std::max(facts_.sm_count, 1024); }
+
+  // Runs `launch` on the stream between two events; ms between them.
+  template <typename Launch>
+  double timed(Launch&& launch) {
+    cudaStream_t s = stream_.get();
+    timer_.start(s);
+    launch(s);
+    CUMAP_CUDA_CHECK(cudaGetLastError());
+    timer_.stop(s);
+    CUMAP_CUDA_CHECK(cudaStreamSynchronize(s));
+    return timer_.elapsed_ms();
+  }
+
+  void read_outcome(LaunchOutcome& out) const {
+    out.abort_code = control_.abort_code(stream_.get());
+    out.clock_marks = control_.clock_marks(stream_.get());
+    out.block_sm = control_.block_sm(stream_.get());
+  }
+
+  DeviceFacts facts_;
+  std::size_t smem_bytes_;
+  Stream stream_;
+  EventTimer timer_;
+  LaunchControl control_;
+  std::optional<PingPongBuffers> buffers_;
+  std::optional<PersistingL2Window> persist_;
+};
+
+CoherenceReport RealCudaRuntime::check_coherence(int reader, int writer, double window_ms, double cpn) {
+  // Each case gets its own page: data, then the two handshake flags on lines of their own.
+  constexpr std::size_t kCaseWords = 1024;
+  constexpr int kCases = kStoreOps * kLoadOps;
+  DeviceBuffer<unsigned> mem(kCaseWords * kCases);
+  DeviceBuffer<unsigned> claims(static_cast<std::size_t>(kCases) * sm_id_limit());
+  DeviceBuffer<std::uint64_t> out(kCoherenceOutWords * kCases);
+  claims.zero(stream_.get());
+  mem.zero(stream_.get());
+  out.zero(stream_.get());
+  CoherenceReport report{reader, writer, {}};
+  for (int st = 0; st < kStoreOps; ++st) {
+    for (int ld = 0; ld < kLoadOps; ++ld) {
+      const int c = st * kLoadOps + ld;
+      CoherenceParams p{};
+      p.data = mem.get() + c * kCaseWords;
+      p.ready = p.data + 256;
+      p.written = p.data + 512;
+      p.out = out.get() + kCoherenceOutWords * c;
+      p.claims = claims.get() + static_cast<std::size_t>(c) * sm_id_limit();
+      p.claim_slots = sm_id_limit();
+      p.reader_sm = reader;
+      p.writer_sm = writer;
+      p.handshake_budget_cycles = budget_cycles(100.0, facts_.max_sm_clock_hz);
+      p.window_cycles = budget_cycles(window_ms, facts_.max_sm_clock_hz);
+      launch_coherence(st, ld, p, 4 * facts_.sm_count, stream_.get());
+      CUMAP_CUDA_CHECK(cudaGetLastError());
+    }
+  }
+  const auto r = out.download(out.size(), stream_.get());
+  for (int c = 0; c < kCases; ++c) {
+    CoherenceCase cc;
+    cc.store = kStoreOpNames[c / kLoadOps];
+    cc.load = kLoadOpNames[c % kLoadOps];
+    const std::uint64_t* o = &r[kCoherenceOutWords * c];
+    cc.saw_new_value = o[0] != 0;
+    cc.first_seen_ns = static_cast<double>(o[1]) / cpn;
+    cc.window_ns = static_cast<double>(o[2]) / cpn;
+    cc.handshake_timed_out = o[3] != 0;
+    cc.primed_reload_cycles = static_cast<double>(o[4]);
+    cc.load_caches_in_l1 = kLoadCachesInL1[c % kLoadOps];
+    report.cases.push_back(cc);
+  }
+  return report;
+}
+
+}  // namespace
+
+std::unique_ptr<CudaRuntime> make_real_cuda_runtime(int ordinal) { return std::make_unique<RealCudaRuntime>(ordinal); }
+
+}  // namespace cumap::cuda

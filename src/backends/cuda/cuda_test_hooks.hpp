@@ -1,0 +1,11 @@
+#pragma once
+// Fault injection for the CUDA backend's own tests, never reachable from a
+// plan or the command line: the device test builds its backend with
+// make_cuda_backend_on(..., hooks).
+namespace cumap::cuda {
+
+struct CudaTestHooks {
+  int silent_sm = -1;  // this SM takes its turns but never answers: its partners must time out
+};
+
+}  // namespace cumap::cuda

@@ -1,0 +1,308 @@
+// Home classes of flag lines, found in the unit x line latency table.
+//
+// Model: latency(u, l) = mu + a(u) + b(l) + d(u, class(l)) + noise, where a
+// is how fast the unit is overall, b the line's own slice offset and d what
+// the class is about: which units are near its lines. Removing each line's
+// mean over units removes mu + b(l); a(u) is common to every line and cancels
+// in differences. What remains, the line's centred profile across units,
+// differs between lines only by class (and noise), so lines are clustered by
+// the distance between their centred profiles.
+//
+// How many classes: the clustering tree (average linkage) is cut into
+// k = 1, 2, ... clusters and each cut is judged by the separation of its
+// clusters — the smallest distance between two cluster profiles over the
+// largest spread of lines around their own cluster's profile. The cut with
+// the most clusters whose separation reaches ClassifyOptions::min_separation
+// wins; with nothing that separates (a CPU) that is k = 1. Cutting a real
+// class in two gives two profiles as close as the noise, so the count stops
+// at the real classes. Clusters of a handful of lines (a glitch in one probe
+// makes its line look unlike every other) are not classes: they are left out
+// of the judgement and their lines go to the nearest class afterwards.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "average_linkage.hpp"
+#include "cumap/backend.hpp"
+#include "cumap/homes.hpp"
+#include "cumap/stats.hpp"
+
+namespace cumap {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Lines x units, each line minus its mean over its finite units.
+struct Profiles {
+  std::size_t lines = 0;
+  std::size_t units = 0;
+  std::vector<double> values;  // row-major, NaN where the table has no value
+  const double* line(std::size_t l) const { return values.data() + l * units; }
+};
+
+Profiles centred_profiles(const LineLatencyTable& table) {
+  Profiles p;
+  p.lines = table.lines.size();
+  p.units = table.units.size();
+  p.values.assign(p.lines * p.units, kNaN);
+  for (std::size_t l = 0; l < p.lines; ++l) {
+    double sum = 0.0;
+    std::size_t count = 0;
+    for (std::size_t u = 0; u < p.units; ++u)
+      if (const double v = table.ns_at(u, l); std::isfinite(v)) {
+        sum += v;
+        ++count;
+      }
+    if (count == 0) continue;
+    const double mean = sum / static_cast<double>(count);
+    for (std::size_t u = 0; u < p.units; ++u)
+      if (const double v = table.ns_at(u, l); std::isfinite(v)) p.values[l * p.units + u] = v - mean;
+  }
+  return p;
+}
+
+// RMS difference of two profiles over the units where both are finite; NaN
+// when they share none.
+double rms_distance(const double* x, const double* y, std::size_t units) {
+  double sum = 0.0;
+  std::size_t count = 0;
+  for (std::size_t u = 0; u < units; ++u)
+    if (std::isfinite(x[u]) && std::isfinite(y[u])) {
+      sum += (x[u] - y[u]) * (x[u] - y[u]);
+      ++count;
+    }
+  return count > 0 ? std::sqrt(sum / static_cast<double>(count)) : kNaN;
+}
+
+std::vector<double> line_distances(const Profiles& p) {
+  const std::size_t n = p.lines;
+  std::vector<double> dist(n * n, 0.0);
+  // lines^2/2 x units: the expensive part (70 M terms for 1024 lines of 132
+  // SMs), and every pair is independent.
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::ptrdiff_t si = 0; si < static_cast<std::ptrdiff_t>(n); ++si) {
+    const auto i = static_cast<std::size_t>(si);
+    for (std::size_t j = i + 1; j < n; ++j) dist[i * n + j] = dist[j * n + i] = rms_distance(p.line(i), p.line(j), p.units);
+  }
+  // Lines with no unit in common cannot be compared: the farthest distance
+  // seen keeps them apart without poisoning the averages.
+  double farthest = 0.0;
+  for (double d : dist)
+    if (std::isfinite(d)) farthest = std::max(farthest, d);
+  for (double& d : dist)
+    if (!std::isfinite(d)) d = farthest;
+  return dist;
+}
+
+// A group of lines with its mean centred profile and the RMS distance of its
+// lines' cells from that profile.
+struct Group {
+  std::vector<int> lines;
+  std::vector<double> profile;
+  double spread = 0.0;
+};
+
+Group make_group(const Profiles& p, std::vector<int> lines) {
+  Group g;
+  g.lines = std::move(lines);
+  g.profile.assign(p.units, kNaN);
+  std::vector<double> sum(p.units, 0.0);
+  std::vector<std::size_t> count(p.units, 0);
+  for (int l : g.lines) {
+    const double* x = p.line(static_cast<std::size_t>(l));
+    for (std::size_t u = 0; u < p.units; ++u)
+      if (std::isfinite(x[u])) {
+        sum[u] += x[u];
+        ++count[u];
+      }
+  }
+  for (std::size_t u = 0; u < p.units; ++u)
+    if (count[u] > 0) g.profile[u] = sum[u] / static_cast<double>(count[u]);
+  double squares = 0.0;
+  std::size_t cells = 0;
+  for (int l : g.lines) {
+    const double* x = p.line(static_cast<std::size_t>(l));
+    for (std::size_t u = 0; u < p.units; ++u)
+      if (std::isfinite(x[u]) && std::isfinite(g.profile[u])) {
+        squares += (x[u] - g.profile[u]) * (x[u] - g.profile[u]);
+        ++cells;
+      }
+  }
+  g.spread = cells > 0 ? std::sqrt(squares / static_cast<double>(cells)) : 0.0;
+  return g;
+}
+
+// Smallest distance between two group profiles over the largest spread: inf
+// for one group, 0 when two profiles coincide.
+double separation(const std::vector<Group>& groups, std::size_t units) {
+  if (groups.size() < 2) return kInf;
+  double closest = kInf, widest = 0.0;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    widest = std::max(widest, groups[i].spread);
+    for (std::size_t j = i + 1; j < groups.size(); ++j) {
+      const double d = rms_distance(groups[i].profile.data(), groups[j].profile.data(), units);
+      closest = std::min(closest, std::isfinite(d) ? d : 0.0);
+    }
+  }
+  if (closest == 0.0) return 0.0;
+  return widest > 0.0 ? closest / widest : kInf;
+}
+
+// Clusters smaller than this are a few odd lines, not a class. 1/128 of the
+// lines: an H100 class has hundreds of the 512 probed lines; an MI300X's
+// eight have dozens.
+std::size_t smallest_class(std::size_t lines) {
+  return lines < 8 ? 1 : std::max<std::size_t>(2, lines / 128);
+}
+
+// Cuts the tree into more and more clusters (always splitting the cluster
+// that merged last) and returns the line groups of the best cut: the most
+// classes whose separation reaches `min_separation`, at most `max_classes`.
+// Lines of clusters too small to be classes come back in `strays`.
+std::vector<Group> best_cut(const Dendrogram& tree, const Profiles& p, const ClassifyOptions& options,
+                            std::vector<int>& strays) {
+  const std::size_t min_lines = smallest_class(p.lines);
+  // Heights along a path may dip by rounding; splitting in order of the
+  // highest height below keeps parents before children.
+  std::vector<double> height(tree.nodes.size(), 0.0);
+  for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+    const Dendrogram::Node& n = tree.nodes[i];
+    height[i] = n.left < 0 ? 0.0
+                           : std::max({n.height, height[static_cast<std::size_t>(n.left)],
+                                       height[static_cast<std::size_t>(n.right)]});
+  }
+  // Room for small clusters peeled off on the way to max_classes real ones.
+  const std::size_t max_cuts = std::min<std::size_t>(p.lines, 4 * static_cast<std::size_t>(options.max_classes) + 32);
+
+  std::vector<int> cut{tree.root()};
+  std::vector<Group> best;
+  std::vector<int> best_strays;
+  for (std::size_t k = 1; k <= max_cuts; ++k) {
+    std::vector<Group> groups;
+    std::vector<int> small;
+    for (int node : cut) {
+      std::vector<int> lines = leaves_below(tree, node);
+      if (lines.size() >= min_lines) groups.push_back(make_group(p, std::move(lines)));
+      else small.insert(small.end(), lines.begin(), lines.end());
+    }
+    if (groups.size() > static_cast<std::size_t>(options.max_classes)) break;
+    if (groups.size() > best.size() && separation(groups, p.units) >= options.min_separation) {
+      best = std::move(groups);
+      best_strays = std::move(small);
+    }
+    // Split the cluster that merged last.
+    auto widest = std::max_element(cut.begin(), cut.end(), [&](int x, int y) {
+      return height[static_cast<std::size_t>(x)] < height[static_cast<std::size_t>(y)];
+    });
+    if (tree.is_leaf(*widest)) break;
+    const Dendrogram::Node& n = tree.nodes[static_cast<std::size_t>(*widest)];
+    *widest = n.left;
+    cut.push_back(n.right);
+  }
+  strays = std::move(best_strays);
+  return best;
+}
+
+// Each stray line joins the class whose profile is nearest to its own.
+void place_strays(const Profiles& p, const std::vector<int>& strays, std::vector<Group>& groups) {
+  std::vector<std::vector<int>> joining(groups.size());
+  for (int l : strays) {
+    std::size_t nearest = 0;
+    double best = kInf;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const double d = rms_distance(p.line(static_cast<std::size_t>(l)), groups[g].profile.data(), p.units);
+      if (std::isfinite(d) && d < best) {
+        best = d;
+        nearest = g;
+      }
+    }
+    joining[nearest].push_back(l);
+  }
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (joining[g].empty()) continue;
+    std::vector<int> lines = groups[g].lines;
+    lines.insert(lines.end(), joining[g].begin(), joining[g].end());
+    std::sort(lines.begin(), lines.end());
+    groups[g] = make_group(p, std::move(lines));
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> HomeClasses::lines_of(int c, const std::vector<std::uint64_t>& lines) const {
+  if (lines.size() != line_class.size())
+    throw std::invalid_argument("HomeClasses::lines_of: the lines are not the classified table's");
+  std::vector<std::uint64_t> out;
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (line_class[i] == c) out.push_back(lines[i]);
+  return out;
+}
+
+HomeClasses classify_lines(const LineLatencyTable& table, const ClassifyOptions& options) {
+  const std::size_t n_units = table.units.size(), n_lines = table.lines.size();
+  if (table.ns.size() != n_units * n_lines)
+    throw std::invalid_argument(fmt::format("classify_lines: {} values for {} units x {} lines", table.ns.size(),
+                                            n_units, n_lines));
+  if (options.max_classes < 1) throw std::invalid_argument("classify_lines: max_classes must be at least 1");
+
+  const Profiles profiles = centred_profiles(table);
+  std::vector<Group> groups;
+  if (n_lines > 0) {
+    const Dendrogram tree = average_linkage(line_distances(profiles), n_lines);
+    std::vector<int> strays;
+    groups = best_cut(tree, profiles, options, strays);
+    if (groups.empty()) {  // every cluster small (very few lines): one class
+      std::vector<int> all(n_lines);
+      std::iota(all.begin(), all.end(), 0);
+      groups.push_back(make_group(profiles, std::move(all)));
+    } else {
+      place_strays(profiles, strays, groups);
+    }
+  }
+  // Deterministic labels: the largest class first; equal sizes by the lowest
+  // line offset.
+  const auto lowest_offset = [&](const Group& g) {
+    std::uint64_t lowest = std::numeric_limits<std::uint64_t>::max();
+    for (int l : g.lines) lowest = std::min(lowest, table.lines[static_cast<std::size_t>(l)]);
+    return lowest;
+  };
+  std::stable_sort(groups.begin(), groups.end(), [&](const Group& x, const Group& y) {
+    if (x.lines.size() != y.lines.size()) return x.lines.size() > y.lines.size();
+    return lowest_offset(x) < lowest_offset(y);
+  });
+
+  HomeClasses homes;
+  homes.class_count = std::max<int>(1, static_cast<int>(groups.size()));
+  homes.line_class.assign(n_lines, 0);
+  for (std::size_t c = 0; c < groups.size(); ++c)
+    for (int l : groups[c].lines) homes.line_class[static_cast<std::size_t>(l)] = static_cast<int>(c);
+  homes.separation = separation(groups, profiles.units);
+
+  homes.class_unit_ns.assign(static_cast<std::size_t>(homes.class_count), std::vector<double>(n_units, kNaN));
+  for (std::size_t c = 0; c < groups.size(); ++c) {
+    std::vector<double> values;
+    for (std::size_t u = 0; u < n_units; ++u) {
+      values.clear();
+      for (int l : groups[c].lines) values.push_back(table.ns_at(u, static_cast<std::size_t>(l)));
+      homes.class_unit_ns[c][u] = summarize(values).median;  // NaN cells are skipped
+    }
+  }
+  homes.unit_side.assign(n_units, 0);
+  for (std::size_t u = 0; u < n_units; ++u) {
+    double fastest = kInf;
+    for (std::size_t c = 0; c < homes.class_unit_ns.size(); ++c)
+      if (const double v = homes.class_unit_ns[c][u]; std::isfinite(v) && v < fastest) {
+        fastest = v;
+        homes.unit_side[u] = static_cast<int>(c);
+      }
+  }
+  return homes;
+}
+
+}  // namespace cumap

@@ -1,0 +1,163 @@
+// One placement over every home class: the plans, the serial self-check of a
+// concurrent schedule, and the choice of concurrency under --schedule.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "cumap/map_run.hpp"
+#include "cumap/planner.hpp"
+#include "cumap/stats.hpp"
+
+namespace cumap {
+namespace {
+
+// A planned pair's tag says which class and which pass its lines belong to.
+constexpr int kPassesPerClass = 1 << 16;
+int tag_of(int cls, int pass) { return cls * kPassesPerClass + pass; }
+int class_of_tag(int tag) { return tag / kPassesPerClass; }
+int pass_of_tag(int tag) { return tag % kPassesPerClass; }
+
+MeasurementPlan base_plan(const PlacementRequest& r) {
+  const Options& o = *r.options;
+  MeasurementPlan plan;
+  for (int u : r.units) plan.units.push_back(unit_ref(u, o.device));
+  plan.counts = {o.iters, o.samples, o.warmup, o.ordered};
+  plan.probe = o.probe;
+  plan.timeout_ms = o.timeout_ms;
+  plan.arena = r.homes->arena;
+  plan.path = o.via;
+  plan.flush_cache = o.flush_cache;
+  plan.l2_persist = o.l2_persist;
+  return plan;
+}
+
+PairRounds pair_rounds(const PlacementRequest& r) {
+  if (r.pairs_per_round <= 1) return serial_rounds(r.units, r.options->ordered);
+  return limit_rounds(round_robin_rounds(r.units, r.options->ordered), r.pairs_per_round, r.exclusive_key);
+}
+
+void add_stats(RunStats& sum, const RunStats& s) {
+  sum.device_seconds += s.device_seconds;
+  sum.launches += s.launches;
+  if (std::isfinite(s.clock_hz)) sum.clock_hz = s.clock_hz;
+  if (!s.extra.empty()) sum.extra = s.extra;
+}
+
+// Per-pair median round trips of the sample, re-measured one pair at a time,
+// against the same pairs on the same flag words from the concurrent run.
+SelfCheck serial_self_check(Backend& backend, const MeasurementPlan& concurrent, const Measurements& measured,
+                            const PlacementRequest& r) {
+  SelfCheck check;
+  check.pairs_per_round = r.pairs_per_round;
+  MeasurementPlan serial = concurrent;
+  serial.rounds = serial_check_sample(concurrent.rounds, static_cast<std::size_t>(r.options->check_pairs));
+  const Measurements again = backend.measure(serial, {});
+  using Key = std::tuple<UnitRef, UnitRef, std::uint64_t, std::uint64_t>;
+  std::map<Key, double> first;
+  for (const PairMeasurement& m : measured.pairs)
+    if (!m.timed_out) first[{m.a, m.b, m.flags.first, m.flags.second}] = summarize(m.rtt_ns).median;
+  std::vector<double> x, y;
+  for (const PairMeasurement& m : again.pairs) {
+    const auto it = first.find({m.a, m.b, m.flags.first, m.flags.second});
+    if (m.timed_out || it == first.end()) continue;
+    x.push_back(it->second);
+    y.push_back(summarize(m.rtt_ns).median);
+  }
+  check.agreement = agreement(x, y);
+  check.passed = check.agreement.n > 0 && check.agreement.median_rel_diff <= r.options->check_max_rel_diff;
+  return check;
+}
+
+// The planned pairs a resumed run still needs: those `done` lacks for this
+// class and pass (timed-out ones are measured again). Rounds left empty go.
+std::vector<Round> without_measured(std::vector<Round> rounds, const std::vector<PairStats>& done, int cls, int pass) {
+  if (done.empty()) return rounds;
+  std::set<std::pair<int, int>> have;
+  for (const PairStats& p : done)
+    if (p.home_class == cls && p.pass == pass && !p.timed_out) have.emplace(p.a, p.b);
+  for (Round& r : rounds)
+    std::erase_if(r.pairs, [&](const PlannedPair& p) { return have.contains({p.a.unit, p.b.unit}); });
+  std::erase_if(rounds, [](const Round& r) { return r.pairs.empty(); });
+  return rounds;
+}
+
+}  // namespace
+
+PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, const ProgressFn& progress,
+                                  const StopFn& stop) {
+  const HomeClasses& classes = r.homes->classes;
+  LinePools pools;
+  for (int c = 0; c < classes.class_count; ++c) pools.by_class.push_back(classes.lines_of(c, r.homes->table.lines));
+
+  PlacementResult result;
+  result.placement = r.placement;
+  result.pairs_per_round = r.pairs_per_round;
+  const PairRounds rounds = pair_rounds(r);
+  const std::size_t plans = static_cast<std::size_t>(classes.class_count) * static_cast<std::size_t>(r.lines_per_class);
+
+  // Everything measured, kept for the self-check and the line-set comparison.
+  MeasurementPlan all = base_plan(r);
+  Measurements measured;
+  std::size_t done = 0;
+  for (int c = 0; c < classes.class_count && result.complete; ++c) {
+    std::vector<PairMeasurement> class_pairs;
+    for (int pass = 0; pass < r.lines_per_class; ++pass) {
+      if (stop && stop()) {
+        result.complete = false;
+        break;
+      }
+      MeasurementPlan plan = base_plan(r);
+      plan.rounds = without_measured(
+          assign_lines(rounds, pools, r.placement, c, pass, r.lines_per_class, tag_of(c, pass), r.options->device),
+          r.already_measured, c, pass);
+      ++done;
+      if (plan.rounds.empty()) continue;
+      Measurements m = backend.measure(plan, [&](std::size_t d, std::size_t t) {
+        if (progress) progress((done - 1) * t + d, plans * t);
+      });
+      add_stats(result.stats, m.stats);
+      all.rounds.insert(all.rounds.end(), plan.rounds.begin(), plan.rounds.end());
+      class_pairs.insert(class_pairs.end(), m.pairs.begin(), m.pairs.end());
+      measured.pairs.insert(measured.pairs.end(), m.pairs.begin(), m.pairs.end());
+    }
+    MapSpec spec{r.placement, c, r.units, r.options->ordered, r.options->iters};
+    LatencyMap map = summarize_measurements(class_pairs, spec, class_of_tag, pass_of_tag);
+    for (const PairStats& p : r.already_measured)
+      if (p.home_class == c) map.pairs.push_back(p);
+    result.per_class.push_back(std::move(map));
+    result.fits.push_back(fit_additive(result.per_class.back().oneway_ns()));
+  }
+  result.headline = merge_maps(result.per_class, {r.placement, MapSpec::kAllClasses, r.units, r.options->ordered,
+                                                  r.options->iters});
+
+  // Even passes against odd passes: two disjoint sets of lines per pair.
+  LatencyMap even{result.headline.spec, {}}, odd{result.headline.spec, {}};
+  for (const PairStats& p : result.headline.pairs) (p.pass % 2 == 0 ? even : odd).pairs.push_back(p);
+  if (!odd.pairs.empty()) result.line_sets = agreement(even.oneway_ns(), odd.oneway_ns());
+
+  if (r.pairs_per_round > 1 && result.complete && !measured.pairs.empty())
+    result.checks.push_back(serial_self_check(backend, all, measured, r));
+  return result;
+}
+
+PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
+                                            const StopFn& stop) {
+  const ScheduleKind kind = request.options->schedule;
+  if (kind == ScheduleKind::Serial) request.pairs_per_round = 1;
+  std::vector<SelfCheck> tried;
+  for (;;) {
+    PlacementResult result = measure_placement(backend, request, progress, stop);
+    if (!result.complete) return result;
+    const bool passed = result.checks.empty() || result.checks.back().passed;
+    tried.insert(tried.end(), result.checks.begin(), result.checks.end());
+    if (kind != ScheduleKind::Auto || passed || request.pairs_per_round <= 1) {
+      result.checks = tried;
+      return result;
+    }
+    request.pairs_per_round /= 2;
+  }
+}
+
+}  // namespace cumap

@@ -1,0 +1,299 @@
+// The CUDA backend's orchestration against a fake runtime: launch slicing at
+// round boundaries, decoding, timeouts, progress, the arena, line probing,
+// and that opening the backend runs no kernel.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+
+#include "backends/cuda/cuda_backend_on_runtime.hpp"
+#include "cumap/error.hpp"
+#include "fake_cuda_runtime.hpp"
+#include "plan_fixtures.hpp"
+
+namespace cumap::cuda {
+namespace {
+
+using testing::FakeCudaConfig;
+using testing::FakeCudaRuntime;
+using testing::plan_of;
+using testing::serial_plan;
+
+// The backend and a view of its fake runtime (owned by the backend).
+struct Rig {
+  std::unique_ptr<Backend> backend;
+  FakeCudaRuntime* rt;
+};
+Rig rig(FakeCudaConfig config = {}, CudaTestHooks hooks = {}) {
+  auto rt = std::make_unique<FakeCudaRuntime>(std::move(config));
+  FakeCudaRuntime* view = rt.get();
+  return {make_cuda_backend_on(std::move(rt), hooks), view};
+}
+
+// Counts whose round (one pair's 200 001 round trips at the backend's guess
+// of 700 ns) lasts longer than the 0.1 s a launch aims at: one round a launch.
+protocol::Counts counts_with_rounds_per_launch_of_one() { return {100000, 2, 0, false}; }
+
+TEST(CudaBackendFake, OpeningAndDescribingRunNoKernel) {
+  Rig r = rig();
+  const DeviceInfo d = r.backend->device();
+  const Capabilities c = r.backend->capabilities();
+  EXPECT_EQ(r.rt->census_launches + r.rt->calibrations + static_cast<int>(r.rt->pingpong_launches.size()), 0);
+  EXPECT_EQ(d.backend, "cuda");
+  EXPECT_EQ(d.unit_count, 8);
+  EXPECT_DOUBLE_EQ(d.clock_hz, 1.98e9);
+  EXPECT_EQ(c.max_pairs_per_round, 4);
+  EXPECT_TRUE(c.l2_persist);
+  EXPECT_TRUE(c.dsm);
+  EXPECT_EQ(c.default_lines_per_class, 16);
+  // The census happens once, on first use.
+  EXPECT_EQ(r.backend->units(), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(r.backend->units().size(), 8u);
+  EXPECT_EQ(r.rt->census_launches, 1);
+}
+
+TEST(CudaBackendFake, NoDsmBeforeHopper) {
+  FakeCudaConfig cfg;
+  cfg.cc_major = 8;
+  EXPECT_FALSE(rig(cfg).backend->capabilities().dsm);
+}
+
+TEST(CudaBackendFake, LaunchesCutOnlyAtRoundBoundaries) {
+  Rig r = rig();
+  // 4 rounds of 2 pairs; the counts allow one round per launch.
+  MeasurementPlan plan =
+      plan_of({{{0, 1}, {2, 3}}, {{0, 2}, {1, 3}}, {{0, 3}, {1, 2}}, {{4, 5}, {6, 7}}});
+  plan.counts = counts_with_rounds_per_launch_of_one();
+  const Measurements m = r.backend->measure(plan, nullptr);
+  ASSERT_EQ(r.rt->pingpong_launches.size(), 4u);
+  for (const PingPongLaunch& l : r.rt->pingpong_launches) {
+    EXPECT_EQ(l.pairs.pairs.size(), 2u);
+    EXPECT_EQ(l.pairs.round_starts, (std::vector<unsigned>{0, 2}));
+    EXPECT_EQ(l.pairs.round_width, 2u);
+  }
+  EXPECT_EQ(m.pairs.size(), 8u);
+  EXPECT_EQ(m.stats.launches, 4);
+}
+
+TEST(CudaBackendFake, ShortRoundsShareALaunch) {
+  Rig r = rig();
+  MeasurementPlan plan = serial_plan({0, 1, 2, 3, 4});  // 10 rounds of one pair
+  plan.counts = {100, 2, 0, false};                      // 201 round trips: hundreds of rounds fit in 0.1 s
+  const Measurements m = r.backend->measure(plan, nullptr);
+  ASSERT_EQ(r.rt->pingpong_launches.size(), 1u);
+  const LaunchPairs& lp = r.rt->pingpong_launches[0].pairs;
+  EXPECT_EQ(lp.round_starts, (std::vector<unsigned>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+  EXPECT_EQ(lp.round_width, 1u);
+  EXPECT_EQ(m.pairs.size(), 10u);
+}
+
+TEST(CudaBackendFake, MeasurementsFollowThePlanWithTimingsInNs) {
+  FakeCudaConfig cfg;
+  cfg.round_ms = 20.0;  // launches long enough to time the clock themselves (1.5 cycles/ns)
+  Rig r = rig(cfg);
+  MeasurementPlan plan = plan_of({{{0, 1}, {2, 3}}, {{1, 2}}}, 40);
+  plan.counts = {100, 3, 5, false};
+  const Measurements m = r.backend->measure(plan, nullptr);
+  ASSERT_EQ(m.pairs.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const PlannedPair& planned = i < 2 ? plan.rounds[0].pairs[i] : plan.rounds[1].pairs[0];
+    EXPECT_EQ(m.pairs[i].a, planned.a);
+    EXPECT_EQ(m.pairs[i].b, planned.b);
+    EXPECT_EQ(m.pairs[i].tag, planned.tag);
+    EXPECT_EQ(m.pairs[i].flags, planned.flags);
+    EXPECT_EQ(m.pairs[i].round, i < 2 ? 0 : 1);
+    EXPECT_FALSE(m.pairs[i].timed_out);
+    ASSERT_EQ(m.pairs[i].rtt_cycles.size(), 3u);
+    // Unordered: a pings 50 round trips at 600 cycles, b 50 at 700.
+    EXPECT_DOUBLE_EQ(m.pairs[i].rtt_cycles[0], 650.0);
+    EXPECT_DOUBLE_EQ(m.pairs[i].rtt_ns[0], 650.0 / 1.5);
+    EXPECT_DOUBLE_EQ(m.pairs[i].cold_rtt_ns, 900.0 / 1.5);
+  }
+  EXPECT_NEAR(m.stats.clock_hz, 1.5e9, 1.0);
+  EXPECT_DOUBLE_EQ(m.stats.device_seconds, 0.040);  // one launch of two rounds at 20 ms
+  EXPECT_EQ(m.stats.launches, 1);
+  EXPECT_DOUBLE_EQ(m.stats.extra["sm_clock_calibration_hz"].get<double>(), 1.6e9);
+  EXPECT_EQ(m.stats.extra["blocks_per_launch"], 8);
+  EXPECT_TRUE(m.stats.extra.contains("dynamic_shared_memory_per_block_bytes"));
+  // The settings the kernel got.
+  const PingPongSettings& s = r.rt->pingpong_launches[0].settings;
+  EXPECT_EQ(s.counts.samples, 3);
+  EXPECT_EQ(s.counts.warmup, 5);
+  EXPECT_EQ(s.silent_sm, -1);
+  EXPECT_FALSE(s.flush_l2);
+}
+
+TEST(CudaBackendFake, ShortLaunchesConvertWithTheCalibration) {
+  Rig r = rig();  // 4 ms rounds: one 4 ms launch is too short to time the clock
+  MeasurementPlan plan = plan_of({{{0, 1}}});
+  const Measurements m = r.backend->measure(plan, nullptr);
+  EXPECT_EQ(r.rt->calibrations, 1);
+  EXPECT_DOUBLE_EQ(m.pairs[0].rtt_ns[0], 650.0 / 1.6);
+  EXPECT_NEAR(m.stats.clock_hz, 1.6e9, 1.0);
+  EXPECT_FALSE(m.stats.extra["clock_measured_by_launches"].get<bool>());
+}
+
+TEST(CudaBackendFake, TimedOutUnitIsReportedAndTheRunGoesOn) {
+  FakeCudaConfig cfg;
+  cfg.timeout_sm = 2;
+  Rig r = rig(cfg);
+  MeasurementPlan plan = plan_of({{{0, 1}, {2, 3}}, {{0, 2}, {1, 3}}, {{4, 5}}});
+  const Measurements m = r.backend->measure(plan, nullptr);
+  ASSERT_EQ(m.pairs.size(), 5u);
+  for (const PairMeasurement& p : m.pairs) {
+    const bool involves = p.a.unit == 2 || p.b.unit == 2;
+    EXPECT_EQ(p.timed_out, involves) << p.a.unit << "-" << p.b.unit;
+    EXPECT_EQ(p.rtt_ns.empty(), involves);
+    EXPECT_EQ(std::isnan(p.cold_rtt_ns), involves);
+  }
+}
+
+TEST(CudaBackendFake, SilentSmHookReachesTheKernelOnly) {
+  Rig r = rig({}, CudaTestHooks{3});
+  const Measurements m = r.backend->measure(plan_of({{{0, 1}, {2, 3}}}), nullptr);
+  EXPECT_EQ(r.rt->pingpong_launches.at(0).settings.silent_sm, 3);
+  EXPECT_FALSE(m.pairs[0].timed_out);
+  EXPECT_TRUE(m.pairs[1].timed_out);
+}
+
+TEST(CudaBackendFake, ProgressCountsRoundsUpToTheTotal) {
+  Rig r = rig();
+  MeasurementPlan plan = plan_of({{{0, 1}}, {{2, 3}}, {{4, 5}}});
+  plan.counts = counts_with_rounds_per_launch_of_one();
+  std::vector<std::pair<std::size_t, std::size_t>> calls;
+  r.backend->measure(plan, [&](std::size_t done, std::size_t total) { calls.emplace_back(done, total); });
+  EXPECT_EQ(calls, (std::vector<std::pair<std::size_t, std::size_t>>{{1, 3}, {2, 3}, {3, 3}}));
+}
+
+TEST(CudaBackendFake, ArenaIsKeptUntilAPlanAsksForAnotherOne) {
+  Rig r = rig();
+  MeasurementPlan plan = plan_of({{{0, 1}}});
+  r.backend->measure(plan, nullptr);
+  r.backend->measure(plan, nullptr);
+  EXPECT_EQ(r.rt->allocations, 1);
+  const DeviceAddress base = r.rt->pingpong_launches[0].arena;
+  EXPECT_EQ(r.rt->pingpong_launches[1].arena, base);
+  EXPECT_EQ(base % kArenaAlignment, 0u);  // the fake's allocations are not aligned; the arena is
+  // Every measure starts from zeroed flags.
+  EXPECT_EQ(r.rt->zeroes, 2);
+
+  // Line probing on the same arena reuses it.
+  LineProbePlan probe;
+  probe.units = {{0, 0}};
+  probe.lines = {0, 128};
+  probe.arena = plan.arena;
+  r.backend->probe_lines(probe, nullptr);
+  EXPECT_EQ(r.rt->allocations, 1);
+  EXPECT_EQ(r.rt->probe_launches.at(0).arena, base);
+
+  // --flag-offset: a different arena, the old one given back.
+  plan.arena.offset_bytes = 4096 + 128;
+  r.backend->measure(plan, nullptr);
+  EXPECT_EQ(r.rt->allocations, 2);
+  EXPECT_EQ(r.rt->live_.size(), 1u);
+  EXPECT_EQ(r.rt->pingpong_launches.back().arena % kArenaAlignment, 4096u + 128u);
+}
+
+TEST(CudaBackendFake, ArenaTooLargeForTheDeviceIsBadInput) {
+  FakeCudaConfig cfg;
+  cfg.free_memory_bytes = 1 << 20;
+  Rig r = rig(cfg);
+  MeasurementPlan plan = plan_of({{{0, 1}}});
+  plan.arena.bytes = 4 << 20;
+  EXPECT_THROW(r.backend->measure(plan, nullptr), UsageError);
+  EXPECT_TRUE(r.rt->pingpong_launches.empty());
+}
+
+TEST(CudaBackendFake, UnknownSmOrForeignDeviceIsBadInput) {
+  Rig r = rig();
+  MeasurementPlan plan = plan_of({{{0, 9}}});
+  EXPECT_THROW(r.backend->measure(plan, nullptr), UsageError);
+  MeasurementPlan other = plan_of({{{0, 1}}});
+  other.units[1].device = 1;
+  EXPECT_THROW(r.backend->measure(other, nullptr), UsageError);
+  MeasurementPlan dsm = plan_of({{{0, 1}}});
+  dsm.path = Path::Dsm;
+  EXPECT_THROW(r.backend->measure(dsm, nullptr), UsageError);
+  EXPECT_TRUE(r.rt->pingpong_launches.empty());
+}
+
+TEST(CudaBackendFake, AbandonedLaunchIsARuntimeFailure) {
+  FakeCudaConfig cfg;
+  cfg.abort_launch = kAbortWaitTimeout;
+  Rig r = rig(cfg);
+  try {
+    r.backend->measure(plan_of({{{0, 1}}}), nullptr);
+    FAIL() << "no exception";
+  } catch (const RuntimeFailure& e) {
+    EXPECT_NE(std::string(e.what()).find("waited"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CudaBackendFake, FlushAndPersistAreSetUpAroundTheArena) {
+  Rig r = rig();
+  MeasurementPlan plan = plan_of({{{0, 1}}, {{2, 3}}});
+  plan.flush_cache = true;
+  plan.l2_persist = true;
+  const Measurements m = r.backend->measure(plan, nullptr);
+  const PingPongLaunch& l = r.rt->pingpong_launches.at(0);
+  EXPECT_TRUE(l.settings.flush_l2);
+  EXPECT_NE(l.flush_buffer, 0u);
+  EXPECT_GE(l.flush_words * 4, 2u << 20);  // twice the fake's 1 MiB L2
+  EXPECT_EQ(m.stats.extra["l2_persisting_window_bytes"], 64 * 1024);
+  EXPECT_FALSE(r.rt->window_live);  // cleared when measure() returns
+  // The flush buffer is kept too.
+  r.backend->measure(plan, nullptr);
+  EXPECT_EQ(r.rt->allocations, 2);
+}
+
+TEST(CudaBackendFake, ProbeLinesFillsTheWholeTableByUnitTurns) {
+  Rig r = rig();
+  LineProbePlan plan;
+  for (int u : {0, 1, 2, 3, 4, 5, 6, 7}) plan.units.push_back({0, u});
+  for (std::uint64_t l = 0; l < 64; ++l) plan.lines.push_back(l * 128);
+  plan.chain = 32;
+  plan.repeats = 3;
+  std::vector<std::size_t> progress;
+  const LineLatencyTable t = r.backend->probe_lines(plan, [&](std::size_t done, std::size_t total) {
+    EXPECT_EQ(total, 8u);
+    progress.push_back(done);
+  });
+  ASSERT_EQ(t.ns.size(), 8u * 64u);
+  for (std::size_t u = 0; u < 8; ++u)
+    for (std::size_t l = 0; l < 64; ++l) {
+      // The median of the fake's three jittered repeats is the latency itself.
+      const double cycles = r.rt->cycles_to_line(static_cast<int>(u), static_cast<std::uint32_t>(l * 32));
+      EXPECT_DOUBLE_EQ(t.cycles[u * 64 + l], cycles);
+      EXPECT_TRUE(std::isfinite(t.ns[u * 64 + l]));
+    }
+  // Every unit probed exactly once, in plan order, in as few launches as the budget allows.
+  std::vector<int> turns;
+  for (const LineProbeLaunch& l : r.rt->probe_launches) turns.insert(turns.end(), l.turn_sms.begin(), l.turn_sms.end());
+  EXPECT_EQ(turns, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(progress.back(), 8u);
+  EXPECT_EQ(progress.size(), r.rt->probe_launches.size());
+}
+
+TEST(CudaBackendFake, ProbeLaunchesAreSlicedByUnit) {
+  Rig r = rig();
+  LineProbePlan plan;
+  for (int u : {0, 1, 2, 3, 4, 5, 6, 7}) plan.units.push_back({0, u});
+  for (std::uint64_t l = 0; l < 512; ++l) plan.lines.push_back(l * 128);
+  // 512 x 32 x 3 atomics at 300 ns = 14.7 ms a unit: 6 units in the first launch.
+  std::vector<std::size_t> progress;
+  r.backend->probe_lines(plan, [&](std::size_t done, std::size_t) { progress.push_back(done); });
+  ASSERT_EQ(r.rt->probe_launches.size(), 2u);
+  EXPECT_EQ(r.rt->probe_launches[0].turn_sms.size(), 6u);
+  EXPECT_EQ(progress, (std::vector<std::size_t>{6, 8}));
+}
+
+TEST(CudaBackendFake, ProbeOfAnUnknownSmIsBadInput) {
+  Rig r = rig();
+  LineProbePlan plan;
+  plan.units = {{0, 42}};
+  plan.lines = {0};
+  EXPECT_THROW(r.backend->probe_lines(plan, nullptr), UsageError);
+}
+
+}  // namespace
+}  // namespace cumap::cuda

@@ -1,0 +1,104 @@
+#pragma once
+// A Backend that behaves like a chip with home classes, for testing the map
+// engine without a device: lines alternate between `classes` homes every
+// `lines_per_home` lines; unit u is near class u % classes. Reaching a line
+// costs near_ns or far_ns; a round trip on (first, second) costs the four
+// reaches of the two units. Pairs that run `crowded_above` or more at once
+// pay `crowding_penalty` (relative), the way polling loads interfere.
+#include <cmath>
+#include <cstdint>
+
+#include "cumap/backend.hpp"
+
+namespace cumap::test {
+
+struct FakeChip {
+  int units = 8;
+  int classes = 2;
+  std::uint64_t lines_per_home = 32;
+  double near_ns = 150.0;
+  double far_ns = 250.0;
+  std::size_t crowded_above = 1000000;
+  double crowding_penalty = 0.0;
+};
+
+class FakeChipBackend final : public Backend {
+ public:
+  explicit FakeChipBackend(FakeChip chip) : chip_(chip) {}
+
+  int home_of(std::uint64_t offset) const {
+    return static_cast<int>((offset / protocol::kLineBytes / chip_.lines_per_home) % chip_.classes);
+  }
+  double reach_ns(int unit, std::uint64_t offset) const {
+    return unit % chip_.classes == home_of(offset) ? chip_.near_ns : chip_.far_ns;
+  }
+
+  DeviceInfo device() const override {
+    DeviceInfo d;
+    d.backend = "fake";
+    d.name = "fake chip";
+    d.unit_name = "unit";
+    d.unit_count = chip_.units;
+    return d;
+  }
+  std::vector<int> units() const override {
+    std::vector<int> ids(static_cast<std::size_t>(chip_.units));
+    for (int i = 0; i < chip_.units; ++i) ids[static_cast<std::size_t>(i)] = i;
+    return ids;
+  }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.max_pairs_per_round = chip_.units / 2;
+    c.default_lines_per_class = 2;
+    return c;
+  }
+  Topology topology() override { return {}; }
+
+  LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn&) override {
+    LineLatencyTable t;
+    t.units = plan.units;
+    t.lines = plan.lines;
+    for (const UnitRef& u : plan.units)
+      for (std::uint64_t l : plan.lines) {
+        t.ns.push_back(reach_ns(u.unit, l + plan.arena.offset_bytes));
+        t.cycles.push_back(t.ns.back() * 2);
+      }
+    return t;
+  }
+
+  Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) override {
+    check_plan_units(plan, 0, units(), "unit");
+    ++measure_calls;
+    Measurements out;
+    for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
+      const auto& round = plan.rounds[r];
+      max_round_seen = std::max(max_round_seen, round.pairs.size());
+      const double crowd = round.pairs.size() >= chip_.crowded_above ? 1.0 + chip_.crowding_penalty : 1.0;
+      for (const PlannedPair& p : round.pairs) {
+        PairMeasurement m;
+        m.a = p.a;
+        m.b = p.b;
+        m.flags = p.flags;
+        m.tag = p.tag;
+        m.round = static_cast<int>(r);
+        const std::uint64_t base = plan.arena.offset_bytes;
+        const double rtt = crowd * (reach_ns(p.a.unit, base + p.flags.first) + reach_ns(p.a.unit, base + p.flags.second) +
+                                    reach_ns(p.b.unit, base + p.flags.first) + reach_ns(p.b.unit, base + p.flags.second));
+        m.rtt_ns.assign(static_cast<std::size_t>(plan.counts.samples), rtt);
+        m.cold_rtt_ns = rtt * 2;
+        out.pairs.push_back(std::move(m));
+      }
+      if (progress) progress(r + 1, plan.rounds.size());
+    }
+    out.stats.launches = 1;
+    return out;
+  }
+
+  int measure_calls = 0;
+  std::size_t max_round_seen = 0;
+
+ private:
+  FakeChip chip_;
+};
+
+}  // namespace cumap::test

@@ -1,0 +1,160 @@
+// The map engine over a fake chip: homes are found, lines are chosen by home
+// class, the per-class maps show the structure, and --schedule auto backs
+// off from a concurrency whose serial check fails.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "cumap/map_run.hpp"
+#include "fake_chip_backend.hpp"
+
+namespace cumap {
+namespace {
+
+Options small_options() {
+  Options o;
+  o.iters = 4;
+  o.samples = 3;
+  o.warmup = 0;
+  o.home_lines = 256;
+  o.check_pairs = 8;
+  return o;
+}
+
+PlacementRequest request_for(const HomesResult& homes, const Options& o, std::vector<int> units, int per_round) {
+  PlacementRequest r;
+  r.units = std::move(units);
+  r.homes = &homes;
+  r.lines_per_class = 2;
+  r.pairs_per_round = per_round;
+  r.options = &o;
+  return r;
+}
+
+TEST(MapRun, HomeDiscoveryFindsTheFakeChipsClassesAndSides) {
+  test::FakeChipBackend chip({});
+  const Options o = small_options();
+  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  ASSERT_EQ(homes.classes.class_count, 2);
+  for (std::size_t u = 0; u < homes.table.units.size(); ++u) {
+    const int unit = homes.table.units[u].unit;
+    // Unit u is near home u % 2; the class labels may be permuted.
+    EXPECT_EQ(homes.classes.unit_side[u] == homes.classes.unit_side[0], unit % 2 == 0) << unit;
+  }
+  for (std::size_t l = 0; l < homes.table.lines.size(); ++l)
+    EXPECT_EQ(homes.classes.line_class[l] == homes.classes.line_class[0],
+              chip.home_of(homes.table.lines[l]) == chip.home_of(0));
+}
+
+TEST(MapRun, SameLineMapsPerClassShowNearAndFarUnits) {
+  test::FakeChipBackend chip({});
+  const Options o = small_options();
+  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  PlacementRequest r = request_for(homes, o, chip.units(), 1);
+  const PlacementResult p = measure_placement(chip, r, {}, {});
+  ASSERT_EQ(p.per_class.size(), 2u);
+  for (const LatencyMap& m : p.per_class) {
+    const ValueMatrix v = m.oneway_ns();
+    const int near = homes.classes.unit_side[0] == m.spec.home_class ? 0 : 1;  // a unit near this class
+    // Both units near the flag's home: 2 x 2 x near / 2 one-way; both far: the same with far.
+    EXPECT_DOUBLE_EQ(v.at(near, near + 2), 2 * 150.0);
+    EXPECT_DOUBLE_EQ(v.at(1 - near, 3 - near), 2 * 250.0);
+    EXPECT_DOUBLE_EQ(v.at(near, 1 - near + 2), 150.0 + 250.0);
+  }
+  // Every pair on lines_per_class lines of every class.
+  EXPECT_EQ(p.headline.pairs.size(), 2u * 2u * 28u);
+  EXPECT_TRUE(p.checks.empty()) << "a serial map needs no serial check";
+  EXPECT_GT(p.fits[0].r2, 0.99) << "the fake chip is exactly additive";
+}
+
+TEST(MapRun, ConcurrentMapChecksItselfAgainstSerial) {
+  test::FakeChipBackend chip({});
+  const Options o = small_options();
+  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  const PlacementResult p = measure_placement(chip, request_for(homes, o, chip.units(), 4), {}, {});
+  EXPECT_EQ(chip.max_round_seen, 4u);
+  ASSERT_EQ(p.checks.size(), 1u);
+  EXPECT_GE(p.checks[0].agreement.n, 8u);
+  EXPECT_TRUE(p.checks[0].passed);
+  EXPECT_DOUBLE_EQ(p.checks[0].agreement.median_rel_diff, 0.0);
+}
+
+TEST(MapRun, AutoScheduleHalvesConcurrencyUntilTheCheckPasses) {
+  test::FakeChip spec;
+  spec.crowded_above = 3;  // rounds of 3 or 4 pairs are 5 % slower
+  spec.crowding_penalty = 0.05;
+  test::FakeChipBackend chip(spec);
+  Options o = small_options();
+  o.schedule = ScheduleKind::Auto;
+  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  const PlacementResult p = measure_placement_scheduled(chip, request_for(homes, o, chip.units(), 4), {}, {});
+  EXPECT_EQ(p.pairs_per_round, 2);
+  ASSERT_EQ(p.checks.size(), 2u);
+  EXPECT_FALSE(p.checks[0].passed);
+  EXPECT_EQ(p.checks[0].pairs_per_round, 4);
+  EXPECT_NEAR(p.checks[0].agreement.median_rel_diff, 0.05 / 1.025, 1e-9);
+  EXPECT_TRUE(p.checks[1].passed);
+}
+
+TEST(MapRun, ConcurrentScheduleKeepsAFailedCheckAndSaysSo) {
+  test::FakeChip spec;
+  spec.crowded_above = 2;
+  spec.crowding_penalty = 0.05;
+  test::FakeChipBackend chip(spec);
+  Options o = small_options();
+  o.schedule = ScheduleKind::Concurrent;
+  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  const PlacementResult p = measure_placement_scheduled(chip, request_for(homes, o, chip.units(), 4), {}, {});
+  EXPECT_EQ(p.pairs_per_round, 4);
+  ASSERT_EQ(p.checks.size(), 1u);
+  EXPECT_FALSE(p.checks[0].passed);
+}
+
+TEST(MapRun, AStopRequestEndsThePlacementBeforeTheNextPass) {
+  test::FakeChipBackend chip({});
+  const Options o = small_options();
+  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  int asked = 0;
+  const PlacementResult p =
+      measure_placement(chip, request_for(homes, o, chip.units(), 4), {}, [&] { return ++asked > 1; });
+  EXPECT_EQ(chip.measure_calls, 1) << "one pass, and no serial check of an incomplete map";
+  EXPECT_FALSE(p.complete);
+  EXPECT_EQ(p.headline.pairs.size(), 28u) << "what was measured is kept";
+  EXPECT_TRUE(p.checks.empty());
+}
+
+TEST(MapRun, AResumedPlacementMeasuresOnlyWhatIsMissing) {
+  test::FakeChipBackend chip({});
+  const Options o = small_options();
+  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  int asked = 0;
+  const PlacementResult first =
+      measure_placement(chip, request_for(homes, o, chip.units(), 1), {}, [&] { return ++asked > 3; });
+  ASSERT_FALSE(first.complete);
+  PlacementRequest again = request_for(homes, o, chip.units(), 1);
+  again.already_measured = first.headline.pairs;
+  const int calls_before = chip.measure_calls;
+  const PlacementResult rest = measure_placement(chip, again, {}, {});
+  EXPECT_TRUE(rest.complete);
+  EXPECT_EQ(rest.headline.pairs.size(), 2u * 2u * 28u);
+  EXPECT_EQ(chip.measure_calls - calls_before, 1) << "3 of the 4 (class, pass) plans were already done";
+  const PlacementResult whole = measure_placement(chip, request_for(homes, o, chip.units(), 1), {}, {});
+  EXPECT_EQ(rest.headline.oneway_ns().values.size(), whole.headline.oneway_ns().values.size());
+  for (std::size_t i = 0; i < whole.headline.oneway_ns().values.size(); ++i) {
+    const double x = whole.headline.oneway_ns().values[i], y = rest.headline.oneway_ns().values[i];
+    EXPECT_TRUE((std::isnan(x) && std::isnan(y)) || x == y) << i;
+  }
+}
+
+TEST(MapRun, SideGroupLayoutOrdersBySideThenGroup) {
+  Topology t;
+  t.groups = {{"G0", {0, 1, 2, 3}}, {"G1", {4, 5, 6, 7}}};
+  const DisplayLayout d = side_group_layout(t, {0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 1, 0, 1, 0, 1, 0}, UnitOrder::Topology);
+  EXPECT_EQ(d.order, (std::vector<int>{1, 3, 5, 7, 0, 2, 4, 6}));
+  ASSERT_EQ(d.groups.groups.size(), 4u);
+  EXPECT_EQ(d.groups.groups[0].name, "S0 G0");
+  EXPECT_EQ(d.groups.groups[3].name, "S1 G1");
+}
+
+}  // namespace
+}  // namespace cumap
