@@ -106,6 +106,7 @@ struct DeviceSelection {
   BackendKind backend = BackendKind::Auto;
   int device = 0;
   HipUnit hip_unit = HipUnit::Cu;
+  int max_streams = 0;  // hip: Options::max_streams
 };
 
 // Which backends this build contains, and a factory that resolves Auto.

@@ -30,6 +30,9 @@ struct ClassifyOptions {
   // profiles differ by at least this many times the spread of lines around
   // their own group's profile (a CPU, whose lines all look alike, gets one class).
   double min_separation = 4.0;
+  // ... and by at least this fraction of the table's median latency (the
+  // H100's two L2 halves differ by ~50 %, slices inside a half by a few %).
+  double min_relative_gap = 0.05;
   int max_classes = 16;
 };
 

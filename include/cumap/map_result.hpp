@@ -28,6 +28,7 @@ struct SelfCheck {
 
 struct PlacementResult {
   Placement placement = Placement::SameLine;
+  bool complete = true;             // false: a stop request ended it early
   int pairs_per_round = 1;          // the concurrency the kept maps were measured at
   std::vector<SelfCheck> checks;    // one per concurrency tried, the kept one last
   std::vector<LatencyMap> per_class;  // flags in home class c (the first flag's class)

@@ -31,13 +31,16 @@ struct PlacementRequest {
   int pairs_per_round = 1;  // 1: the serial schedule (row-major); more: round-robin rounds
   std::map<int, int> exclusive_key;
   const Options* options = nullptr;
+  // --resume: pairs an earlier run of this placement measured (pairs.csv);
+  // only the others are measured, and these join the maps as they are.
+  std::vector<PairStats> already_measured;
 };
 
 // Measures every pair of `units` on `lines_per_class` lines of every home
 // class, one plan per (class, pass) so that a stop request is honoured within
-// one pass. With pairs_per_round > 1 it then re-measures a sample serially and
-// records the agreement in `checks` (one entry). Throws Interrupted when
-// `stop` asked for it before the placement finished.
+// one pass: then it returns what it has, with `complete` false. With
+// pairs_per_round > 1 a complete placement re-measures a sample serially and
+// records the agreement in `checks` (one entry).
 PlacementResult measure_placement(Backend& backend, const PlacementRequest& request, const ProgressFn& progress,
                                   const StopFn& stop);
 
@@ -47,9 +50,6 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& requ
 // most options.check_max_rel_diff), down to serial. All tries are in `checks`.
 PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
                                             const StopFn& stop);
-
-// Thrown out of a measuring step when the user asked to stop.
-struct Interrupted {};
 
 // The display order that reads the same on every chip: by side (the home
 // class a unit is near), then by topology group, then by id; and the groups

@@ -63,6 +63,10 @@ struct Options {
   UnitOrder order = UnitOrder::Topology;
   std::string colormap = "viridis";
   HipUnit hip_unit = HipUnit::Cu;
+  // --max-streams: most CU-masked streams (hardware queues) the hip backend
+  // keeps alive; 0 = the device's default (24 on Instinct). Past the
+  // hardware's queues the firmware time-slices them and pairs stall.
+  int max_streams = 0;
 };
 
 std::string_view to_string(BackendKind k);

@@ -13,18 +13,18 @@
 namespace cumap {
 namespace {
 
-std::unique_ptr<Backend> make_one(BackendKind kind, const Options& options) {
+std::unique_ptr<Backend> make_one(BackendKind kind, const DeviceSelection& selection) {
   switch (kind) {
-    case BackendKind::Cpu: return make_cpu_backend(options);
+    case BackendKind::Cpu: return make_cpu_backend(selection);
     case BackendKind::Cuda:
 #if CUMAP_HAVE_CUDA
-      return make_cuda_backend(options);
+      return make_cuda_backend(selection);
 #else
       throw UsageError("this cumap was built without the CUDA backend (configure with -DCUMAP_CUDA=ON)");
 #endif
     case BackendKind::Hip:
 #if CUMAP_HAVE_HIP
-      return make_hip_backend(options);
+      return make_hip_backend(selection);
 #else
       throw UsageError("this cumap was built without the HIP backend (configure with -DCUMAP_HIP=ON)");
 #endif
@@ -47,13 +47,13 @@ std::vector<BackendKind> built_backends() {
   return kinds;
 }
 
-std::unique_ptr<Backend> make_backend(const Options& options) {
-  if (options.backend != BackendKind::Auto) return make_one(options.backend, options);
+std::unique_ptr<Backend> make_backend(const DeviceSelection& selection) {
+  if (selection.backend != BackendKind::Auto) return make_one(selection.backend, selection);
   // Auto: the first GPU backend that finds a device, else the CPU. A GPU
   // backend without a device says so with UsageError; that is expected here.
   for (BackendKind kind : built_backends()) {
     try {
-      return make_one(kind, options);
+      return make_one(kind, selection);
     } catch (const UsageError&) {
       if (kind == BackendKind::Cpu) throw;
     }

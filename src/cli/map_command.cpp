@@ -68,7 +68,8 @@ void print_summary(const MapResult& r, const Options& o) {
 // The concurrency to start from: what the user asked for, within what the
 // backend can run.
 int starting_pairs_per_round(const Options& o, const Capabilities& caps) {
-  if (o.schedule == ScheduleKind::Serial) return 1;
+  // Clusters run their pairs one at a time; the dsm path schedules itself.
+  if (o.schedule == ScheduleKind::Serial || o.via == Path::Dsm) return 1;
   const int most = std::max(caps.max_pairs_per_round, 1);
   return o.concurrency > 0 ? std::min(o.concurrency, most) : most;
 }
@@ -131,7 +132,11 @@ int run_map(const MapCommand& command) {
   request.pairs_per_round = starting_pairs_per_round(o, r.capabilities);
   request.exclusive_key = r.capabilities.exclusive_key;
   request.options = &o;
-  for (Placement p : o.placements) {
+  // Through distributed shared memory each flag is in its poller's own shared
+  // memory: there is one placement, whatever --same-line/--split-line say.
+  const std::vector<Placement> placements =
+      o.via == Path::Dsm ? std::vector<Placement>{Placement::SameLine} : o.placements;
+  for (Placement p : placements) {
     request.placement = p;
     Progress progress(std::string(to_string(p)), o.quiet);
     PlacementResult placement =

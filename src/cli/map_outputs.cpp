@@ -30,6 +30,16 @@ HeatmapPanel write_map(const Options& o, const MapResult& r, const LatencyMap& m
   return {fmt::format("{} (median {:.0f} ns)", to_string(map.placement()), cells.median), shown};
 }
 
+// cluster_size,clusters,median_cycles,median_ns: the latency of one
+// barrier.cluster (cluster.sync()) by cluster size, from the dsm run.
+std::string cluster_barrier_csv(const nlohmann::json& table) {
+  std::string out = "cluster_size,clusters,median_cycles,median_ns\n";
+  for (const auto& row : table)
+    out += fmt::format("{},{},{:.1f},{:.2f}\n", row["cluster_size"].get<int>(), row["clusters"].get<int>(),
+                       row["median_cycles"].get<double>(), row["median_ns"].get<double>());
+  return out;
+}
+
 }  // namespace
 
 std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe probe, int home_class,
@@ -47,7 +57,7 @@ void write_map_outputs(const Options& o, const MapResult& r) {
   std::vector<HeatmapPanel> panels;
   std::vector<LatencyMap> every_map;
   for (const PlacementResult& p : r.placements) {
-    const std::string name(to_string(p.placement));
+    const std::string name = o.via == Path::Dsm ? "dsm" : std::string(to_string(p.placement));
     panels.push_back(write_map(o, r, p.headline, name, style));
     if (p.per_class.size() > 1)
       for (const LatencyMap& m : p.per_class) write_map(o, r, m, fmt::format("{}-home{}", name, m.spec.home_class), style);
@@ -61,7 +71,10 @@ void write_map_outputs(const Options& o, const MapResult& r) {
                               r.display_order.size(), r.device.unit_name, class_words(MapSpec::kAllClasses));
     write_png(o.out_dir / "heatmap.png", render_heatmap(panels, style));
   }
-  write_file_atomic(o.out_dir / "pairs.csv", pairs_csv(every_map));
+  write_file_atomic(o.out_dir / "pairs.csv", pairs_csv(every_map, o.via));
+  for (const PlacementResult& p : r.placements)
+    if (p.stats.extra.contains("cluster_barrier"))
+      write_file_atomic(o.out_dir / "cluster-barrier.csv", cluster_barrier_csv(p.stats.extra["cluster_barrier"]));
   write_file_atomic(o.out_dir / "homes.csv", homes_csv(r.homes));
   write_file_atomic(o.out_dir / "homes.json", homes_json(r.homes).dump(2) + "\n");
   write_file_atomic(o.out_dir / "meta.json", make_meta(o, r).dump(2) + "\n");

@@ -138,6 +138,17 @@ Group make_group(const Profiles& p, std::vector<int> lines) {
   return g;
 }
 
+// Smallest distance between two group profiles; inf for one group.
+double closest_profiles(const std::vector<Group>& groups, std::size_t units) {
+  double closest = kInf;
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    for (std::size_t j = i + 1; j < groups.size(); ++j) {
+      const double d = rms_distance(groups[i].profile.data(), groups[j].profile.data(), units);
+      closest = std::min(closest, std::isfinite(d) ? d : 0.0);
+    }
+  return closest;
+}
+
 // Smallest distance between two group profiles over the largest spread: inf
 // for one group, 0 when two profiles coincide.
 double separation(const std::vector<Group>& groups, std::size_t units) {
@@ -166,7 +177,7 @@ std::size_t smallest_class(std::size_t lines) {
 // classes whose separation reaches `min_separation`, at most `max_classes`.
 // Lines of clusters too small to be classes come back in `strays`.
 std::vector<Group> best_cut(const Dendrogram& tree, const Profiles& p, const ClassifyOptions& options,
-                            std::vector<int>& strays) {
+                            double min_gap_ns, std::vector<int>& strays) {
   const std::size_t min_lines = smallest_class(p.lines);
   // Heights along a path may dip by rounding; splitting in order of the
   // highest height below keeps parents before children.
@@ -192,7 +203,8 @@ std::vector<Group> best_cut(const Dendrogram& tree, const Profiles& p, const Cla
       else small.insert(small.end(), lines.begin(), lines.end());
     }
     if (groups.size() > static_cast<std::size_t>(options.max_classes)) break;
-    if (groups.size() > best.size() && separation(groups, p.units) >= options.min_separation) {
+    if (groups.size() > best.size() && separation(groups, p.units) >= options.min_separation &&
+        closest_profiles(groups, p.units) >= min_gap_ns) {
       best = std::move(groups);
       best_strays = std::move(small);
     }
@@ -256,7 +268,13 @@ HomeClasses classify_lines(const LineLatencyTable& table, const ClassifyOptions&
   if (n_lines > 0) {
     const Dendrogram tree = average_linkage(line_distances(profiles), n_lines);
     std::vector<int> strays;
-    groups = best_cut(tree, profiles, options, strays);
+    // Separation is relative to the spread inside groups, which a coarse
+    // timer can make zero (a CPU's steady_clock over a short chain: every
+    // line reads 6.25 or 6.28 ns). A class must also differ by a visible
+    // fraction of the latency itself.
+    std::vector<double> all(table.ns.begin(), table.ns.end());
+    const double min_gap_ns = options.min_relative_gap * summarize(all).median;
+    groups = best_cut(tree, profiles, options, min_gap_ns, strays);
     if (groups.empty()) {  // every cluster small (very few lines): one class
       std::vector<int> all(n_lines);
       std::iota(all.begin(), all.end(), 0);

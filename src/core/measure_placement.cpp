@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "cumap/map_run.hpp"
@@ -69,6 +70,19 @@ SelfCheck serial_self_check(Backend& backend, const MeasurementPlan& concurrent,
   return check;
 }
 
+// The planned pairs a resumed run still needs: those `done` lacks for this
+// class and pass (timed-out ones are measured again). Rounds left empty go.
+std::vector<Round> without_measured(std::vector<Round> rounds, const std::vector<PairStats>& done, int cls, int pass) {
+  if (done.empty()) return rounds;
+  std::set<std::pair<int, int>> have;
+  for (const PairStats& p : done)
+    if (p.home_class == cls && p.pass == pass && !p.timed_out) have.emplace(p.a, p.b);
+  for (Round& r : rounds)
+    std::erase_if(r.pairs, [&](const PlannedPair& p) { return have.contains({p.a.unit, p.b.unit}); });
+  std::erase_if(rounds, [](const Round& r) { return r.pairs.empty(); });
+  return rounds;
+}
+
 }  // namespace
 
 PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, const ProgressFn& progress,
@@ -81,29 +95,44 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, c
   result.placement = r.placement;
   result.pairs_per_round = r.pairs_per_round;
   const PairRounds rounds = pair_rounds(r);
-  const std::size_t plans = static_cast<std::size_t>(classes.class_count) * static_cast<std::size_t>(r.lines_per_class);
+  // Inside a cluster the flags are in the partners' shared memory: L2 homes
+  // and flag lines do not apply, and the path itself decides which pairs it
+  // can reach, so one pass over the pairs says everything.
+  const bool dsm = r.options->via == Path::Dsm;
+  const int class_count = dsm ? 1 : classes.class_count;
+  const int passes = dsm ? 1 : r.lines_per_class;
+  const std::size_t plans = static_cast<std::size_t>(class_count) * static_cast<std::size_t>(passes);
 
   // Everything measured, kept for the self-check and the line-set comparison.
   MeasurementPlan all = base_plan(r);
   Measurements measured;
   std::size_t done = 0;
-  for (int c = 0; c < classes.class_count; ++c) {
+  for (int c = 0; c < class_count && result.complete; ++c) {
     std::vector<PairMeasurement> class_pairs;
-    for (int pass = 0; pass < r.lines_per_class; ++pass) {
-      if (stop && stop()) throw Interrupted{};
+    for (int pass = 0; pass < passes; ++pass) {
+      if (stop && stop()) {
+        result.complete = false;
+        break;
+      }
       MeasurementPlan plan = base_plan(r);
-      plan.rounds = assign_lines(rounds, pools, r.placement, c, pass, r.lines_per_class, tag_of(c, pass), r.options->device);
-      Measurements m = backend.measure(plan, [&](std::size_t d, std::size_t t) {
-        if (progress) progress(done * t + d, plans * t);
-      });
+      plan.rounds = without_measured(
+          assign_lines(rounds, pools, r.placement, c, pass, passes, tag_of(c, pass), r.options->device),
+          r.already_measured, c, pass);
       ++done;
+      if (plan.rounds.empty()) continue;
+      Measurements m = backend.measure(plan, [&](std::size_t d, std::size_t t) {
+        if (progress) progress((done - 1) * t + d, plans * t);
+      });
       add_stats(result.stats, m.stats);
       all.rounds.insert(all.rounds.end(), plan.rounds.begin(), plan.rounds.end());
       class_pairs.insert(class_pairs.end(), m.pairs.begin(), m.pairs.end());
       measured.pairs.insert(measured.pairs.end(), m.pairs.begin(), m.pairs.end());
     }
     MapSpec spec{r.placement, c, r.units, r.options->ordered, r.options->iters};
-    result.per_class.push_back(summarize_measurements(class_pairs, spec, class_of_tag, pass_of_tag));
+    LatencyMap map = summarize_measurements(class_pairs, spec, class_of_tag, pass_of_tag);
+    for (const PairStats& p : r.already_measured)
+      if (p.home_class == c) map.pairs.push_back(p);
+    result.per_class.push_back(std::move(map));
     result.fits.push_back(fit_additive(result.per_class.back().oneway_ns()));
   }
   result.headline = merge_maps(result.per_class, {r.placement, MapSpec::kAllClasses, r.units, r.options->ordered,
@@ -114,7 +143,8 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, c
   for (const PairStats& p : result.headline.pairs) (p.pass % 2 == 0 ? even : odd).pairs.push_back(p);
   if (!odd.pairs.empty()) result.line_sets = agreement(even.oneway_ns(), odd.oneway_ns());
 
-  if (r.pairs_per_round > 1) result.checks.push_back(serial_self_check(backend, all, measured, r));
+  if (r.pairs_per_round > 1 && result.complete && !measured.pairs.empty())
+    result.checks.push_back(serial_self_check(backend, all, measured, r));
   return result;
 }
 
@@ -125,6 +155,7 @@ PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest r
   std::vector<SelfCheck> tried;
   for (;;) {
     PlacementResult result = measure_placement(backend, request, progress, stop);
+    if (!result.complete) return result;
     const bool passed = result.checks.empty() || result.checks.back().passed;
     tried.insert(tried.end(), result.checks.begin(), result.checks.end());
     if (kind != ScheduleKind::Auto || passed || request.pairs_per_round <= 1) {

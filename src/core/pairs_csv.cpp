@@ -1,6 +1,7 @@
 // pairs.csv: the long form, one row per pair, placement and flag line.
 //
 // Columns and their units, all times in nanoseconds:
+//   via                   the signal's path: global (memory) or dsm (inside a cluster)
 //   home_class            home class of the first flag's line (see homes.json)
 //   pass                  which of the pair's lines in that class
 //   first_flag, second_flag  byte offsets of the two flags in the flag arena
@@ -29,15 +30,15 @@ std::string cell(double v) { return std::isfinite(v) ? fmt::format("{:.3f}", v) 
 
 }  // namespace
 
-std::string pairs_csv(const std::vector<LatencyMap>& maps) {
+std::string pairs_csv(const std::vector<LatencyMap>& maps, Path via) {
   std::string out =
-      "a,b,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,min_ns,"
+      "a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,min_ns,"
       "cycles_median,cold_ns,samples,iters,timed_out\n";
   for (const LatencyMap& map : maps) {
     const std::string_view placement = to_string(map.placement());
     for (const PairStats& p : map.pairs) {
       const Summary& rtt = p.rtt_ns;
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", p.a, p.b, placement,
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", p.a, p.b, to_string(via), placement,
                          p.home_class, p.pass, p.first_flag, p.second_flag,
                          cell(p.oneway_median_ns()), cell(rtt.median), cell(rtt.p05 / 2.0),
                          cell(rtt.p95 / 2.0), cell(rtt.min / 2.0), cell(p.cycles_median), cell(p.cold_ns),

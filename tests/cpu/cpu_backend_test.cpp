@@ -5,12 +5,13 @@
 #include <set>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "cumap/error.hpp"
 
 namespace cumap {
 namespace {
 
 TEST(cpu_Backend, ListsAtLeastTwoDistinctUnits) {
-  const auto backend = make_cpu_backend(Options{});
+  const auto backend = make_cpu_backend(DeviceSelection{});
   const auto units = backend->units();
   ASSERT_GE(units.size(), 2u);
   EXPECT_EQ(std::set<int>(units.begin(), units.end()).size(), units.size()) << "unit ids repeat";
@@ -18,7 +19,7 @@ TEST(cpu_Backend, ListsAtLeastTwoDistinctUnits) {
 }
 
 TEST(cpu_Backend, DescribesItsDevice) {
-  const auto backend = make_cpu_backend(Options{});
+  const auto backend = make_cpu_backend(DeviceSelection{});
   const DeviceInfo d = backend->device();
   EXPECT_EQ(d.backend, "cpu");
   EXPECT_EQ(d.unit_name, "cpu");
@@ -28,7 +29,7 @@ TEST(cpu_Backend, DescribesItsDevice) {
 }
 
 TEST(cpu_Backend, TopologyCoversOnlyItsUnits) {
-  const auto backend = make_cpu_backend(Options{});
+  const auto backend = make_cpu_backend(DeviceSelection{});
   const auto units = backend->units();
   const Topology topo = backend->topology();
   ASSERT_FALSE(topo.groups.empty());
@@ -38,6 +39,28 @@ TEST(cpu_Backend, TopologyCoversOnlyItsUnits) {
       EXPECT_TRUE(std::find(units.begin(), units.end(), u) != units.end()) << "unit " << u << " not the backend's";
       EXPECT_TRUE(seen.insert(u).second) << "unit " << u << " in two groups";
     }
+}
+
+TEST(cpu_Backend, OnlyDeviceZeroAndCpuUnits) {
+  DeviceSelection other_device;
+  other_device.device = 1;
+  EXPECT_THROW(make_cpu_backend(other_device), UsageError);
+  DeviceSelection wgp;
+  wgp.hip_unit = HipUnit::Wgp;
+  EXPECT_THROW(make_cpu_backend(wgp), UsageError);
+}
+
+TEST(cpu_Backend, CapabilitiesKeySiblingsByPhysicalCore) {
+  const auto backend = make_cpu_backend(DeviceSelection{});
+  const Capabilities c = backend->capabilities();
+  std::set<int> cores;
+  for (int u : backend->units()) {
+    ASSERT_TRUE(c.exclusive_key.contains(u)) << "cpu " << u << " has no core key";
+    cores.insert(c.exclusive_key.at(u));
+  }
+  EXPECT_EQ(c.max_pairs_per_round, std::max<int>(1, static_cast<int>(cores.size()) / 2));
+  EXPECT_EQ(c.default_lines_per_class, 1);
+  EXPECT_FALSE(c.l2_persist);
 }
 
 }  // namespace

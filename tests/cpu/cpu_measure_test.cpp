@@ -1,4 +1,4 @@
-// Backend::measure on the first two CPUs.
+// Backend::measure and probe_lines on the first two CPUs.
 //
 // The CI machine is a 2-core VM shared with compilers: a thread can lose its
 // core for 100 ms, which inflates the mean of the sample it falls into by
@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "cumap/error.hpp"
 #include "cumap/stats.hpp"
 
 namespace cumap {
@@ -33,9 +34,9 @@ constexpr double kMaxP95OverMedian = 50.0;
 constexpr int kAttempts = 5;
 
 // Shape checks that hold however loaded the machine is.
-void expect_well_formed(const PairMeasurement& m, const MeasureSpec& spec) {
-  EXPECT_FALSE(m.timed_out) << m.a << "-" << m.b;
-  ASSERT_EQ(m.rtt_ns.size(), static_cast<std::size_t>(spec.samples));
+void expect_well_formed(const PairMeasurement& m, const MeasurementPlan& plan) {
+  EXPECT_FALSE(m.timed_out) << m.a.unit << "-" << m.b.unit;
+  ASSERT_EQ(m.rtt_ns.size(), static_cast<std::size_t>(plan.counts.samples));
   for (double ns : m.rtt_ns) {
     EXPECT_TRUE(std::isfinite(ns)) << ns;
     EXPECT_GE(ns, kMinPlausibleRttNs);  // noise only ever adds time
@@ -50,9 +51,9 @@ std::string implausibility(const PairMeasurement& m) {
   if (m.timed_out || m.rtt_ns.empty()) return "no samples";
   const Summary s = summarize(m.rtt_ns);
   if (!(s.median >= kMinPlausibleRttNs && s.median <= kMaxPlausibleRttNs))
-    return fmt::format("{}-{} copy {}: median round trip {} ns", m.a, m.b, m.copy, s.median);
+    return fmt::format("{}-{}: median round trip {} ns", m.a.unit, m.b.unit, s.median);
   if (!(s.p95 / s.median < kMaxP95OverMedian))
-    return fmt::format("{}-{} copy {}: p95 {} ns is {:.0f}x the median {} ns", m.a, m.b, m.copy, s.p95,
+    return fmt::format("{}-{}: p95 {} ns is {:.0f}x the median {} ns", m.a.unit, m.b.unit, s.p95,
                        s.p95 / s.median, s.median);
   return "";
 }
@@ -60,35 +61,38 @@ std::string implausibility(const PairMeasurement& m) {
 class cpu_Measure : public ::testing::Test {
  protected:
   void SetUp() override {
-    backend = make_cpu_backend(Options{});
+    backend = make_cpu_backend(DeviceSelection{});
     const auto all = backend->units();
     ASSERT_GE(all.size(), 2u);
-    two_units = {all[0], all[1]};
+    a = {0, all[0]};
+    b = {0, all[1]};
   }
 
   // Many short samples: order statistics stay robust. The generous timeout
   // keeps a descheduled thread from reading as a time-out.
-  static MeasureSpec spec_for(Placement p) {
-    MeasureSpec s;
-    s.placement = p;
-    s.iters = 200;
-    s.samples = 41;
-    s.warmup = 200;
-    s.timeout_ms = 20000.0;
-    return s;
+  MeasurementPlan plan_for(std::vector<Round> rounds) const {
+    MeasurementPlan plan;
+    plan.units = {a, b};
+    plan.rounds = std::move(rounds);
+    plan.counts.iters = 200;
+    plan.counts.samples = 41;
+    plan.counts.warmup = 200;
+    plan.timeout_ms = 20000.0;
+    return plan;
   }
+  Round one_pair(UnitRef x, UnitRef y, FlagSite flags, int tag = 0) const { return Round{{{x, y, flags, tag}}}; }
 
   // Measures until every result is plausible or the attempts run out; checks
   // the shape of every attempt and the plausibility of the last.
-  std::vector<PairMeasurement> measure(const Schedule& schedule, const MeasureSpec& spec) {
-    std::vector<PairMeasurement> results;
+  Measurements measure(const MeasurementPlan& plan) {
+    Measurements results;
     std::string why;
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
       if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(200 * attempt));
-      results = backend->measure(schedule, spec, nullptr);
+      results = backend->measure(plan, nullptr);
       why.clear();
-      for (const auto& m : results) {
-        expect_well_formed(m, spec);
+      for (const auto& m : results.pairs) {
+        expect_well_formed(m, plan);
         if (why.empty()) why = implausibility(m);
       }
       if (why.empty()) break;
@@ -98,72 +102,99 @@ class cpu_Measure : public ::testing::Test {
   }
 
   std::unique_ptr<Backend> backend;
-  std::vector<int> two_units;
+  UnitRef a, b;
 };
 
-TEST_F(cpu_Measure, EachPlacementGivesOnePlausibleResultPerPair) {
-  const Schedule schedule = make_schedule(two_units, false);
-  for (Placement p : {Placement::SameLine, Placement::SplitLine}) {
-    SCOPED_TRACE(std::string(to_string(p)));
-    const MeasureSpec spec = spec_for(p);
-    const auto results = measure(schedule, spec);
-    ASSERT_EQ(results.size(), schedule.pairs.size());
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      EXPECT_EQ(results[i].a, schedule.pairs[i].a);
-      EXPECT_EQ(results[i].b, schedule.pairs[i].b);
-      EXPECT_EQ(results[i].copy, 0);
-    }
+TEST_F(cpu_Measure, SameLineAndSplitLineEachGivePlausibleResults) {
+  const FlagSite same_line{0, protocol::kSameLineGapBytes};
+  const FlagSite split_line{0, protocol::kLineBytes};
+  for (FlagSite flags : {same_line, split_line}) {
+    SCOPED_TRACE(flags.second);
+    const auto results = measure(plan_for({one_pair(a, b, flags, 7)}));
+    ASSERT_EQ(results.pairs.size(), 1u);
+    EXPECT_EQ(results.pairs[0].a, a);
+    EXPECT_EQ(results.pairs[0].b, b);
+    EXPECT_EQ(results.pairs[0].tag, 7);
+    EXPECT_EQ(results.pairs[0].flags, flags);
+    EXPECT_EQ(results.stats.launches, 1);
+    EXPECT_GT(results.stats.device_seconds, 0.0);
   }
 }
 
-TEST_F(cpu_Measure, RotatingCopiesMeasureEveryPairOncePerCopy) {
-  const Schedule schedule = make_schedule(two_units, false);
-  MeasureSpec spec = spec_for(Placement::SplitLine);
-  spec.rotating_count = 3;
-  const auto results = measure(schedule, spec);
-  ASSERT_EQ(results.size(), schedule.pairs.size() * 3);
-  std::multiset<int> copies;
-  for (const auto& m : results) copies.insert(m.copy);
-  EXPECT_EQ(copies, (std::multiset<int>{0, 1, 2}));
+TEST_F(cpu_Measure, OrderedRoundsMeasureBothDirections) {
+  MeasurementPlan plan = plan_for({one_pair(a, b, {0, 4}), one_pair(b, a, {256, 260})});
+  plan.counts.ordered = true;
+  const auto results = measure(plan);
+  ASSERT_EQ(results.pairs.size(), 2u);
+  EXPECT_EQ(results.pairs[0].a, a);
+  EXPECT_EQ(results.pairs[0].round, 0);
+  EXPECT_EQ(results.pairs[1].a, b);
+  EXPECT_EQ(results.pairs[1].round, 1);
 }
 
-TEST_F(cpu_Measure, OrderedScheduleMeasuresBothDirections) {
-  const Schedule schedule = make_schedule(two_units, true);
-  ASSERT_EQ(schedule.pairs.size(), 2u);
-  MeasureSpec spec = spec_for(Placement::SameLine);
-  spec.ordered = true;
-  const auto results = measure(schedule, spec);
-  ASSERT_EQ(results.size(), 2u);
-  EXPECT_EQ(results[0].a, two_units[0]);
-  EXPECT_EQ(results[0].b, two_units[1]);
-  EXPECT_EQ(results[1].a, two_units[1]);
-  EXPECT_EQ(results[1].b, two_units[0]);
+// Every round trip counts up from 0 (a CAS expects k-1): flags left non-zero
+// would stall the next pair on the same words until it times out.
+TEST_F(cpu_Measure, FlagsAreResetSoARoundCanReuseThem) {
+  MeasurementPlan plan = plan_for({one_pair(a, b, {0, 4}), one_pair(a, b, {0, 4})});
+  plan.counts.samples = 3;
+  const auto results = backend->measure(plan, nullptr);
+  ASSERT_EQ(results.pairs.size(), 2u);
+  EXPECT_FALSE(results.pairs[1].timed_out);
+  const auto again = backend->measure(plan, nullptr);  // the arena is kept between calls
+  EXPECT_FALSE(again.pairs[0].timed_out);
 }
 
-TEST_F(cpu_Measure, ReportsProgressAfterEveryPair) {
-  const Schedule schedule = make_schedule(two_units, true);
-  MeasureSpec spec = spec_for(Placement::SameLine);
-  spec.iters = 100;
-  spec.rotating_count = 2;
+TEST_F(cpu_Measure, ReportsProgressAfterEveryRound) {
+  MeasurementPlan plan = plan_for({one_pair(a, b, {0, 4}), one_pair(b, a, {0, 4}), one_pair(a, b, {0, 4})});
+  plan.counts.iters = 20;
+  plan.counts.samples = 2;
   std::vector<std::size_t> done;
   std::size_t last_total = 0;
-  backend->measure(schedule, spec, [&](std::size_t d, std::size_t t) {
+  backend->measure(plan, [&](std::size_t d, std::size_t t) {
     done.push_back(d);
     last_total = t;
   });
-  EXPECT_EQ(done, (std::vector<std::size_t>{1, 2, 3, 4}));
-  EXPECT_EQ(last_total, 4u);
+  EXPECT_EQ(done, (std::vector<std::size_t>{1, 2, 3}));
+  EXPECT_EQ(last_total, 3u);
+}
+
+TEST_F(cpu_Measure, ARoundThatUsesACpuTwiceIsAUsageError) {
+  Round round{{{a, b, {0, 4}, 0}, {a, b, {256, 260}, 0}}};
+  EXPECT_THROW(backend->measure(plan_for({round}), nullptr), UsageError);
+}
+
+TEST_F(cpu_Measure, GpuOnlyOptionsAreUsageErrors) {
+  MeasurementPlan persist = plan_for({one_pair(a, b, {0, 4})});
+  persist.l2_persist = true;
+  EXPECT_THROW(backend->measure(persist, nullptr), UsageError);
+  MeasurementPlan dsm = plan_for({one_pair(a, b, {0, 4})});
+  dsm.path = Path::Dsm;
+  EXPECT_THROW(backend->measure(dsm, nullptr), UsageError);
+}
+
+TEST_F(cpu_Measure, ProbeLinesGivesOneFiniteLatencyPerUnitAndLine) {
+  LineProbePlan plan;
+  plan.units = {a, b};
+  plan.lines = {0, 128, 4096};
+  const LineLatencyTable t = backend->probe_lines(plan, nullptr);
+  ASSERT_EQ(t.ns.size(), 6u);
+  ASSERT_EQ(t.cycles.size(), 6u);
+  for (std::size_t i = 0; i < t.ns.size(); ++i) {
+    EXPECT_TRUE(std::isfinite(t.ns[i]));
+    EXPECT_GT(t.ns[i], 0.1);  // an atomic on a real line takes more than a tenth of a ns
+    EXPECT_TRUE(std::isnan(t.cycles[i]));
+  }
+  EXPECT_EQ(t.lines, plan.lines);
 }
 
 class cpu_MeasureProbe : public cpu_Measure, public ::testing::WithParamInterface<Probe> {};
 
 TEST_P(cpu_MeasureProbe, CompletesWithoutTimingOut) {
-  const Schedule schedule = make_schedule(two_units, false);
-  MeasureSpec spec = spec_for(Placement::SameLine);
-  spec.probe = GetParam();
-  const auto results = measure(schedule, spec);
-  ASSERT_EQ(results.size(), 1u);
-  EXPECT_EQ(results[0].a, two_units[0]);
+  MeasurementPlan plan = plan_for({one_pair(a, b, {0, 4})});
+  plan.probe = GetParam();
+  const auto results = measure(plan);
+  ASSERT_EQ(results.pairs.size(), 1u);
+  EXPECT_EQ(results.pairs[0].a, a);
 }
 
 INSTANTIATE_TEST_SUITE_P(Probes, cpu_MeasureProbe,
@@ -174,6 +205,7 @@ INSTANTIATE_TEST_SUITE_P(Probes, cpu_MeasureProbe,
                              case Probe::Exch: return "exch";
                              case Probe::AcqRel: return "acq_rel";
                              case Probe::Volatile: return "volatile";
+                             case Probe::Mbarrier: return "mbarrier";
                            }
                            return "unknown";
                          });

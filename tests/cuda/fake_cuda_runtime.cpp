@@ -128,4 +128,11 @@ CoherenceReport FakeCudaRuntime::check_coherence(int reader, int writer, double 
   return {reader, writer, {}};
 }
 
+Measurements FakeCudaRuntime::measure_dsm(const MeasurementPlan& plan, const std::vector<int>& sm_ids,
+                                          double cycles_per_ns, const ProgressFn& progress) {
+  (void)plan, (void)sm_ids, (void)cycles_per_ns, (void)progress;
+  ++dsm_calls;
+  return {};
+}
+
 }  // namespace cumap::testing

@@ -53,6 +53,10 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
   void clear_persisting_window() noexcept override { window_live = false; }
   Topology discover_gpcs(const std::vector<int>& sm_ids) override;
   CoherenceReport check_coherence(int reader, int writer, double window_ms, double cycles_per_ns) override;
+  // The cluster path is its own kernel; here it only records that it was asked.
+  Measurements measure_dsm(const MeasurementPlan& plan, const std::vector<int>& sm_ids, double cycles_per_ns,
+                           const ProgressFn& progress) override;
+  int dsm_calls = 0;
 
   double cycles_to_line(int sm, std::uint32_t word) const;
 

@@ -1,6 +1,8 @@
 // The map engine over a fake chip: homes are found, lines are chosen by home
 // class, the per-class maps show the structure, and --schedule auto backs
 // off from a concurrency whose serial check fails.
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "cumap/map_run.hpp"
@@ -113,9 +115,35 @@ TEST(MapRun, AStopRequestEndsThePlacementBeforeTheNextPass) {
   const Options o = small_options();
   const HomesResult homes = discover_homes(chip, chip.units(), o, {});
   int asked = 0;
-  EXPECT_THROW(measure_placement(chip, request_for(homes, o, chip.units(), 1), {}, [&] { return ++asked > 1; }),
-               Interrupted);
-  EXPECT_EQ(chip.measure_calls, 1);
+  const PlacementResult p =
+      measure_placement(chip, request_for(homes, o, chip.units(), 4), {}, [&] { return ++asked > 1; });
+  EXPECT_EQ(chip.measure_calls, 1) << "one pass, and no serial check of an incomplete map";
+  EXPECT_FALSE(p.complete);
+  EXPECT_EQ(p.headline.pairs.size(), 28u) << "what was measured is kept";
+  EXPECT_TRUE(p.checks.empty());
+}
+
+TEST(MapRun, AResumedPlacementMeasuresOnlyWhatIsMissing) {
+  test::FakeChipBackend chip({});
+  const Options o = small_options();
+  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  int asked = 0;
+  const PlacementResult first =
+      measure_placement(chip, request_for(homes, o, chip.units(), 1), {}, [&] { return ++asked > 3; });
+  ASSERT_FALSE(first.complete);
+  PlacementRequest again = request_for(homes, o, chip.units(), 1);
+  again.already_measured = first.headline.pairs;
+  const int calls_before = chip.measure_calls;
+  const PlacementResult rest = measure_placement(chip, again, {}, {});
+  EXPECT_TRUE(rest.complete);
+  EXPECT_EQ(rest.headline.pairs.size(), 2u * 2u * 28u);
+  EXPECT_EQ(chip.measure_calls - calls_before, 1) << "3 of the 4 (class, pass) plans were already done";
+  const PlacementResult whole = measure_placement(chip, request_for(homes, o, chip.units(), 1), {}, {});
+  EXPECT_EQ(rest.headline.oneway_ns().values.size(), whole.headline.oneway_ns().values.size());
+  for (std::size_t i = 0; i < whole.headline.oneway_ns().values.size(); ++i) {
+    const double x = whole.headline.oneway_ns().values[i], y = rest.headline.oneway_ns().values[i];
+    EXPECT_TRUE((std::isnan(x) && std::isnan(y)) || x == y) << i;
+  }
 }
 
 TEST(MapRun, SideGroupLayoutOrdersBySideThenGroup) {

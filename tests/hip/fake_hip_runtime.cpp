@@ -45,9 +45,8 @@ void FakeHipRuntime::destroy_stream(HipStream stream) {
 }
 
 HipBuffer FakeHipRuntime::allocate_flags(std::size_t bytes) {
-  static_cast<void>(bytes);
-  const HipBuffer b = 0x1000 * (buffers_.size() + 1);
-  buffers_.insert(b);
+  const HipBuffer b = 0x100000 * ++allocations;  // never reused: a moved arena is visible
+  buffers_[b] = bytes;
   return b;
 }
 
@@ -62,60 +61,125 @@ int FakeHipRuntime::cu_of(HipStream stream) const {
   throw std::logic_error("stream with an empty CU mask");
 }
 
-std::uint32_t FakeHipRuntime::hw_id_for_cu(int cu) const {
-  const bool gfx9 = config_.arch.starts_with("gfx9");
-  if (gfx9) {
+bool FakeHipRuntime::time_sliced(HipStream stream) const {
+  if (!config_.hw_queues || streams_.size() <= *config_.hw_queues) return false;
+  std::size_t rank = 0;
+  for (const auto& [handle, mask] : streams_) {
+    if (handle == stream) return rank >= *config_.hw_queues;
+    ++rank;
+  }
+  return false;
+}
+
+HwReading FakeHipRuntime::hw_reading_for_bit(int bit) const {
+  const int xcd = bit % config_.xcds;
+  const int cu = bit / config_.xcds;  // the CU within its XCD
+  HwReading r;
+  r.xcc_id = config_.arch.starts_with("gfx94") ? static_cast<std::uint32_t>(xcd) : 0u;
+  if (config_.arch.starts_with("gfx9")) {
     // CUs spread round-robin over the shader engines, as the driver maps masks.
     const auto se = static_cast<std::uint32_t>(cu % config_.shader_engines);
     const auto slot = static_cast<std::uint32_t>(cu / config_.shader_engines);
-    return (se << 13) | ((slot % 16) << 8) | (((slot / 16) & 1u) << 12);
+    r.hw_id = (se << 13) | ((slot % 16) << 8) | (((slot / 16) & 1u) << 12);
+    return r;
   }
   const int wgp = cu / 2;
   const auto se = static_cast<std::uint32_t>(wgp % config_.shader_engines);
   const auto rest = static_cast<std::uint32_t>(wgp / config_.shader_engines);
-  return (se << 18) | ((rest & 1u) << 16) | ((rest >> 1) << 10) | (static_cast<std::uint32_t>(cu % 2) << 8);
+  r.hw_id = (se << 18) | ((rest & 1u) << 16) | ((rest >> 1) << 10) | (static_cast<std::uint32_t>(cu % 2) << 8);
+  return r;
 }
 
-std::uint32_t FakeHipRuntime::reported_hw_id(int cu) {
+HwReading FakeHipRuntime::reported_reading(int cu) {
   if (auto it = config_.alias_cu.find(cu); it != config_.alias_cu.end()) cu = it->second;
   if (config_.drifting_cu && cu == *config_.drifting_cu && (drift_launches_++ % 2 == 1)) {
     cu = (cu + 1) % config_.cu_count;
   }
-  return hw_id_for_cu(cu);
+  return hw_reading_for_bit(cu);
 }
 
-PingPongResult FakeHipRuntime::run_ping_pong(const PingPongLaunch& launch) {
-  const int a = cu_of(launch.a_stream);
-  const int b = cu_of(launch.b_stream);
-  if (buffers_.count(launch.flags) == 0) throw std::logic_error("launch on freed flags");
-  if (launch.a_share < 0 || launch.a_share > launch.iters) {
-    throw std::logic_error("a_share outside [0, iters]");
-  }
-  launches.push_back(Launch{a, b, launch});
-
+// The pair's counters as the kernels would write them, walking the protocol.
+PingPongResult FakeHipRuntime::simulate(const PingPongLaunch& launch, int a, int b) const {
   PingPongResult r;
-  r.a_hw_id = reported_hw_id(a);
-  r.b_hw_id = reported_hw_id(b);
-  r.cold_ticks = config_.cold_ticks;
-  int samples = launch.samples;
+  r.both_started = true;
+  const protocol::Counts& c = launch.counts;
+  int samples = c.samples;
   if (config_.timeout_cu && (a == *config_.timeout_cu || b == *config_.timeout_cu)) {
     r.timed_out = true;
     samples = std::min(samples, 1);
   }
-  const auto a_trips = static_cast<std::uint64_t>(launch.a_share);
-  const auto b_trips = static_cast<std::uint64_t>(launch.iters - launch.a_share);
-  std::uint64_t total = r.cold_ticks;
-  for (int s = 0; s < samples; ++s) {
-    r.a_pinged.ticks.push_back(config_.a_ping_ticks * a_trips);
-    r.a_pinged.cycles.push_back(config_.a_ping_cycles * a_trips);
-    r.b_pinged.ticks.push_back(config_.b_ping_ticks * b_trips);
-    r.b_pinged.cycles.push_back(config_.b_ping_cycles * b_trips);
-    total += r.a_pinged.ticks.back() + r.b_pinged.ticks.back();
+  r.a_pinged = {std::vector<std::uint64_t>(samples, 0), std::vector<std::uint64_t>(samples, 0)};
+  r.b_pinged = r.a_pinged;
+  std::uint64_t total = 0;
+  for (int i = 0; i < protocol::segment_count(c); ++i) {
+    const protocol::Segment seg = protocol::segment(c, i);
+    const auto n = static_cast<std::uint64_t>(seg.count);
+    if (seg.sample == protocol::kColdSample) r.cold_ticks = config_.cold_ticks;
+    if (seg.sample < 0 || seg.sample >= samples) continue;
+    PingerHalves& h = seg.a_pings ? r.a_pinged : r.b_pinged;
+    const std::uint64_t ticks = (seg.a_pings ? config_.a_ping_ticks : config_.b_ping_ticks) * n;
+    h.ticks[seg.sample] += ticks;
+    h.cycles[seg.sample] += (seg.a_pings ? config_.a_ping_cycles : config_.b_ping_cycles) * n;
+    total += ticks;
   }
-  r.event_ms = static_cast<double>(total) / config_.wall_clock_hz * 1e3 * config_.event_ms_factor;
+  r.event_ms = static_cast<double>(total + r.cold_ticks) / config_.wall_clock_hz * 1e3 * config_.event_ms_factor;
   return r;
 }
 
-std::uint32_t FakeHipRuntime::read_hw_id(HipStream stream) { return reported_hw_id(cu_of(stream)); }
+std::vector<PingPongResult> FakeHipRuntime::run_pairs(const std::vector<PingPongLaunch>& launches_in) {
+  ++run_pairs_calls;
+  max_pairs_per_call = std::max(max_pairs_per_call, launches_in.size());
+  std::set<HipStream> busy_streams;
+  std::set<std::uint64_t> busy_words;
+  std::vector<PingPongResult> results;
+  for (const PingPongLaunch& launch : launches_in) {
+    // Two kernels on one stream would run one after the other: the pair would hang.
+    if (!busy_streams.insert(launch.a_stream).second || !busy_streams.insert(launch.b_stream).second)
+      throw std::logic_error("two pairs of one call share a stream");
+    if (!busy_words.insert(launch.first_offset_bytes).second || !busy_words.insert(launch.second_offset_bytes).second)
+      throw std::logic_error("two pairs of one call share a flag word");
+    auto buffer = buffers_.find(launch.flags);
+    if (buffer == buffers_.end()) throw std::logic_error("launch on freed flags");
+    if (std::max(launch.first_offset_bytes, launch.second_offset_bytes) + 4 > buffer->second)
+      throw std::logic_error("flag word outside the allocation");
+    const int a = cu_of(launch.a_stream);
+    const int b = cu_of(launch.b_stream);
+    launches.push_back(Launch{a, b, launch, run_pairs_calls - 1});
+    PingPongResult r = simulate(launch, a, b);
+    if (time_sliced(launch.a_stream) || time_sliced(launch.b_stream)) {
+      ++time_sliced_pairs;
+      if (config_.time_sliced_cold_ticks) {
+        r.cold_ticks = *config_.time_sliced_cold_ticks;
+      } else {
+        r = PingPongResult{};
+        r.timed_out = true;
+        r.both_started = true;
+      }
+    }
+    r.a_hw = reported_reading(a);
+    r.b_hw = reported_reading(b);
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+LineProbeResult FakeHipRuntime::probe_lines(const LineProbeLaunch& launch) {
+  const int cu = cu_of(launch.stream);
+  if (buffers_.count(launch.flags) == 0) throw std::logic_error("probe on freed flags");
+  LineProbeResult r;
+  for (std::uint64_t offset : launch.line_offsets) {
+    const bool near = (offset / protocol::kLineBytes) % 2 == static_cast<std::uint64_t>(cu % 2);
+    const std::uint64_t per_atomic = near ? config_.near_line_ticks : config_.far_line_ticks;
+    for (int rep = 0; rep < launch.repeats; ++rep) {
+      // Later repeats a little slower: the median must pick the middle one.
+      const std::uint64_t ticks = per_atomic * static_cast<std::uint64_t>(launch.chain) + static_cast<std::uint64_t>(rep);
+      r.ticks.push_back(ticks);
+      r.cycles.push_back(ticks * 17);
+    }
+  }
+  return r;
+}
+
+HwReading FakeHipRuntime::read_hw_id(HipStream stream) { return reported_reading(cu_of(stream)); }
 
 }  // namespace cumap::testing

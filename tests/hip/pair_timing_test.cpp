@@ -7,15 +7,10 @@
 namespace cumap {
 namespace {
 
-TEST(hip_PairTiming, OrderedPairsLetAPingEveryRoundTrip) {
-  EXPECT_EQ(a_share_of_sample(100, /*ordered=*/true), 100);
-  EXPECT_EQ(a_share_of_sample(101, /*ordered=*/true), 101);
-}
-
-TEST(hip_PairTiming, UnorderedSamplesAreSplitAndBTakesTheOddOne) {
-  EXPECT_EQ(a_share_of_sample(100, /*ordered=*/false), 50);  // 50 by a, 50 by b
-  EXPECT_EQ(a_share_of_sample(101, /*ordered=*/false), 50);  // 50 by a, 51 by b
-  EXPECT_EQ(a_share_of_sample(1, /*ordered=*/false), 0);     // b pings the only one
+protocol::Counts iters(int n) {
+  protocol::Counts c;
+  c.iters = n;
+  return c;
 }
 
 TEST(hip_PairTiming, ASampleIsBothHalvesOverIters) {
@@ -25,10 +20,11 @@ TEST(hip_PairTiming, ASampleIsBothHalvesOverIters) {
   r.b_pinged.ticks = {10000, 10000};    // 50 round trips b->a: 200 ticks each
   r.a_pinged.cycles = {85000, 85000};
   r.b_pinged.cycles = {170000, 187000};
-  const PairMeasurement m = pair_measurement_from_result(Pair{1, 2}, 3, r, 100, HipClocks{100e6, 1.7e9});
-  EXPECT_EQ(m.a, 1);
-  EXPECT_EQ(m.b, 2);
-  EXPECT_EQ(m.copy, 3);
+  const PairMeasurement m = pair_measurement_from_result(PlannedPair{{0, 1}, {0, 2}, {}, 3}, 2, r, iters(100), HipClocks{100e6, 1.7e9});
+  EXPECT_EQ(m.a.unit, 1);
+  EXPECT_EQ(m.b.unit, 2);
+  EXPECT_EQ(m.tag, 3);
+  EXPECT_EQ(m.round, 2);
   ASSERT_EQ(m.rtt_ns.size(), 2u);
   EXPECT_DOUBLE_EQ(m.rtt_ns[0], 1500.0);  // (5000 + 10000) / 100 ticks = 150 ticks
   EXPECT_DOUBLE_EQ(m.rtt_ns[1], 1600.0);
@@ -45,7 +41,7 @@ TEST(hip_PairTiming, OrderedResultsHaveZeroBHalves) {
   r.b_pinged.ticks = {0};
   r.a_pinged.cycles = {255000};
   r.b_pinged.cycles = {0};
-  const PairMeasurement m = pair_measurement_from_result(Pair{4, 0}, 0, r, 100, HipClocks{100e6, 1.7e9});
+  const PairMeasurement m = pair_measurement_from_result(PlannedPair{{0, 4}, {0, 0}, {}, 0}, 2, r, iters(100), HipClocks{100e6, 1.7e9});
   ASSERT_EQ(m.rtt_ns.size(), 1u);
   EXPECT_DOUBLE_EQ(m.rtt_ns[0], 1500.0);
   EXPECT_DOUBLE_EQ(m.rtt_cycles[0], 2550.0);
@@ -56,7 +52,7 @@ TEST(hip_PairTiming, TimeoutsPropagateAndNoColdTripMeansNaN) {
   r.timed_out = true;
   r.a_pinged.ticks = {1000};
   r.b_pinged.ticks = {1000};
-  const PairMeasurement m = pair_measurement_from_result(Pair{0, 1}, 0, r, 10, HipClocks{25e6, 0.0});
+  const PairMeasurement m = pair_measurement_from_result(PlannedPair{{0, 0}, {0, 1}, {}, 0}, 2, r, iters(10), HipClocks{25e6, 0.0});
   EXPECT_TRUE(std::isnan(m.cold_rtt_ns));  // cold_ticks 0: timed out before one round trip
   ASSERT_EQ(m.rtt_ns.size(), 1u);
   EXPECT_DOUBLE_EQ(m.rtt_ns[0], 8000.0);  // 200 ticks at 25 MHz over 10

@@ -14,14 +14,14 @@ TEST(hip_RealRuntime, EitherDescribesTheGpuOrSaysThereIsNone) {
   ASSERT_GE(devices, 0);
   if (devices == 0) {
     try {
-      make_hip_backend(Options{});
+      make_hip_backend(DeviceSelection{});
       FAIL() << "expected UsageError";
     } catch (const UsageError& e) {
       EXPECT_STREQ(e.what(), "no AMD GPU found (HIP runtime reports 0 devices)");
     }
     return;
   }
-  const auto backend = make_hip_backend(Options{});
+  const auto backend = make_hip_backend(DeviceSelection{});
   const DeviceInfo d = backend->device();
   EXPECT_EQ(d.backend, "hip");
   EXPECT_GT(d.unit_count, 0);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "backends/hip/cu_mask.hpp"
 #include "backends/hip/stream_pool.hpp"
 #include "cumap/error.hpp"
@@ -17,7 +19,7 @@ StreamPool::MaskFn cu_masks(int cu_count) {
 
 TEST(hip_StreamPool, ReusesTheStreamOfAUnit) {
   FakeHipRuntime rt(FakeHipConfig{});
-  StreamPool pool(rt, cu_masks(64), "CU");
+  StreamPool pool(rt, cu_masks(64), "CU", 24);
   const HipStream s = pool.acquire(5);
   EXPECT_EQ(pool.acquire(5), s);
   EXPECT_EQ(rt.streams_created, 1u);
@@ -28,7 +30,7 @@ TEST(hip_StreamPool, ShrinksToTheQueueLimitAndEvictsTheLeastRecent) {
   FakeHipConfig cfg;
   cfg.queue_limit = 3;
   FakeHipRuntime rt(cfg);
-  StreamPool pool(rt, cu_masks(64), "CU");
+  StreamPool pool(rt, cu_masks(64), "CU", 24);
   pool.acquire(0);
   pool.acquire(1);
   pool.acquire(2);
@@ -48,7 +50,7 @@ TEST(hip_StreamPool, NeverEvictsTheOtherHalfOfThePair) {
   FakeHipConfig cfg;
   cfg.queue_limit = 2;
   FakeHipRuntime rt(cfg);
-  StreamPool pool(rt, cu_masks(64), "CU");
+  StreamPool pool(rt, cu_masks(64), "CU", 24);
   pool.acquire_pair(0, 1);  // 0 is now the least recently used
   pool.acquire_pair(2, 0);  // making 2 must evict 1, not 0
   EXPECT_EQ(rt.streams_created, 3u);
@@ -61,14 +63,14 @@ TEST(hip_StreamPool, NeverEvictsTheOtherHalfOfThePair) {
   launch.a_stream = a;
   launch.b_stream = b;
   launch.flags = rt.allocate_flags(8192);
-  EXPECT_NO_THROW(rt.run_ping_pong(launch));
+  EXPECT_NO_THROW(rt.run_pairs({launch}));
 }
 
 TEST(hip_StreamPool, ADeviceThatCannotHoldTwoStreamsFailsClearly) {
   FakeHipConfig cfg;
   cfg.queue_limit = 1;
   FakeHipRuntime rt(cfg);
-  StreamPool pool(rt, cu_masks(64), "CU");
+  StreamPool pool(rt, cu_masks(64), "CU", 24);
   try {
     pool.acquire_pair(0, 1);
     FAIL() << "expected RuntimeFailure";
@@ -81,7 +83,7 @@ TEST(hip_StreamPool, AMaskErrorIsARuntimeFailureNamingUnitAndMask) {
   FakeHipConfig cfg;
   cfg.rejected_cu = 33;
   FakeHipRuntime rt(cfg);
-  StreamPool pool(rt, cu_masks(64), "CU");
+  StreamPool pool(rt, cu_masks(64), "CU", 24);
   try {
     pool.acquire(33);
     FAIL() << "expected RuntimeFailure";
@@ -98,11 +100,35 @@ TEST(hip_StreamPool, DestroysEveryStreamItMade) {
   cfg.queue_limit = 4;
   FakeHipRuntime rt(cfg);
   {
-    StreamPool pool(rt, cu_masks(64), "CU");
+    StreamPool pool(rt, cu_masks(64), "CU", 24);
     for (int u = 0; u < 10; ++u) pool.acquire(u);
     EXPECT_EQ(rt.live_streams(), 4u);
   }
   EXPECT_EQ(rt.live_streams(), 0u);
+}
+
+TEST(hip_StreamPool, NeverHoldsMoreThanItsBudget) {
+  FakeHipRuntime rt(FakeHipConfig{});  // the device would give any number
+  StreamPool pool(rt, cu_masks(64), "CU", 4);
+  for (int u = 0; u < 10; ++u) pool.acquire(u);
+  EXPECT_EQ(rt.max_live_streams, 4u);
+  EXPECT_FALSE(pool.limit().has_value()) << "no refusal: the budget alone held it";
+  const auto streams = pool.acquire_all({20, 21, 22, 23});
+  EXPECT_EQ(std::set<HipStream>(streams.begin(), streams.end()).size(), 4u);
+  EXPECT_EQ(rt.live_streams(), 4u);
+  EXPECT_THROW(pool.acquire_all({1, 2, 3, 4, 5}), RuntimeFailure);
+}
+
+TEST(hip_StreamPool, ShrinkingTheBudgetDestroysTheLeastRecentStreams) {
+  FakeHipRuntime rt(FakeHipConfig{});
+  StreamPool pool(rt, cu_masks(64), "CU", 8);
+  for (int u = 0; u < 8; ++u) pool.acquire(u);
+  pool.shrink_budget(4);
+  EXPECT_EQ(rt.live_streams(), 4u);
+  EXPECT_EQ(pool.capacity(), 4u);
+  const std::size_t created = rt.streams_created;
+  pool.acquire(7);  // among the most recent: kept
+  EXPECT_EQ(rt.streams_created, created);
 }
 
 }  // namespace

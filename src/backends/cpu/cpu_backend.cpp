@@ -2,20 +2,29 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "backends/cpu/cache_flush.hpp"
 #include "backends/cpu/cpu_affinity.hpp"
 #include "backends/cpu/cpu_pingpong.hpp"
-#include "backends/cpu/flag_buffer.hpp"
+#include "backends/cpu/flag_memory.hpp"
+#include "backends/cpu/line_probe.hpp"
+#include "backends/cpu/physical_cores.hpp"
 #include "cumap/error.hpp"
 #include "cumap/topology_discovery.hpp"
 
 namespace cumap {
 namespace {
+
+constexpr const char* kSysfsCpuRoot = "/sys/devices/system/cpu";
 
 std::string cpu_model_name() {
   std::ifstream f("/proc/cpuinfo");
@@ -34,9 +43,36 @@ std::string kernel_release() {
   return uname(&u) == 0 ? std::string(u.sysname) + " " + u.release : "unknown";
 }
 
+// What a plan may ask of the cpu backend, checked before any thread starts.
+void check_cpu_plan(const MeasurementPlan& plan, const std::vector<int>& cpus) {
+  if (plan.l2_persist)
+    throw UsageError("--l2-persist needs the cuda backend: CPUs have no persisting-cache window to set");
+  if (plan.path == Path::Dsm)
+    throw UsageError("--via dsm needs the cuda backend (thread-block clusters); the cpu backend signals through memory");
+  if (plan.probe == Probe::Mbarrier) throw UsageError("--probe mbarrier exists only with --via dsm on the cuda backend");
+  check_plan_units(plan, 0, cpus, "cpu");
+  // Pairs of one round run at once: a CPU or a flag word in two of them
+  // would make the pairs measure (or answer) each other.
+  for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
+    std::set<int> busy_cpus;
+    std::set<std::uint64_t> busy_words;
+    for (const PlannedPair& p : plan.rounds[r].pairs) {
+      for (const UnitRef& u : {p.a, p.b}) {
+        if (u.device != 0 || !std::binary_search(cpus.begin(), cpus.end(), u.unit))
+          throw UsageError(fmt::format("cpu {} (device {}) is not one this process may run on", u.unit, u.device));
+        if (!busy_cpus.insert(u.unit).second)
+          throw UsageError(fmt::format("round {} uses cpu {} in two pairs", r, u.unit));
+      }
+      for (std::uint64_t w : {p.flags.first, p.flags.second})
+        if (!busy_words.insert(w).second)
+          throw UsageError(fmt::format("round {} uses flag offset {} twice", r, w));
+    }
+  }
+}
+
 class CpuBackend final : public Backend {
  public:
-  CpuBackend() : cpus_(cpu::allowed_cpus()) {
+  CpuBackend() : cpus_(cpu::allowed_cpus()), core_of_(cpu::physical_core_keys(kSysfsCpuRoot, cpus_)) {
     if (cpus_.size() < 2) throw UsageError("the cpu backend needs at least two CPUs this process may run on");
   }
 
@@ -49,7 +85,6 @@ class CpuBackend final : public Backend {
     d.clock_source = "std::chrono::steady_clock (CLOCK_MONOTONIC)";
     d.clock_hz = 0.0;  // no portable cycle counter of the core clock
     d.runtime_version = kernel_release();
-    d.driver_version = "";
     d.extra["cache_line_bytes"] = cpu::cache_line_bytes();
     d.extra["hardware_concurrency"] = std::thread::hardware_concurrency();
     d.extra["last_level_cache_bytes"] = cpu::last_level_cache_bytes();
@@ -58,38 +93,98 @@ class CpuBackend final : public Backend {
 
   std::vector<int> units() const override { return cpus_; }
 
-  Topology topology() override { return cpu_topology_from_sysfs("/sys/devices/system/cpu", cpus_); }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    const std::set<int> cores = [&] {
+      std::set<int> s;
+      for (const auto& [cpu, core] : core_of_) s.insert(core);
+      return s;
+    }();
+    // Two spinning threads per pair, one physical core each.
+    c.max_pairs_per_round = std::max<int>(1, static_cast<int>(cores.size()) / 2);
+    c.exclusive_key = core_of_;
+    c.default_lines_per_class = 1;
+    return c;
+  }
 
-  std::vector<PairMeasurement> measure(const Schedule& schedule, const MeasureSpec& spec,
-                                       const ProgressFn& progress) override {
-    if (spec.l2_persist)
-      throw UsageError("--l2-persist needs the cuda backend: CPUs have no persisting-cache window to set");
-    cpu::FlagBuffer buffer(spec.rotating_count);
-    std::optional<cpu::CacheFlusher> flusher;
-    if (spec.flush_cache) flusher.emplace(cpu::last_level_cache_bytes());
-    std::vector<PairMeasurement> out;
-    const std::size_t total = schedule.pairs.size() * static_cast<std::size_t>(spec.rotating_count);
-    out.reserve(total);
-    // Pairs run one at a time: concurrent pairs would share caches and the
-    // interconnect and measure each other.
-    for (int copy = 0; copy < spec.rotating_count; ++copy) {
-      for (const Pair& p : schedule.pairs) {
-        if (flusher) flusher->flush();
-        PairMeasurement m = cpu::run_cpu_pair(p.a, p.b, buffer.flags(copy, spec.placement), spec);
-        m.copy = copy;
-        out.push_back(std::move(m));
-        if (progress) progress(out.size(), total);
-      }
+  Topology topology() override { return cpu_topology_from_sysfs(kSysfsCpuRoot, cpus_); }
+
+  LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) override {
+    if (plan.chain < 1 || plan.repeats < 1) throw UsageError("line probing needs chain and repeats of at least 1");
+    const cpu::FlagMemory& memory = memory_for(plan.arena);
+    std::vector<std::atomic<std::uint32_t>*> lines;
+    for (std::uint64_t offset : plan.lines) lines.push_back(&memory.word(offset));
+    LineLatencyTable table;
+    table.units = plan.units;
+    table.lines = plan.lines;
+    for (std::size_t u = 0; u < plan.units.size(); ++u) {
+      const UnitRef& unit = plan.units[u];
+      if (unit.device != 0 || !std::binary_search(cpus_.begin(), cpus_.end(), unit.unit))
+        throw UsageError(fmt::format("cpu {} (device {}) is not one this process may run on", unit.unit, unit.device));
+      const std::vector<double> ns = cpu::probe_lines_from_cpu(unit.unit, lines, plan.chain, plan.repeats);
+      table.ns.insert(table.ns.end(), ns.begin(), ns.end());
+      if (progress) progress(u + 1, plan.units.size());
     }
+    table.cycles.assign(table.ns.size(), kNaN);  // no cycle counter
+    return table;
+  }
+
+  Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) override {
+    check_cpu_plan(plan, cpus_);
+    const cpu::FlagMemory& memory = memory_for(plan.arena);
+    std::optional<cpu::CacheFlusher> flusher;
+    if (plan.flush_cache) flusher.emplace(cpu::last_level_cache_bytes());
+    const std::size_t wave = static_cast<std::size_t>(capabilities().max_pairs_per_round);
+    Measurements out;
+    out.stats.clock_hz = kNaN;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
+      const std::vector<PlannedPair>& pairs = plan.rounds[r].pairs;
+      // A round larger than the machine runs in waves: more spinning threads
+      // than cores would time-slice the ping-pong itself.
+      for (std::size_t first = 0; first < pairs.size(); first += wave) {
+        const std::size_t last = std::min(pairs.size(), first + wave);
+        std::vector<cpu::PairJob> jobs;
+        for (std::size_t p = first; p < last; ++p)
+          jobs.push_back({pairs[p].a.unit, pairs[p].b.unit, &memory.word(pairs[p].flags.first),
+                          &memory.word(pairs[p].flags.second)});
+        if (flusher) flusher->flush();
+        const auto timings = cpu::run_cpu_round(jobs, plan.counts, plan.probe, plan.timeout_ms);
+        ++out.stats.launches;
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+          const PlannedPair& p = pairs[first + j];
+          out.pairs.push_back({p.a, p.b, p.flags, p.tag, static_cast<int>(r), timings[j].rtt_ns, {},
+                               timings[j].cold_rtt_ns, timings[j].timed_out});
+          // The next round may reuse these words and counts from 0 again.
+          jobs[j].first->store(0);
+          jobs[j].second->store(0);
+        }
+      }
+      if (progress) progress(r + 1, plan.rounds.size());
+    }
+    out.stats.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;
   }
 
  private:
+  // The arena lives as long as the backend and moves only for a different one.
+  const cpu::FlagMemory& memory_for(const FlagArena& arena) {
+    if (!memory_ || memory_->arena() != arena) memory_.emplace(arena);
+    return *memory_;
+  }
+
   std::vector<int> cpus_;
+  std::map<int, int> core_of_;
+  std::optional<cpu::FlagMemory> memory_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_cpu_backend(const Options&) { return std::make_unique<CpuBackend>(); }
+std::unique_ptr<Backend> make_cpu_backend(const DeviceSelection& selection) {
+  if (selection.device != 0)
+    throw UsageError(fmt::format("--device {}: the cpu backend has one device, 0", selection.device));
+  if (selection.hip_unit == HipUnit::Wgp) throw UsageError("--unit wgp needs the hip backend (AMD RDNA GPUs)");
+  return std::make_unique<CpuBackend>();
+}
 
 }  // namespace cumap

@@ -2,8 +2,9 @@
 
 #include <chrono>
 #include <exception>
+#include <latch>
+#include <memory>
 #include <thread>
-#include <vector>
 
 #include "backends/cpu/cpu_affinity.hpp"
 
@@ -13,32 +14,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using u32 = std::uint32_t;
 
-// One stretch of round trips with a fixed pinger.
-struct Segment {
-  int pinger;  // cpu id
-  int count;   // round trips
-  int sample;  // which sample it belongs to; kCold, kWarmup
-};
-constexpr int kCold = -1;
-constexpr int kWarmup = -2;
-
-// Unordered pairs split every sample between the directions (a pings the
-// first half, b the second), so a cell is the mean of both directions
-// whatever the sample count.
-std::vector<Segment> plan_segments(int cpu_a, int cpu_b, const MeasureSpec& spec) {
-  std::vector<Segment> plan;
-  plan.push_back({cpu_a, 1, kCold});
-  if (spec.warmup > 0) plan.push_back({cpu_a, spec.warmup, kWarmup});
-  const int a_share = spec.ordered ? spec.iters : spec.iters / 2;
-  for (int s = 0; s < spec.samples; ++s) {
-    if (a_share > 0) plan.push_back({cpu_a, a_share, s});
-    if (a_share < spec.iters) plan.push_back({cpu_b, spec.iters - a_share, s});
-  }
-  return plan;
-}
-
-// The signalling operations of --probe. Values only grow, so a CAS that
-// expects k can never be fooled by an older k (no ABA).
+// The signalling operations of --probe, as protocol.hpp defines them. Values
+// only grow, so a CAS that expects k can never be fooled by an older k.
 struct Signal {
   Probe probe;
   void send(std::atomic<u32>& flag, u32 k) const {
@@ -50,38 +27,41 @@ struct Signal {
       }
       case Probe::Exch: flag.exchange(k, std::memory_order_acq_rel); break;
       case Probe::AcqRel: flag.store(k, std::memory_order_release); break;
-      case Probe::Volatile: flag.store(k, std::memory_order_relaxed); break;
+      default: flag.store(k, std::memory_order_relaxed); break;  // Volatile
     }
   }
   bool arrived(std::atomic<u32>& flag, u32 k) const {
     switch (probe) {
       case Probe::Cas: {
-        // Polling with a CAS that rewrites the same value: every poll is a
-        // read-modify-write, as in the GPU seed protocol.
+        // A CAS that rewrites the value it expects: every poll is a
+        // read-modify-write, as in the GPU protocol.
         u32 expected = k;
         return flag.compare_exchange_strong(expected, k, std::memory_order_acq_rel);
       }
-      case Probe::Exch:
       case Probe::AcqRel: return flag.load(std::memory_order_acquire) == k;
-      case Probe::Volatile: return flag.load(std::memory_order_relaxed) == k;
+      default: return flag.load(std::memory_order_relaxed) == k;  // Exch, Volatile
     }
-    return false;
   }
 };
 
-struct SharedState {
-  FlagPair flags;
-  Signal signal;
+// What the two threads of one pair share.
+struct PairState {
+  PairJob job;
   Clock::duration budget;
-  std::atomic<bool> abort{false};
-  std::atomic<int> ready{0};
+  std::atomic<bool> abort{false};  // the partner gave up: stop waiting
+};
+
+struct SideResult {
+  std::vector<double> segment_ns;  // per protocol segment this side pinged; NaN where it answered
+  bool timed_out = false;
+  std::exception_ptr error;
 };
 
 // Spins until `flag` holds k; false when the budget ran out or the partner gave up.
-bool wait_for(SharedState& st, std::atomic<u32>& flag, u32 k) {
+bool wait_for(PairState& st, const Signal& signal, std::atomic<u32>& flag, u32 k) {
   const auto deadline = Clock::now() + st.budget;
   for (unsigned spins = 1;; ++spins) {
-    if (st.signal.arrived(flag, k)) return true;
+    if (signal.arrived(flag, k)) return true;
     // Reading the clock on every spin would slow the poll loop itself.
     if ((spins & 1023u) == 0) {
       if (st.abort.load(std::memory_order_relaxed)) return false;
@@ -93,76 +73,79 @@ bool wait_for(SharedState& st, std::atomic<u32>& flag, u32 k) {
   }
 }
 
-struct SideResult {
-  std::vector<double> segment_ns;  // per segment this side pinged; NaN where it answered
-  bool timed_out = false;
-  std::exception_ptr error;
-};
-
-void run_side(int me, const std::vector<Segment>& plan, SharedState& st, SideResult& out) {
+// The measured loop: one side of one pair, walking the protocol's segments.
+void run_side(bool i_am_a, PairState& st, const protocol::Counts& c, Signal signal, std::latch& start,
+              SideResult& out) {
   try {
-    pin_current_thread(me);
-    st.ready.fetch_add(1);
-    while (st.ready.load() < 2) {
-    }
-    u32 k = 0;
-    out.segment_ns.assign(plan.size(), kNaN);
-    for (std::size_t s = 0; s < plan.size(); ++s) {
-      const Segment& seg = plan[s];
-      const bool ping = seg.pinger == me;
-      const auto t0 = Clock::now();
-      for (int i = 0; i < seg.count; ++i) {
-        ++k;
-        if (ping) {
-          st.signal.send(*st.flags.first, k);
-          if (!wait_for(st, *st.flags.second, k)) {
-            out.timed_out = true;
-            return;
-          }
-        } else {
-          if (!wait_for(st, *st.flags.first, k)) {
-            out.timed_out = true;
-            return;
-          }
-          st.signal.send(*st.flags.second, k);
-        }
-      }
-      if (ping) out.segment_ns[s] = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
-    }
+    pin_current_thread(i_am_a ? st.job.cpu_a : st.job.cpu_b);
   } catch (...) {
     out.error = std::current_exception();
     st.abort.store(true);
-    st.ready.fetch_add(2);  // release a partner still waiting to start
+    start.count_down();  // the round must not wait for this thread
+    return;
   }
+  start.arrive_and_wait();
+  out.segment_ns.assign(static_cast<std::size_t>(protocol::segment_count(c)), kNaN);
+  u32 k = 0;
+  for (int s = 0; s < protocol::segment_count(c); ++s) {
+    const protocol::Segment seg = protocol::segment(c, s);
+    const bool ping = seg.a_pings == i_am_a;
+    const auto t0 = Clock::now();
+    for (int i = 0; i < seg.count; ++i) {
+      ++k;
+      if (ping) signal.send(*st.job.first, k);
+      if (!wait_for(st, signal, ping ? *st.job.second : *st.job.first, k)) {
+        out.timed_out = true;
+        return;
+      }
+      if (!ping) signal.send(*st.job.second, k);
+    }
+    if (ping) out.segment_ns[s] = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+  }
+}
+
+// Adds each sample's segments (each timed by its own pinger) into the pair's timing.
+PairTiming combine(const SideResult& a, const SideResult& b, const protocol::Counts& c) {
+  PairTiming t;
+  t.timed_out = a.timed_out || b.timed_out;
+  if (t.timed_out) return t;
+  std::vector<double> sample_ns(static_cast<std::size_t>(c.samples), 0.0);
+  for (int s = 0; s < protocol::segment_count(c); ++s) {
+    const protocol::Segment seg = protocol::segment(c, s);
+    const double ns = seg.a_pings ? a.segment_ns[s] : b.segment_ns[s];
+    if (seg.sample == protocol::kColdSample) t.cold_rtt_ns = ns;
+    if (seg.sample >= 0) sample_ns[seg.sample] += ns;
+  }
+  for (double ns : sample_ns) t.rtt_ns.push_back(ns / c.iters);
+  return t;
 }
 
 }  // namespace
 
-PairMeasurement run_cpu_pair(int cpu_a, int cpu_b, FlagPair flags, const MeasureSpec& spec) {
-  const auto plan = plan_segments(cpu_a, cpu_b, spec);
-  SharedState st{flags, Signal{spec.probe},
-                 std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(spec.timeout_ms))};
-  SideResult ra, rb;
-  std::thread ta(run_side, cpu_a, std::cref(plan), std::ref(st), std::ref(ra));
-  std::thread tb(run_side, cpu_b, std::cref(plan), std::ref(st), std::ref(rb));
-  ta.join();
-  tb.join();
-  if (ra.error) std::rethrow_exception(ra.error);
-  if (rb.error) std::rethrow_exception(rb.error);
-
-  PairMeasurement m;
-  m.a = cpu_a;
-  m.b = cpu_b;
-  m.timed_out = ra.timed_out || rb.timed_out;
-  if (m.timed_out) return m;
-  std::vector<double> sample_ns(spec.samples, 0.0);
-  for (std::size_t s = 0; s < plan.size(); ++s) {
-    const double ns = plan[s].pinger == cpu_a ? ra.segment_ns[s] : rb.segment_ns[s];
-    if (plan[s].sample == kCold) m.cold_rtt_ns = ns;
-    if (plan[s].sample >= 0) sample_ns[plan[s].sample] += ns;
+std::vector<PairTiming> run_cpu_round(const std::vector<PairJob>& jobs, const protocol::Counts& counts, Probe probe,
+                                      double timeout_ms) {
+  const auto budget =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(timeout_ms));
+  std::vector<std::unique_ptr<PairState>> states;  // atomics do not move: one allocation each
+  for (const PairJob& job : jobs) states.push_back(std::make_unique<PairState>(job, budget));
+  std::vector<SideResult> a(jobs.size()), b(jobs.size());
+  std::latch start(static_cast<std::ptrdiff_t>(2 * jobs.size()));
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t p = 0; p < jobs.size(); ++p) {
+      threads.emplace_back(run_side, true, std::ref(*states[p]), std::cref(counts), Signal{probe}, std::ref(start),
+                           std::ref(a[p]));
+      threads.emplace_back(run_side, false, std::ref(*states[p]), std::cref(counts), Signal{probe}, std::ref(start),
+                           std::ref(b[p]));
+    }
+  }  // jthreads join here
+  std::vector<PairTiming> out;
+  for (std::size_t p = 0; p < jobs.size(); ++p) {
+    if (a[p].error) std::rethrow_exception(a[p].error);
+    if (b[p].error) std::rethrow_exception(b[p].error);
+    out.push_back(combine(a[p], b[p], counts));
   }
-  for (double ns : sample_ns) m.rtt_ns.push_back(ns / spec.iters);
-  return m;
+  return out;
 }
 
 }  // namespace cumap::cpu

@@ -1,22 +1,32 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 #include "cumap/backend.hpp"
+#include "cumap/protocol.hpp"
 
 namespace cumap::cpu {
 
-// The two flags of one pair: `first` is written by whoever pings, `second` by
-// whoever answers. Where they sit (one line or two) is the placement.
-struct FlagPair {
+// One pair of a round: two CPUs and their two flag words. The pinger of a
+// round trip signals on `first` and waits on `second`.
+struct PairJob {
+  int cpu_a;
+  int cpu_b;
   std::atomic<std::uint32_t>* first;
   std::atomic<std::uint32_t>* second;
 };
 
-// Runs one pair: two threads pinned to cpu_a and cpu_b. Sequence: one cold
-// round trip timed alone, `warmup` untimed ones, then `samples` timed samples
-// of `iters` round trips each; with unordered specs each sample is half a
-// pinging b, half b pinging a. The flags must be zero on entry.
-PairMeasurement run_cpu_pair(int cpu_a, int cpu_b, FlagPair flags, const MeasureSpec& spec);
+struct PairTiming {
+  std::vector<double> rtt_ns;  // per sample, mean round trip over iters
+  double cold_rtt_ns = kNaN;
+  bool timed_out = false;
+};
+
+// Runs the pairs of one round at the same time: two threads per pair, each
+// pinned to its CPU, all released together, walking protocol::segment. The
+// flags must be zero on entry; they are left as the pairs left them.
+std::vector<PairTiming> run_cpu_round(const std::vector<PairJob>& jobs, const protocol::Counts& counts, Probe probe,
+                                      double timeout_ms);
 
 }  // namespace cumap::cpu

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "cumap/error.hpp"
 #include "cumap/topology_discovery.hpp"
 #include "cumap/units.hpp"
+#include "backends/cpu/physical_cores.hpp"
 
 namespace cumap {
 namespace {
@@ -146,4 +148,25 @@ Topology cpu_topology_from_sysfs(const std::filesystem::path& cpu_root, const st
   return topo;
 }
 
+namespace cpu {
+
+std::map<int, int> physical_core_keys(const std::filesystem::path& cpu_root, const std::vector<int>& cpus) {
+  std::map<std::tuple<int, int, int>, int> key_of_core;  // (package, die, core) -> dense key
+  std::map<int, int> keys;
+  for (int cpu : cpus) {
+    auto place = read_cpu_place(cpu_root, cpu);
+    if (std::holds_alternative<fs::path>(place)) {
+      // No topology: each CPU its own core (a guess that may let SMT siblings share a round).
+      keys.clear();
+      for (int c : cpus) keys[c] = c;
+      return keys;
+    }
+    const CpuPlace& p = std::get<CpuPlace>(place);
+    const auto core = std::make_tuple(p.package, p.die.value_or(-1), p.core);
+    keys[cpu] = key_of_core.try_emplace(core, static_cast<int>(key_of_core.size())).first->second;
+  }
+  return keys;
+}
+
+}  // namespace cpu
 }  // namespace cumap

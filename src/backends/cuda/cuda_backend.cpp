@@ -98,8 +98,7 @@ class CudaBackend final : public Backend {
   }
 
   Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) override {
-    if (plan.path != Path::Global)
-      throw UsageError("--via dsm is not available in this build of the cuda backend");
+    if (plan.path == Path::Dsm) return rt_->measure_dsm(plan, units(), fallback_cycles_per_ns(), progress);
     // The global path's kernels exist for these four; others (mbarrier) are dsm-only.
     if (plan.probe != Probe::Cas && plan.probe != Probe::Exch && plan.probe != Probe::AcqRel &&
         plan.probe != Probe::Volatile)

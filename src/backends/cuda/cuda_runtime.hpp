@@ -13,6 +13,7 @@
 #include "backends/cuda/cuda_device_facts.hpp"
 #include "backends/cuda/launch_params.hpp"
 #include "backends/cuda/launch_plan.hpp"
+#include "cumap/backend.hpp"
 #include "cumap/coherence.hpp"
 #include "cumap/topology.hpp"
 
@@ -83,6 +84,10 @@ class CudaRuntime {
 
   virtual Topology discover_gpcs(const std::vector<int>& sm_ids) = 0;
   virtual CoherenceReport check_coherence(int reader, int writer, double window_ms, double cycles_per_ns) = 0;
+  // --via dsm: the whole cluster path (backends/cuda/dsm_map.hpp), which
+  // launches clusters until the wanted pairs are covered or a budget runs out.
+  virtual Measurements measure_dsm(const MeasurementPlan& plan, const std::vector<int>& sm_ids, double cycles_per_ns,
+                                   const ProgressFn& progress) = 0;
 };
 
 }  // namespace cumap::cuda

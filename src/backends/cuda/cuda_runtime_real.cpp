@@ -11,6 +11,7 @@
 #include "backends/cuda/coherence_launch.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_buffer.hpp"
+#include "backends/cuda/dsm_map.hpp"
 #include "backends/cuda/l2_persistence.hpp"
 #include "backends/cuda/launch_buffers.hpp"
 #include "backends/cuda/line_probe_launch.hpp"
@@ -131,6 +132,13 @@ class RealCudaRuntime final : public CudaRuntime {
   }
 
   CoherenceReport check_coherence(int reader, int writer, double window_ms, double cycles_per_ns) override;
+
+  Measurements measure_dsm(const MeasurementPlan& plan, const std::vector<int>& sm_ids, double cycles_per_ns,
+                           const ProgressFn& progress) override {
+    const DsmContext ctx{facts_.ordinal, stream_.get(), facts_.cc_major, facts_.cc_minor, sm_ids,
+                         facts_.max_sm_clock_hz, cycles_per_ns, smem_bytes_};
+    return cuda::measure_dsm(plan, ctx, progress);
+  }
 
  private:
   int sm_id_limit() const { return std::max(facts_.sm_count, 1024); }

@@ -29,6 +29,14 @@ std::vector<std::uint32_t> cu_mask_for_unit(HipUnit unit, int index, int cu_coun
   return mask;
 }
 
+std::vector<std::uint32_t> cu_mask_for_unit(const XcdStriping& striping, int unit) {
+  if (striping.xcds <= 1) return cu_mask_for_unit(HipUnit::Cu, unit, striping.cu_count);
+  if (unit < 0 || unit >= striping.cu_count) {
+    throw UsageError(fmt::format("CU {} does not exist: the device has {} CUs", unit, striping.cu_count));
+  }
+  return cu_mask_for_unit(HipUnit::Cu, striping.mask_bit_of_unit(unit), striping.cu_count);
+}
+
 std::string format_cu_mask(const std::vector<std::uint32_t>& mask) {
   std::string out = "0x";
   for (auto it = mask.rbegin(); it != mask.rend(); ++it) {

@@ -1,6 +1,9 @@
 #include "backends/hip/hip_backend.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -9,60 +12,72 @@
 #include "backends/hip/cu_mask.hpp"
 #include "backends/hip/hw_id.hpp"
 #include "backends/hip/pair_timing.hpp"
+#include "backends/hip/queue_budget.hpp"
 #include "backends/hip/stream_pool.hpp"
 #include "cumap/error.hpp"
 
 namespace cumap {
 namespace {
 
-// Each rotating copy of the flags gets two pages of its own, so copies never
-// share a page (or TLB entry) and the split-line partner sits a page away.
-constexpr std::size_t kPageBytes = 4096;
-constexpr std::size_t kCopyStrideBytes = 2 * kPageBytes;
-constexpr int kSameLineOffsetWords = 1;                        // adjacent words, one 128-byte line
-constexpr int kSplitLineOffsetWords = kPageBytes / sizeof(std::uint32_t);  // another line and page
-
 class HipBackend final : public Backend {
  public:
-  HipBackend(std::unique_ptr<HipRuntime> runtime, const Options& options);
+  HipBackend(std::unique_ptr<HipRuntime> runtime, const DeviceSelection& selection);
   ~HipBackend() override;
 
   DeviceInfo device() const override;
   std::vector<int> units() const override;
+  Capabilities capabilities() const override;
   Topology topology() override;
-  std::vector<PairMeasurement> measure(const Schedule& schedule, const MeasureSpec& spec,
-                                       const ProgressFn& progress) override;
+  LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) override;
+  Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) override;
 
  private:
   HipDeviceProperties probe_device(int device);
-  void ensure_flag_copies(int copies);
-  PingPongResult run_pair(const Pair& pair, bool ordered, int copy, const MeasureSpec& spec);
+  void check_plan(const MeasurementPlan& plan) const;
+  HipBuffer flags_for(const FlagArena& arena);
+  std::vector<PingPongResult> run_pairs(const std::vector<PlannedPair>& pairs, const MeasurementPlan& plan,
+                                        RunStats& stats);
+  void ensure_xcd_striping();
+  int expected_xcd(int unit) const { return striping_.xcds > 1 ? striping_.xcd_of_unit(unit) : -1; }
+  HwIdChecker& checker() { return *checker_; }
 
-  // Declared first so that it outlives the pool, which destroys streams through it.
+  int device_;
+  // Declared before the pool, which destroys its streams through it.
   std::unique_ptr<HipRuntime> runtime_;
   HipUnit unit_;
   HipDeviceProperties props_;
   HwIdLayout layout_;
   std::string unit_name_;
+  QueueBudget budget_;
+  XcdStriping striping_;  // how unit ids map to mask bits (MI300: across XCDs)
+  bool striping_known_ = false;
   std::unique_ptr<StreamPool> pool_;
-  HwIdChecker checker_;
+  std::unique_ptr<HwIdChecker> checker_;
   std::optional<Topology> topology_;
   std::vector<std::string> notes_;
+  std::optional<FlagArena> arena_;  // what flags_ holds
   HipBuffer flags_ = 0;
-  int flag_copies_ = 0;
+  int time_slicing_events_ = 0;
+  int remeasured_pairs_ = 0;
 };
 
-HipBackend::HipBackend(std::unique_ptr<HipRuntime> runtime, const Options& options)
-    : runtime_(std::move(runtime)),
-      unit_(options.hip_unit),
-      props_(probe_device(options.device)),
+HipBackend::HipBackend(std::unique_ptr<HipRuntime> runtime, const DeviceSelection& selection)
+    : device_(selection.device),
+      runtime_(std::move(runtime)),
+      unit_(selection.hip_unit),
+      props_(probe_device(selection.device)),
       layout_(hw_id_layout_for_arch(props_.gcn_arch_name)),
       unit_name_(hip_unit_name(unit_)),
+      budget_(queue_budget(selection.max_streams, props_.gcn_arch_name)),
+      striping_{1, props_.cu_count},
       pool_(std::make_unique<StreamPool>(
           *runtime_,
-          [unit = unit_, cus = props_.cu_count](int u) { return cu_mask_for_unit(unit, u, cus); },
-          unit_name_)),
-      checker_(layout_, unit_, unit_name_) {
+          [this](int u) {
+            return unit_ == HipUnit::Wgp ? cu_mask_for_unit(HipUnit::Wgp, u, props_.cu_count)
+                                         : cu_mask_for_unit(striping_, u);
+          },
+          unit_name_, static_cast<std::size_t>(budget_.streams))),
+      checker_(std::make_unique<HwIdChecker>(layout_, unit_, unit_name_)) {
   if (unit_ == HipUnit::Wgp && layout_ == HwIdLayout::Gfx9) {
     throw UsageError(fmt::format("--unit wgp needs an RDNA GPU (gfx10 or newer); {} has CUs only",
                                  props_.gcn_arch_name));
@@ -89,8 +104,7 @@ HipDeviceProperties HipBackend::probe_device(int device) {
     throw UsageError(fmt::format("no AMD GPU found (HIP runtime reports {} devices)", count));
   }
   if (device < 0 || device >= count) {
-    throw UsageError(fmt::format("device {} does not exist: the HIP runtime reports {} device(s)",
-                                 device, count));
+    throw UsageError(fmt::format("device {} does not exist: the HIP runtime reports {} device(s)", device, count));
   }
   runtime_->select_device(device);
   return runtime_->properties(device);
@@ -111,12 +125,8 @@ DeviceInfo HipBackend::device() const {
   d.extra["wall_clock_hz"] = props_.wall_clock_hz;
   d.extra["wall_clock_rate_source"] = props_.wall_clock_rate_source;
   d.extra["hw_id_register"] = layout_ == HwIdLayout::Gfx9 ? "HW_ID" : "HW_ID1";
-  // Known once the device refused a stream; null means it never did.
-  d.extra["max_cu_masked_streams"] =
-      pool_->limit() ? nlohmann::json(*pool_->limit()) : nlohmann::json(nullptr);
-  d.extra["cu_masked_streams_peak"] = pool_->peak_alive();
-  d.extra["hw_id_warnings"] = checker_.warnings();
-  d.extra["notes"] = notes_;
+  d.extra["max_streams"] = budget_.streams;
+  d.extra["max_streams_source"] = budget_.source;
   return d;
 }
 
@@ -126,91 +136,222 @@ std::vector<int> HipBackend::units() const {
   return ids;
 }
 
+Capabilities HipBackend::capabilities() const {
+  Capabilities c;
+  c.max_pairs_per_round = static_cast<int>(pool_->capacity() / 2);
+  c.default_lines_per_class = 16;
+  return c;
+}
+
+// MI300 (gfx94x): the driver stripes a linear CU mask across the XCDs, bit
+// i on XCD i % N. The first 16 bits therefore show every XCD once (N <= 8
+// on MI300X, fewer in partition modes): N is one more than the highest
+// XCC_ID they report. Found once, before the pool makes any stream.
+void HipBackend::ensure_xcd_striping() {
+  if (striping_known_) return;
+  striping_known_ = true;
+  if (unit_ != HipUnit::Cu || !props_.gcn_arch_name.starts_with("gfx94")) return;
+  int highest = 0;
+  for (int bit = 0; bit < std::min(props_.cu_count, 16); ++bit) {
+    const StreamCreation made = runtime_->create_cu_masked_stream(cu_mask_for_unit(HipUnit::Cu, bit, props_.cu_count));
+    if (made.status != StreamCreateStatus::Created)
+      throw RuntimeFailure(fmt::format("hipExtStreamCreateWithCUMask failed for mask bit {}: {}", bit, made.error));
+    highest = std::max(highest, decode_xcc_id(runtime_->read_hw_id(made.stream).xcc_id));
+    runtime_->destroy_stream(made.stream);
+  }
+  if (props_.cu_count % (highest + 1) != 0) {
+    notes_.push_back(fmt::format("{} CUs do not divide among the {} XCDs XCC_ID reports: CU masks left linear",
+                                 props_.cu_count, highest + 1));
+    return;
+  }
+  striping_.xcds = highest + 1;
+}
+
 Topology HipBackend::topology() {
   if (!topology_) {
+    ensure_xcd_striping();
     const std::vector<int> ids = units();
-    std::vector<std::uint32_t> raw;
-    raw.reserve(ids.size());
+    std::vector<HwReading> readings;
+    readings.reserve(ids.size());
     for (int u : ids) {
-      raw.push_back(runtime_->read_hw_id(pool_->acquire(u)));
-      checker_.record(u, raw.back());
+      readings.push_back(runtime_->read_hw_id(pool_->acquire(u)));
+      checker().record(u, readings.back(), expected_xcd(u));
     }
-    topology_ = hip_topology_from_hw_ids(ids, raw, layout_);
+    topology_ = hip_topology_from_hw_readings(ids, readings, layout_, striping_.xcds);
+    topology_->details["xcds"] = striping_.xcds;
   }
   return *topology_;
 }
 
-void HipBackend::ensure_flag_copies(int copies) {
-  if (copies <= flag_copies_) return;
-  if (flags_ != 0) runtime_->free_flags(flags_);
-  flags_ = runtime_->allocate_flags(static_cast<std::size_t>(copies) * kCopyStrideBytes);
-  flag_copies_ = copies;
-}
-
-// One launch per pair, both directions inside every sample; run_ping_pong
-// zeroes the flags first, so each pair counts its round trips from 0.
-PingPongResult HipBackend::run_pair(const Pair& pair, bool ordered, int copy,
-                                    const MeasureSpec& spec) {
-  const auto [a_stream, b_stream] = pool_->acquire_pair(pair.a, pair.b);
-  PingPongLaunch launch;
-  launch.a_stream = a_stream;
-  launch.b_stream = b_stream;
-  launch.flags = flags_;
-  launch.flags_offset_bytes = static_cast<std::size_t>(copy) * kCopyStrideBytes;
-  launch.offset_words =
-      spec.placement == Placement::SameLine ? kSameLineOffsetWords : kSplitLineOffsetWords;
-  launch.iters = spec.iters;
-  launch.a_share = a_share_of_sample(spec.iters, ordered);
-  launch.warmup = spec.warmup;
-  launch.samples = spec.samples;
-  launch.wait_budget_ticks =
-      static_cast<std::uint64_t>(spec.timeout_ms * 1e-3 * props_.wall_clock_hz) + 1;
-  launch.probe = spec.probe;
-  PingPongResult result = runtime_->run_ping_pong(launch);
-  checker_.record(pair.a, result.a_hw_id);
-  checker_.record(pair.b, result.b_hw_id);
-  return result;
-}
-
-std::vector<PairMeasurement> HipBackend::measure(const Schedule& schedule, const MeasureSpec& spec,
-                                                 const ProgressFn& progress) {
-  if (spec.iters < 1 || spec.samples < 1 || spec.rotating_count < 1) {
-    throw UsageError("iters, samples and rotating count must be at least 1");
-  }
-  if (spec.l2_persist)
+// What a plan may ask of the hip backend, checked before anything launches.
+void HipBackend::check_plan(const MeasurementPlan& plan) const {
+  if (plan.l2_persist)
     throw UsageError("--l2-persist needs the cuda backend: HIP has no persisting-L2 access window");
-  ensure_flag_copies(spec.rotating_count);
-  const HipClocks clocks{props_.wall_clock_hz, props_.shader_clock_hz};
-  const std::size_t total = schedule.pairs.size() * static_cast<std::size_t>(spec.rotating_count);
-  std::vector<PairMeasurement> out;
-  out.reserve(total);
-  bool clock_checked = false;
-  for (int copy = 0; copy < spec.rotating_count; ++copy) {
-    for (const Pair& pair : schedule.pairs) {
-      if (spec.flush_cache) {
-        runtime_->flush_icache();
-        runtime_->flush_l2();
+  if (plan.path == Path::Dsm)
+    throw UsageError("--via dsm needs the cuda backend (thread-block clusters); AMD GPUs have no cluster shared memory");
+  if (plan.probe == Probe::Mbarrier) throw UsageError("--probe mbarrier exists only with --via dsm on the cuda backend");
+  const std::vector<int> ids = units();
+  check_plan_units(plan, device_, ids, unit_name_);
+  // Pairs of one round run at once: a unit or a flag word in two of them
+  // would make the pairs answer each other.
+  for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
+    std::set<int> busy_units;
+    std::set<std::uint64_t> busy_words;
+    for (const PlannedPair& p : plan.rounds[r].pairs) {
+      for (const UnitRef& u : {p.a, p.b}) {
+        if (u.device != device_ || !std::binary_search(ids.begin(), ids.end(), u.unit))
+          throw UsageError(fmt::format("{} {} of device {} is not on this device ({} {}s)", unit_name_, u.unit,
+                                       u.device, ids.size(), unit_name_));
+        if (!busy_units.insert(u.unit).second)
+          throw UsageError(fmt::format("round {} uses {} {} in two pairs", r, unit_name_, u.unit));
       }
-      const PingPongResult result = run_pair(pair, schedule.ordered, copy, spec);
-      if (!clock_checked && !result.timed_out) {
-        // Checked once: a wrong rate is wrong for every pair alike.
-        clock_checked = true;
-        if (auto msg = wall_clock_disagreement(result, props_.wall_clock_hz)) {
-          notes_.push_back(*msg);
-        }
+      for (std::uint64_t w : {p.flags.first, p.flags.second}) {
+        if (w % protocol::kFlagBytes != 0 || w + protocol::kFlagBytes > plan.arena.bytes)
+          throw UsageError(fmt::format("flag offset {} is outside the {}-byte flag arena or not 4-byte aligned", w,
+                                       plan.arena.bytes));
+        if (!busy_words.insert(w).second) throw UsageError(fmt::format("round {} uses flag offset {} twice", r, w));
       }
-      out.push_back(pair_measurement_from_result(pair, copy, result, spec.iters, clocks));
-      if (progress) progress(out.size(), total);
     }
   }
+}
+
+// The arena lives as long as the backend and moves only for a different one,
+// so that an offset names the same line (and L2 channel) in every call.
+HipBuffer HipBackend::flags_for(const FlagArena& arena) {
+  if (arena_ != arena) {
+    if (flags_ != 0) runtime_->free_flags(std::exchange(flags_, 0));
+    flags_ = runtime_->allocate_flags(static_cast<std::size_t>(arena.offset_bytes + arena.bytes));
+    arena_ = arena;
+  }
+  return flags_;
+}
+
+// Runs `pairs` (disjoint) as many at a time as the stream pool holds.
+std::vector<PingPongResult> HipBackend::run_pairs(const std::vector<PlannedPair>& pairs, const MeasurementPlan& plan,
+                                                  RunStats& stats) {
+  const HipBuffer flags = flags_for(plan.arena);
+  std::vector<PingPongResult> results;
+  for (std::size_t first = 0; first < pairs.size();) {
+    const std::size_t last = std::min(pairs.size(), first + std::max<std::size_t>(1, pool_->capacity() / 2));
+    std::vector<int> wave_units;
+    for (std::size_t p = first; p < last; ++p) wave_units.insert(wave_units.end(), {pairs[p].a.unit, pairs[p].b.unit});
+    const std::vector<HipStream> streams = pool_->acquire_all(wave_units);
+    std::vector<PingPongLaunch> launches;
+    for (std::size_t p = first; p < last; ++p) {
+      PingPongLaunch l;
+      l.a_stream = streams[2 * (p - first)];
+      l.b_stream = streams[2 * (p - first) + 1];
+      l.flags = flags;
+      l.first_offset_bytes = plan.arena.offset_bytes + pairs[p].flags.first;
+      l.second_offset_bytes = plan.arena.offset_bytes + pairs[p].flags.second;
+      l.counts = plan.counts;
+      l.wait_budget_ticks = static_cast<std::uint64_t>(plan.timeout_ms * 1e-3 * props_.wall_clock_hz) + 1;
+      l.probe = static_cast<protocol::ProbeCode>(plan.probe);
+      launches.push_back(l);
+    }
+    if (plan.flush_cache) {
+      runtime_->flush_icache();
+      runtime_->flush_l2();
+    }
+    std::vector<PingPongResult> wave = runtime_->run_pairs(launches);
+    ++stats.launches;
+    for (std::size_t j = 0; j < wave.size(); ++j) {
+      const int a = pairs[first + j].a.unit, b = pairs[first + j].b.unit;
+      checker().record(a, wave[j].a_hw, expected_xcd(a));
+      checker().record(b, wave[j].b_hw, expected_xcd(b));
+      results.push_back(std::move(wave[j]));
+    }
+    first = last;
+  }
+  return results;
+}
+
+Measurements HipBackend::measure(const MeasurementPlan& plan, const ProgressFn& progress) {
+  check_plan(plan);
+  ensure_xcd_striping();
+  const HipClocks clocks{props_.wall_clock_hz, props_.shader_clock_hz};
+  Measurements out;
+  double cycles = 0.0, seconds = 0.0;  // the shader clock, measured over every sample
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
+    const std::vector<PlannedPair>& pairs = plan.rounds[r].pairs;
+    std::vector<PingPongResult> results = run_pairs(pairs, plan, out.stats);
+    // Time-slicing means the pool holds more queues than the hardware runs
+    // at once: shrink it and measure those pairs again, once.
+    std::vector<std::size_t> suspects;
+    for (std::size_t j = 0; j < results.size(); ++j)
+      if (looks_time_sliced(results[j], props_.wall_clock_hz)) suspects.push_back(j);
+    if (!suspects.empty()) {
+      ++time_slicing_events_;
+      pool_->shrink_budget(reduced_queue_budget(pool_->alive()));
+      std::vector<PlannedPair> again;
+      for (std::size_t j : suspects) again.push_back(pairs[j]);
+      std::vector<PingPongResult> redone = run_pairs(again, plan, out.stats);
+      for (std::size_t i = 0; i < suspects.size(); ++i) results[suspects[i]] = std::move(redone[i]);
+      remeasured_pairs_ += static_cast<int>(suspects.size());
+    }
+    for (std::size_t j = 0; j < results.size(); ++j) {
+      const PingPongResult& res = results[j];
+      if (notes_.empty() && !res.timed_out) {
+        if (auto msg = wall_clock_disagreement(res, props_.wall_clock_hz)) notes_.push_back(*msg);
+      }
+      PairMeasurement m = pair_measurement_from_result(pairs[j], static_cast<int>(r), res, plan.counts, clocks);
+      for (std::size_t s = 0; s < m.rtt_cycles.size(); ++s) {
+        cycles += m.rtt_cycles[s];
+        seconds += m.rtt_ns[s] * 1e-9;
+      }
+      out.pairs.push_back(std::move(m));
+    }
+    if (progress) progress(r + 1, plan.rounds.size());
+  }
+  RunStats& stats = out.stats;
+  stats.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  stats.clock_hz = seconds > 0.0 ? cycles / seconds : kNaN;
+  stats.extra["max_streams"] = pool_->budget();
+  stats.extra["xcds"] = striping_.xcds;
+  stats.extra["cu_masked_streams_peak"] = pool_->peak_alive();
+  // Known once the device refused a stream; null means it never did.
+  stats.extra["max_cu_masked_streams"] = pool_->limit() ? nlohmann::json(*pool_->limit()) : nlohmann::json(nullptr);
+  stats.extra["time_slicing_events"] = time_slicing_events_;
+  stats.extra["remeasured_pairs"] = remeasured_pairs_;
+  stats.extra["hw_id_warnings"] = checker_->warnings();
+  stats.extra["notes"] = notes_;
   return out;
+}
+
+LineLatencyTable HipBackend::probe_lines(const LineProbePlan& plan, const ProgressFn& progress) {
+  if (plan.chain < 1 || plan.repeats < 1) throw UsageError("line probing needs chain and repeats of at least 1");
+  const std::vector<int> ids = units();
+  for (std::uint64_t line : plan.lines)
+    if (line % protocol::kFlagBytes != 0 || line + protocol::kLineBytes > plan.arena.bytes)
+      throw UsageError(fmt::format("line offset {} is outside the {}-byte flag arena", line, plan.arena.bytes));
+  ensure_xcd_striping();
+  const HipBuffer flags = flags_for(plan.arena);
+  const HipClocks clocks{props_.wall_clock_hz, props_.shader_clock_hz};
+  LineLatencyTable table;
+  table.units = plan.units;
+  table.lines = plan.lines;
+  for (std::size_t u = 0; u < plan.units.size(); ++u) {
+    const UnitRef& unit = plan.units[u];
+    if (unit.device != device_ || !std::binary_search(ids.begin(), ids.end(), unit.unit))
+      throw UsageError(fmt::format("{} {} of device {} is not on this device", unit_name_, unit.unit, unit.device));
+    LineProbeLaunch launch;
+    launch.stream = pool_->acquire(unit.unit);
+    launch.flags = flags;
+    for (std::uint64_t line : plan.lines) launch.line_offsets.push_back(plan.arena.offset_bytes + line);
+    launch.chain = plan.chain;
+    launch.repeats = plan.repeats;
+    append_line_latencies(runtime_->probe_lines(launch), plan.chain, plan.repeats, clocks, table.ns, table.cycles);
+    if (progress) progress(u + 1, plan.units.size());
+  }
+  return table;
 }
 
 }  // namespace
 
 std::unique_ptr<Backend> make_hip_backend_with_runtime(std::unique_ptr<HipRuntime> runtime,
-                                                       const Options& options) {
-  return std::make_unique<HipBackend>(std::move(runtime), options);
+                                                       const DeviceSelection& selection) {
+  return std::make_unique<HipBackend>(std::move(runtime), selection);
 }
 
 }  // namespace cumap

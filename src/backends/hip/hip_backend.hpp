@@ -3,17 +3,16 @@
 
 #include "backends/hip/hip_runtime.hpp"
 #include "cumap/backend.hpp"
-#include "cumap/options.hpp"
 
 namespace cumap {
 
 // The AMD backend on the real HIP runtime (only in builds with CUMAP_HIP).
 // Throws UsageError "no AMD GPU found (HIP runtime reports N devices)" when
 // there is none.
-std::unique_ptr<Backend> make_hip_backend(const Options& options);
+std::unique_ptr<Backend> make_hip_backend(const DeviceSelection& selection);
 
 // The same backend over any HipRuntime; tests pass a fake one.
 std::unique_ptr<Backend> make_hip_backend_with_runtime(std::unique_ptr<HipRuntime> runtime,
-                                                       const Options& options);
+                                                       const DeviceSelection& selection);
 
 }  // namespace cumap

@@ -4,8 +4,8 @@
 namespace cumap {
 
 // The "no AMD GPU" check lives in the backend, so the fake runtime tests it too.
-std::unique_ptr<Backend> make_hip_backend(const Options& options) {
-  return make_hip_backend_with_runtime(make_real_hip_runtime(), options);
+std::unique_ptr<Backend> make_hip_backend(const DeviceSelection& selection) {
+  return make_hip_backend_with_runtime(make_real_hip_runtime(), selection);
 }
 
 }  // namespace cumap

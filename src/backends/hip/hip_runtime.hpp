@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cumap/options.hpp"
+#include "cumap/protocol.hpp"
 
 namespace cumap {
 
@@ -40,23 +41,27 @@ struct StreamCreation {
   std::string error;  // the runtime's words when not Created
 };
 
-// One launch of a pair: the ping-pong kernel as side a on a's masked stream
-// and as side b on b's. Both flags live in `flags` at `flags_offset_bytes`,
-// the second `offset_words` 32-bit words after the first. The cold round trip
-// and the warm-up are a's; every sample is `iters` round trips, a pinging the
-// first `a_share` and b the rest (a_share == iters: a pings them all).
+// Where a kernel ran: the raw hardware-id register (HW_ID on gfx9, HW_ID1 on
+// gfx10+) and, on gfx940+ (MI300), XCC_ID (0 elsewhere).
+struct HwReading {
+  std::uint32_t hw_id = 0;
+  std::uint32_t xcc_id = 0;
+  bool operator==(const HwReading&) const = default;
+};
+
+// One pair of a round: the ping-pong kernel as side a on a's masked stream
+// and as side b on b's. Both kernels walk protocol::segment over `counts`;
+// the pinger signals on the word at `first_offset_bytes` and waits on the
+// one at `second_offset_bytes` (offsets from the start of `flags`).
 struct PingPongLaunch {
   HipStream a_stream = 0;
   HipStream b_stream = 0;
   HipBuffer flags = 0;
-  std::size_t flags_offset_bytes = 0;
-  int offset_words = 1;
-  int iters = 1;
-  int a_share = 1;
-  int warmup = 0;
-  int samples = 1;
+  std::uint64_t first_offset_bytes = 0;
+  std::uint64_t second_offset_bytes = protocol::kSameLineGapBytes;
+  protocol::Counts counts;
   std::uint64_t wait_budget_ticks = 0;  // wall_clock64 ticks any single wait may take
-  Probe probe = Probe::Cas;
+  protocol::ProbeCode probe = protocol::kCas;
 };
 
 // The round trips one side pinged, per completed sample.
@@ -66,13 +71,30 @@ struct PingerHalves {
 };
 
 struct PingPongResult {
-  std::uint64_t cold_ticks = 0;  // first round trip alone (a pings), wall_clock64 ticks
-  PingerHalves a_pinged;         // per sample: the a_share round trips a pinged
+  std::uint64_t cold_ticks = 0;  // first round trip alone (a pings), wall_clock64 ticks; 0 if never done
+  PingerHalves a_pinged;         // per sample: the round trips a pinged
   PingerHalves b_pinged;         // per sample: the rest, pinged by b (zeros when a pinged all)
   bool timed_out = false;        // a wait ran out of budget; samples incomplete
+  bool both_started = false;     // both kernels began (each wrote its hardware id)
   double event_ms = 0.0;         // hipEventElapsedTime around side a's kernel (the whole pair)
-  std::uint32_t a_hw_id = 0;     // raw HW_ID (gfx9) / HW_ID1 (gfx10+) register
-  std::uint32_t b_hw_id = 0;
+  HwReading a_hw;
+  HwReading b_hw;
+};
+
+// Home discovery from one unit: `repeats` timings of `chain` dependent
+// atomicAdd(p, 0) on each line, one wave on the unit's masked stream.
+struct LineProbeLaunch {
+  HipStream stream = 0;
+  HipBuffer flags = 0;
+  std::vector<std::uint64_t> line_offsets;  // from the start of `flags`
+  int chain = 32;
+  int repeats = 3;
+};
+
+// [line * repeats + r]: one chain's wall_clock64 ticks and clock64 cycles.
+struct LineProbeResult {
+  std::vector<std::uint64_t> ticks;
+  std::vector<std::uint64_t> cycles;
 };
 
 class HipRuntime {
@@ -88,14 +110,17 @@ class HipRuntime {
   virtual StreamCreation create_cu_masked_stream(const std::vector<std::uint32_t>& mask) = 0;
   virtual void destroy_stream(HipStream stream) = 0;
 
+  // Zeroed device memory for the flag arena.
   virtual HipBuffer allocate_flags(std::size_t bytes) = 0;
   virtual void free_flags(HipBuffer buffer) = 0;
 
-  // Zeroes the two flags (every pair starts from 0), runs the pair and waits
-  // for both kernels.
-  virtual PingPongResult run_ping_pong(const PingPongLaunch& launch) = 0;
-  // The raw HW_ID register a one-wave kernel reads on `stream`.
-  virtual std::uint32_t read_hw_id(HipStream stream) = 0;
+  // Launches every pair of a round (their streams are distinct), waits for
+  // all of them, then zeroes each pair's two flag words so that a later
+  // round may reuse them. The flags must be zero on entry. Results in order.
+  virtual std::vector<PingPongResult> run_pairs(const std::vector<PingPongLaunch>& launches) = 0;
+  virtual LineProbeResult probe_lines(const LineProbeLaunch& launch) = 0;
+  // Where a one-wave kernel on `stream` runs.
+  virtual HwReading read_hw_id(HipStream stream) = 0;
 
   // Cold-cache controls: invalidate every CU's instruction cache; evict L2
   // by writing a buffer larger than it.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
+#include <vector>
 
 #include <hip/hip_runtime_api.h>
 #include <hip/hip_version.h>
@@ -35,8 +37,10 @@ class RealHipRuntime final : public HipRuntime {
  public:
   ~RealHipRuntime() override {
     // Destructors must not throw; errors here change nothing for the results.
-    if (start_) (void)hipEventDestroy(start_);
-    if (stop_) (void)hipEventDestroy(stop_);
+    for (auto [start, stop] : events_) {
+      (void)hipEventDestroy(start);
+      (void)hipEventDestroy(stop);
+    }
     for (void* p : {scratch_counters_, scratch_status_, probe_out_, l2_scratch_}) {
       if (p) (void)hipFree(p);
     }
@@ -81,8 +85,6 @@ class RealHipRuntime final : public HipRuntime {
 
   void select_device(int device) override {
     CUMAP_HIP_CHECK(hipSetDevice(device));
-    CUMAP_HIP_CHECK(hipEventCreate(&start_));
-    CUMAP_HIP_CHECK(hipEventCreate(&stop_));
   }
 
   StreamCreation create_cu_masked_stream(const std::vector<std::uint32_t>& mask) override {
@@ -115,77 +117,115 @@ class RealHipRuntime final : public HipRuntime {
     CUMAP_HIP_CHECK(hipFree(reinterpret_cast<void*>(buffer)));
   }
 
-  PingPongResult run_ping_pong(const PingPongLaunch& launch) override {
-    ensure_scratch(launch.samples);
-    auto* first_flag = reinterpret_cast<std::uint32_t*>(
-        reinterpret_cast<std::byte*>(launch.flags) + launch.flags_offset_bytes);
-    const std::size_t flag_bytes = (launch.offset_words + 1) * sizeof(std::uint32_t);
-    const std::size_t samples = static_cast<std::size_t>(launch.samples);
-    // Zeroed: the side that pings none of a sample (b, in ordered pairs) leaves its half at 0.
-    CUMAP_HIP_CHECK(hipMemset(first_flag, 0, flag_bytes));
-    CUMAP_HIP_CHECK(hipMemset(scratch_counters_, 0, counter_words(samples) * sizeof(std::uint64_t)));
-    CUMAP_HIP_CHECK(hipMemset(scratch_status_, 0, 2 * sizeof(hk::SideStatus)));
+  std::vector<PingPongResult> run_pairs(const std::vector<PingPongLaunch>& launches) override {
+    if (launches.empty()) return {};
+    const auto samples = static_cast<std::size_t>(launches.front().counts.samples);
+    ensure_scratch(launches.size(), samples);
+    const std::size_t words = counter_words(samples);
+    CUMAP_HIP_CHECK(hipMemset(scratch_counters_, 0, launches.size() * words * sizeof(std::uint64_t)));
+    CUMAP_HIP_CHECK(hipMemset(scratch_status_, 0, launches.size() * 2 * sizeof(hk::SideStatus)));
     // The masked streams do not order against the memsets above; wait for them.
     CUMAP_HIP_CHECK(hipDeviceSynchronize());
 
-    // Counters: [0] cold, then a's ticks, b's ticks, a's cycles, b's cycles.
-    auto* counters = static_cast<std::uint64_t*>(scratch_counters_);
     auto* status = static_cast<hk::SideStatus*>(scratch_status_);
-    hk::PingPongArgs args{};
-    args.flags = first_flag;
-    args.offset_words = static_cast<std::uint32_t>(launch.offset_words);
-    args.iters = static_cast<std::uint32_t>(launch.iters);
-    args.a_share = static_cast<std::uint32_t>(launch.a_share);
-    args.warmup = static_cast<std::uint32_t>(launch.warmup);
-    args.samples = static_cast<std::uint32_t>(launch.samples);
-    args.wait_budget_ticks = launch.wait_budget_ticks;
-    args.probe = static_cast<std::uint32_t>(probe_code(launch.probe));
-    args.cold_ticks = counters;
-    args.half_ticks[hk::kSideA] = counters + 1;
-    args.half_ticks[hk::kSideB] = counters + 1 + samples;
-    args.half_cycles[hk::kSideA] = counters + 1 + 2 * samples;
-    args.half_cycles[hk::kSideB] = counters + 1 + 3 * samples;
-    args.status[hk::kSideA] = status + hk::kSideA;
-    args.status[hk::kSideB] = status + hk::kSideB;
-    CUMAP_HIP_CHECK(hk::launch_ping_pong(args, as_stream(launch.a_stream),
-                                         as_stream(launch.b_stream), start_, stop_));
-    CUMAP_HIP_CHECK(hipStreamSynchronize(as_stream(launch.b_stream)));
-    CUMAP_HIP_CHECK(hipStreamSynchronize(as_stream(launch.a_stream)));
+    for (std::size_t p = 0; p < launches.size(); ++p) {
+      const PingPongLaunch& l = launches[p];
+      if (static_cast<std::size_t>(l.counts.samples) != samples)
+        throw RuntimeFailure("run_pairs: every pair of a round has the same counts");
+      // Counters of pair p: [0] cold, then a's ticks, b's ticks, a's cycles, b's cycles.
+      std::uint64_t* counters = static_cast<std::uint64_t*>(scratch_counters_) + p * words;
+      hk::PingPongArgs args{};
+      args.first = flag_word(l.flags, l.first_offset_bytes);
+      args.second = flag_word(l.flags, l.second_offset_bytes);
+      args.counts = l.counts;
+      args.wait_budget_ticks = l.wait_budget_ticks;
+      args.probe = l.probe;
+      args.cold_ticks = counters;
+      args.a_ticks = counters + 1;
+      args.b_ticks = counters + 1 + samples;
+      args.a_cycles = counters + 1 + 2 * samples;
+      args.b_cycles = counters + 1 + 3 * samples;
+      args.a_status = status + 2 * p + hk::kSideA;
+      args.b_status = status + 2 * p + hk::kSideB;
+      CUMAP_HIP_CHECK(hk::launch_ping_pong(args, as_stream(l.a_stream), as_stream(l.b_stream), events_[p].first,
+                                           events_[p].second));
+    }
+    for (const PingPongLaunch& l : launches) {
+      CUMAP_HIP_CHECK(hipStreamSynchronize(as_stream(l.b_stream)));
+      CUMAP_HIP_CHECK(hipStreamSynchronize(as_stream(l.a_stream)));
+    }
 
-    float event_ms = 0.0f;
-    CUMAP_HIP_CHECK(hipEventElapsedTime(&event_ms, start_, stop_));
-    hk::SideStatus sides[2];
-    std::vector<std::uint64_t> host(counter_words(samples));
-    CUMAP_HIP_CHECK(hipMemcpy(sides, scratch_status_, sizeof(sides), hipMemcpyDeviceToHost));
+    std::vector<hk::SideStatus> sides(2 * launches.size());
+    std::vector<std::uint64_t> host(launches.size() * words);
+    CUMAP_HIP_CHECK(hipMemcpy(sides.data(), scratch_status_, sides.size() * sizeof(hk::SideStatus),
+                              hipMemcpyDeviceToHost));
     CUMAP_HIP_CHECK(hipMemcpy(host.data(), scratch_counters_, host.size() * sizeof(std::uint64_t),
                               hipMemcpyDeviceToHost));
+    std::vector<PingPongResult> results;
+    for (std::size_t p = 0; p < launches.size(); ++p) {
+      const hk::SideStatus& a = sides[2 * p + hk::kSideA];
+      const hk::SideStatus& b = sides[2 * p + hk::kSideB];
+      // A sample is complete once both sides finished it.
+      const std::size_t done = std::min<std::size_t>({a.samples_done, b.samples_done, samples});
+      const auto base = host.begin() + static_cast<std::ptrdiff_t>(p * words);
+      auto slice = [&](std::size_t first) {
+        const auto from = base + static_cast<std::ptrdiff_t>(first);
+        return std::vector<std::uint64_t>(from, from + static_cast<std::ptrdiff_t>(done));
+      };
+      PingPongResult r;
+      r.cold_ticks = base[0];
+      r.a_pinged = {slice(1), slice(1 + 2 * samples)};
+      r.b_pinged = {slice(1 + samples), slice(1 + 3 * samples)};
+      r.timed_out = a.timed_out == hk::kTimedOutMarker || b.timed_out == hk::kTimedOutMarker;
+      r.both_started = a.started == hk::kStartedMarker && b.started == hk::kStartedMarker;
+      float event_ms = 0.0f;
+      CUMAP_HIP_CHECK(hipEventElapsedTime(&event_ms, events_[p].first, events_[p].second));
+      r.event_ms = event_ms;
+      r.a_hw = {a.hw_id, a.xcc_id};
+      r.b_hw = {b.hw_id, b.xcc_id};
+      results.push_back(std::move(r));
+    }
+    // The next round may reuse these words and counts from 0 again.
+    for (const PingPongLaunch& l : launches) {
+      CUMAP_HIP_CHECK(hipMemset(flag_word(l.flags, l.first_offset_bytes), 0, sizeof(std::uint32_t)));
+      CUMAP_HIP_CHECK(hipMemset(flag_word(l.flags, l.second_offset_bytes), 0, sizeof(std::uint32_t)));
+    }
+    CUMAP_HIP_CHECK(hipDeviceSynchronize());
+    return results;
+  }
 
-    // A sample is complete once both sides finished it.
-    const std::size_t done = std::min<std::size_t>(
-        {sides[hk::kSideA].samples_done, sides[hk::kSideB].samples_done, samples});
-    auto slice = [&](std::size_t first) {
-      const auto from = host.begin() + static_cast<std::ptrdiff_t>(first);
-      return std::vector<std::uint64_t>(from, from + static_cast<std::ptrdiff_t>(done));
-    };
-    PingPongResult r;
-    r.cold_ticks = host[0];
-    r.a_pinged = {slice(1), slice(1 + 2 * samples)};
-    r.b_pinged = {slice(1 + samples), slice(1 + 3 * samples)};
-    r.timed_out = sides[hk::kSideA].timed_out == hk::kTimedOutMarker ||
-                  sides[hk::kSideB].timed_out == hk::kTimedOutMarker;
-    r.event_ms = event_ms;
-    r.a_hw_id = sides[hk::kSideA].hw_id;
-    r.b_hw_id = sides[hk::kSideB].hw_id;
+  LineProbeResult probe_lines(const LineProbeLaunch& launch) override {
+    const std::size_t lines = launch.line_offsets.size();
+    const std::size_t timings = lines * static_cast<std::size_t>(launch.repeats);
+    DeviceBytes offsets(lines * sizeof(std::uint64_t));
+    DeviceBytes ticks(timings * sizeof(std::uint64_t));
+    DeviceBytes cycles(timings * sizeof(std::uint64_t));
+    CUMAP_HIP_CHECK(hipMemcpy(offsets.p, launch.line_offsets.data(), offsets.bytes, hipMemcpyHostToDevice));
+    hk::LineProbeArgs args{};
+    args.flags = flag_word(launch.flags, 0);
+    args.line_offsets = static_cast<const std::uint64_t*>(offsets.p);
+    args.line_count = static_cast<std::uint32_t>(lines);
+    args.chain = static_cast<std::uint32_t>(launch.chain);
+    args.repeats = static_cast<std::uint32_t>(launch.repeats);
+    args.ticks = static_cast<std::uint64_t*>(ticks.p);
+    args.cycles = static_cast<std::uint64_t*>(cycles.p);
+    CUMAP_HIP_CHECK(hk::launch_line_probe(args, as_stream(launch.stream)));
+    CUMAP_HIP_CHECK(hipStreamSynchronize(as_stream(launch.stream)));
+    LineProbeResult r;
+    r.ticks.resize(timings);
+    r.cycles.resize(timings);
+    CUMAP_HIP_CHECK(hipMemcpy(r.ticks.data(), ticks.p, ticks.bytes, hipMemcpyDeviceToHost));
+    CUMAP_HIP_CHECK(hipMemcpy(r.cycles.data(), cycles.p, cycles.bytes, hipMemcpyDeviceToHost));
     return r;
   }
 
-  std::uint32_t read_hw_id(HipStream stream) override {
-    if (!probe_out_) CUMAP_HIP_CHECK(hipMalloc(&probe_out_, sizeof(std::uint32_t)));
+  HwReading read_hw_id(HipStream stream) override {
+    if (!probe_out_) CUMAP_HIP_CHECK(hipMalloc(&probe_out_, 2 * sizeof(std::uint32_t)));
     CUMAP_HIP_CHECK(hk::launch_hw_id_probe(static_cast<std::uint32_t*>(probe_out_), as_stream(stream)));
     CUMAP_HIP_CHECK(hipStreamSynchronize(as_stream(stream)));
-    std::uint32_t id = 0;
-    CUMAP_HIP_CHECK(hipMemcpy(&id, probe_out_, sizeof(id), hipMemcpyDeviceToHost));
-    return id;
+    std::uint32_t ids[2] = {0, 0};
+    CUMAP_HIP_CHECK(hipMemcpy(ids, probe_out_, sizeof(ids), hipMemcpyDeviceToHost));
+    return {ids[0], ids[1]};
   }
 
   void flush_icache() override {
@@ -202,38 +242,49 @@ class RealHipRuntime final : public HipRuntime {
   }
 
  private:
-  static hk::ProbeCode probe_code(Probe p) {
-    switch (p) {
-      case Probe::Exch: return hk::kProbeExch;
-      case Probe::AcqRel: return hk::kProbeAcqRel;
-      case Probe::Volatile: return hk::kProbeVolatile;
-      case Probe::Cas: break;
-    }
-    return hk::kProbeCas;
+  // Device memory for one call, freed on every way out.
+  struct DeviceBytes {
+    explicit DeviceBytes(std::size_t n) : bytes(n) { CUMAP_HIP_CHECK(hipMalloc(&p, std::max<std::size_t>(n, 1))); }
+    ~DeviceBytes() { (void)hipFree(p); }
+    DeviceBytes(const DeviceBytes&) = delete;
+    DeviceBytes& operator=(const DeviceBytes&) = delete;
+    std::size_t bytes;
+    void* p = nullptr;
+  };
+
+  static std::uint32_t* flag_word(HipBuffer flags, std::uint64_t offset_bytes) {
+    return reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::byte*>(flags) + offset_bytes);
   }
 
   // The cold round trip, then per sample each side's ticks and cycles.
   static std::size_t counter_words(std::size_t samples) { return 1 + 4 * samples; }
 
-  void ensure_scratch(int samples) {
-    if (samples <= scratch_samples_) return;
+  // Counters, status words and timing events for `pairs` pairs of `samples` samples.
+  void ensure_scratch(std::size_t pairs, std::size_t samples) {
+    while (events_.size() < pairs) {
+      std::pair<hipEvent_t, hipEvent_t> e{nullptr, nullptr};
+      CUMAP_HIP_CHECK(hipEventCreate(&e.first));
+      CUMAP_HIP_CHECK(hipEventCreate(&e.second));
+      events_.push_back(e);
+    }
+    if (pairs <= scratch_pairs_ && samples <= scratch_samples_) return;
     for (void** p : {&scratch_counters_, &scratch_status_}) {
       if (*p) CUMAP_HIP_CHECK(hipFree(*p));
       *p = nullptr;
     }
-    CUMAP_HIP_CHECK(hipMalloc(&scratch_counters_,
-                              counter_words(static_cast<std::size_t>(samples)) * sizeof(std::uint64_t)));
-    CUMAP_HIP_CHECK(hipMalloc(&scratch_status_, 2 * sizeof(hk::SideStatus)));
-    scratch_samples_ = samples;
+    scratch_pairs_ = std::max(pairs, scratch_pairs_);
+    scratch_samples_ = std::max(samples, scratch_samples_);
+    CUMAP_HIP_CHECK(hipMalloc(&scratch_counters_, scratch_pairs_ * counter_words(scratch_samples_) * sizeof(std::uint64_t)));
+    CUMAP_HIP_CHECK(hipMalloc(&scratch_status_, scratch_pairs_ * 2 * sizeof(hk::SideStatus)));
   }
 
   int cu_count_ = 0;
   std::size_t l2_bytes_ = 0;
-  hipEvent_t start_ = nullptr;
-  hipEvent_t stop_ = nullptr;
+  std::vector<std::pair<hipEvent_t, hipEvent_t>> events_;  // start/stop of pair p's side-a kernel
   void* scratch_counters_ = nullptr;
   void* scratch_status_ = nullptr;
-  int scratch_samples_ = 0;
+  std::size_t scratch_pairs_ = 0;
+  std::size_t scratch_samples_ = 0;
   void* probe_out_ = nullptr;
   void* l2_scratch_ = nullptr;
   unsigned char l2_fill_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -19,6 +20,9 @@ namespace cumap {
 //  - gfx10+ HW_ID1 (hwreg 23): AMD's embers library amdgpu/hwid.h and the
 //    RDNA ISA guides: WAVE_ID 4:0, SIMD_ID 9:8, WGP_ID 13:10, SA_ID 16,
 //    SE_ID 20:18 (19:18 on gfx10, bit 20 reserved as 0; 20:18 on gfx11).
+//  - gfx940+ (MI300) HW_ID has the gfx9 layout and no XCD field; XCC_ID
+//    (hwreg 20) holds the XCC (XCD) id in bits 3:0 (LLVM's AMDGPU hwreg
+//    table and the MI300 ISA guide). Not yet checked on hardware.
 namespace {
 constexpr int bits(std::uint32_t v, int hi, int lo) {
   return static_cast<int>((v >> lo) & ((1u << (hi - lo + 1)) - 1u));
@@ -51,32 +55,51 @@ HwLocation decode_hw_id(std::uint32_t raw, HwIdLayout layout) {
   return loc;
 }
 
-std::string format_location(const HwLocation& loc, HwIdLayout layout) {
-  return fmt::format("SE{}/SA{}/{}{}", loc.se, loc.sa, layout == HwIdLayout::Gfx9 ? "CU" : "WGP",
-                     loc.cu_or_wgp);
+int decode_xcc_id(std::uint32_t raw_xcc_id) { return bits(raw_xcc_id, 3, 0); }
+
+HwLocation decode_hw_reading(const HwReading& reading, HwIdLayout layout) {
+  HwLocation loc = decode_hw_id(reading.hw_id, layout);
+  loc.xcd = decode_xcc_id(reading.xcc_id);
+  return loc;
+}
+
+std::string format_location(const HwLocation& loc, HwIdLayout layout, bool with_xcd) {
+  return fmt::format("{}SE{}/SA{}/{}{}", with_xcd ? fmt::format("XCD{}/", loc.xcd) : "", loc.se, loc.sa,
+                     layout == HwIdLayout::Gfx9 ? "CU" : "WGP", loc.cu_or_wgp);
 }
 
 Topology hip_topology_from_hw_ids(const std::vector<int>& units,
                                   const std::vector<std::uint32_t>& raw_ids, HwIdLayout layout) {
-  if (units.size() != raw_ids.size()) {
+  std::vector<HwReading> readings;
+  for (std::uint32_t raw : raw_ids) readings.push_back({raw, 0});
+  return hip_topology_from_hw_readings(units, readings, layout, 1);
+}
+
+Topology hip_topology_from_hw_readings(const std::vector<int>& units, const std::vector<HwReading>& readings,
+                                       HwIdLayout layout, int xcds) {
+  if (units.size() != readings.size()) {
     throw RuntimeFailure("hip_topology_from_hw_ids: one HW_ID per unit expected");
   }
-  std::map<std::pair<int, int>, std::vector<int>> by_array;
+  std::map<std::tuple<int, int, int>, std::vector<int>> by_array;  // (xcd, se, sa): XCD first
   nlohmann::json per_unit = nlohmann::json::array();
   for (std::size_t i = 0; i < units.size(); ++i) {
-    const HwLocation loc = decode_hw_id(raw_ids[i], layout);
-    by_array[{loc.se, loc.sa}].push_back(units[i]);
+    const HwLocation loc = decode_hw_reading(readings[i], layout);
+    by_array[{loc.xcd, loc.se, loc.sa}].push_back(units[i]);
     per_unit.push_back({{"unit", units[i]},
+                        {"xcd", loc.xcd},
                         {"se", loc.se},
                         {"sa", loc.sa},
                         {layout == HwIdLayout::Gfx9 ? "cu" : "wgp", loc.cu_or_wgp},
-                        {"raw", raw_ids[i]}});
+                        {"raw", readings[i].hw_id},
+                        {"raw_xcc_id", readings[i].xcc_id}});
   }
   Topology topo;
   topo.source = "hw_id";
   for (auto& [key, members] : by_array) {
+    const auto [xcd, se, sa] = key;
     std::sort(members.begin(), members.end());
-    topo.groups.push_back(UnitGroup{fmt::format("SE{}/SA{}", key.first, key.second), members});
+    const std::string name = xcds > 1 ? fmt::format("XCD{}/SE{}/SA{}", xcd, se, sa) : fmt::format("SE{}/SA{}", se, sa);
+    topo.groups.push_back(UnitGroup{name, members});
   }
   topo.details = {{"register", layout == HwIdLayout::Gfx9 ? "HW_ID" : "HW_ID1"},
                   {"units", per_unit}};
@@ -90,25 +113,30 @@ HwIdChecker::HwIdChecker(HwIdLayout layout, HipUnit unit, std::string unit_name)
       slots_are_unique_(layout == HwIdLayout::Gfx9 || unit == HipUnit::Wgp),
       unit_name_(std::move(unit_name)) {}
 
-void HwIdChecker::record(int unit, std::uint32_t raw_id) {
-  const HwLocation loc = decode_hw_id(raw_id, layout_);
+void HwIdChecker::record(int unit, const HwReading& reading, int expected_xcd) {
+  const HwLocation loc = decode_hw_reading(reading, layout_);
+  if (expected_xcd >= 0 && loc.xcd != expected_xcd && reported_xcd_.insert(unit).second) {
+    warnings_.push_back(fmt::format("{} {} ran on XCD {} but its mask was built for XCD {}: the driver does not "
+                                    "stripe CU masks across XCDs as cumap assumes",
+                                    unit_name_, unit, loc.xcd, expected_xcd));
+  }
   auto [seen, inserted] = first_seen_.try_emplace(unit, loc);
   const HwLocation& first = seen->second;
   if (!inserted) {
     if (!reported_moving_.contains(unit) &&
-        std::tie(first.se, first.sa, first.cu_or_wgp) != std::tie(loc.se, loc.sa, loc.cu_or_wgp)) {
+        std::tie(first.xcd, first.se, first.sa, first.cu_or_wgp) != std::tie(loc.xcd, loc.se, loc.sa, loc.cu_or_wgp)) {
       warnings_.push_back(fmt::format("{} {} ran on {} but earlier on {}: its CU mask was not honoured",
-                                      unit_name_, unit, format_location(loc, layout_),
-                                      format_location(first, layout_)));
+                                      unit_name_, unit, format_location(loc, layout_, loc.xcd || first.xcd),
+                                      format_location(first, layout_, loc.xcd || first.xcd)));
       reported_moving_.insert(unit);
     }
     return;
   }
   if (!slots_are_unique_) return;
-  auto [owner, fresh] = owner_.try_emplace(Slot{loc.se, loc.sa, loc.cu_or_wgp}, unit);
+  auto [owner, fresh] = owner_.try_emplace(Slot{loc.xcd, loc.se, loc.sa, loc.cu_or_wgp}, unit);
   if (!fresh && owner->second != unit) {
     warnings_.push_back(fmt::format("{}s {} and {} both ran on {}: their CU masks overlap in hardware",
-                                    unit_name_, owner->second, unit, format_location(loc, layout_)));
+                                    unit_name_, owner->second, unit, format_location(loc, layout_, loc.xcd > 0)));
   }
 }
 

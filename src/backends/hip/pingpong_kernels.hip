@@ -1,5 +1,5 @@
-// The device side of the HIP backend: the ping-pong pair, the HW_ID probe and
-// the instruction-cache flush. Built by hipcc only (see CMakeLists.txt).
+// The device side of the HIP backend: the ping-pong pair, the line probe of
+// home discovery, the HW_ID probe and the instruction-cache flush. Built by hipcc only (see CMakeLists.txt).
 //
 // Clocks: wall_clock64() (s_memrealtime, a constant-rate counter) times the
 // round trips in ns and bounds every wait; clock64() (s_memtime, the shader
@@ -24,6 +24,17 @@ __device__ std::uint32_t read_hw_id() {
   return id;
 }
 
+// XCC_ID (hwreg 20) exists from gfx940 (MI300) on: which XCD the wave runs
+// on. The register number, not its name, so that assemblers that predate the
+// name accept it. Elsewhere there is one XCD: 0.
+__device__ std::uint32_t read_xcc_id() {
+  std::uint32_t id = 0;
+#if defined(__HIP_DEVICE_COMPILE__) && (defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__))
+  asm volatile("s_getreg_b32 %0, hwreg(20)" : "=s"(id));
+#endif
+  return id;
+}
+
 // wall_clock64() is declared for device compilation only.
 __device__ std::uint64_t wall_ticks() {
 #if defined(__HIP_DEVICE_COMPILE__)
@@ -38,11 +49,11 @@ __device__ std::uint64_t shader_cycles() { return static_cast<std::uint64_t>(clo
 // The --probe operations, as on the CUDA and CPU backends.
 __device__ std::uint32_t poll(std::uint32_t* flag, std::uint32_t k, std::uint32_t probe) {
   switch (probe) {
-    case kProbeExch:
+    case protocol::kExch:
       return __hip_atomic_load(flag, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-    case kProbeAcqRel:
+    case protocol::kAcqRel:
       return __hip_atomic_load(flag, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
-    case kProbeVolatile:
+    case protocol::kVolatile:
       return *static_cast<volatile std::uint32_t*>(flag);
     default:  // Cas: a CAS that rewrites the value it expects, so every poll is an RMW at L2
       return atomicCAS(flag, k, k);
@@ -51,17 +62,17 @@ __device__ std::uint32_t poll(std::uint32_t* flag, std::uint32_t k, std::uint32_
 
 __device__ void signal(std::uint32_t* flag, std::uint32_t k, std::uint32_t probe) {
   switch (probe) {
-    case kProbeExch:
+    case protocol::kExch:
       // Volatile, or LLVM turns a relaxed exchange whose old value is unused
       // into a plain store (no atomic swap at all). Volatile keeps the
       // non-returning swap, so the pinger does not wait for its reply either.
       __hip_atomic_exchange(static_cast<volatile std::uint32_t*>(flag), k, __ATOMIC_RELAXED,
                             __HIP_MEMORY_SCOPE_AGENT);
       break;
-    case kProbeAcqRel:
+    case protocol::kAcqRel:
       __hip_atomic_store(flag, k, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
       break;
-    case kProbeVolatile:
+    case protocol::kVolatile:
       // No fence, as in the other backends' volatile probe: the CU's vector
       // L1 is write-through, so the store reaches L2 without one.
       *static_cast<volatile std::uint32_t*>(flag) = k;
@@ -92,21 +103,14 @@ struct Side {
   // `count` round trips, this side starting each when `i_ping`. The pinger
   // writes their wall ticks and shader cycles to *ticks / *cycles (where
   // given). False when a wait ran out of budget.
-  __device__ bool segment(std::uint32_t count, bool i_ping, std::uint64_t* ticks,
-                          std::uint64_t* cycles) {
-    std::uint32_t* pinger_flag = a.flags;
-    std::uint32_t* ponger_flag = a.flags + a.offset_words;
+  __device__ bool segment(int count, bool i_ping, std::uint64_t* ticks, std::uint64_t* cycles) {
     const std::uint64_t t0 = wall_ticks();
     const std::uint64_t c0 = shader_cycles();
-    for (std::uint32_t i = 0; i < count; ++i) {
+    for (int i = 0; i < count; ++i) {
       ++k;
-      if (i_ping) {
-        signal(pinger_flag, k, a.probe);
-        if (!wait_for(ponger_flag, k, a)) return false;
-      } else {
-        if (!wait_for(pinger_flag, k, a)) return false;
-        signal(ponger_flag, k, a.probe);
-      }
+      if (i_ping) signal(a.first, k, a.probe);
+      if (!wait_for(i_ping ? a.second : a.first, k, a)) return false;
+      if (!i_ping) signal(a.second, k, a.probe);
     }
     if (i_ping) {
       if (cycles) *cycles = shader_cycles() - c0;
@@ -116,40 +120,65 @@ struct Side {
   }
 };
 
-// Both units of a pair run this kernel, told which side they are. The cold
-// round trip and the warm-up are a's; then every sample is split between the
-// directions (a pings the first a_share round trips, b the rest), so that an
-// unordered pair's sample is the mean of both directions, as on the other
-// backends. Each pinger times only its own half; the host adds the halves.
-// The side is a template argument because indexing the argument arrays with
-// a runtime value would move the whole argument block to scratch memory.
+// Both units of a pair run this kernel, told which side they are, and walk
+// the protocol's segments (protocol.hpp): the cold round trip and the
+// warm-up pinged by a, then each sample split between the directions. Each
+// pinger times only its own segments; the host adds a sample's segments.
+// The side is a template argument so that the status pointer is chosen at
+// compile time.
 template <SideIndex kSide>
 __global__ void side_kernel(PingPongArgs a) {
   if (threadIdx.x != 0) return;
   constexpr bool i_am_a = kSide == kSideA;
-  SideStatus* status = a.status[kSide];
+  SideStatus* status = i_am_a ? a.a_status : a.b_status;
   status->hw_id = read_hw_id();
+  status->xcc_id = read_xcc_id();
+  status->started = kStartedMarker;
   Side me{a};
-  auto give_up = [&]() { status->timed_out = kTimedOutMarker; };
+  const int n = protocol::segment_count(a.counts);
+  for (int i = 0; i < n; ++i) {
+    const protocol::Segment seg = protocol::segment(a.counts, i);
+    std::uint64_t* ticks = nullptr;
+    std::uint64_t* cycles = nullptr;
+    if (seg.sample == protocol::kColdSample) ticks = a.cold_ticks;
+    if (seg.sample >= 0) {
+      ticks = (seg.a_pings ? a.a_ticks : a.b_ticks) + seg.sample;
+      cycles = (seg.a_pings ? a.a_cycles : a.b_cycles) + seg.sample;
+    }
+    if (!me.segment(seg.count, seg.a_pings == i_am_a, ticks, cycles)) {
+      status->timed_out = kTimedOutMarker;
+      return;
+    }
+    if (seg.sample >= 0 && (i + 1 == n || protocol::segment(a.counts, i + 1).sample != seg.sample)) {
+      status->samples_done = static_cast<std::uint32_t>(seg.sample + 1);
+    }
+  }
+}
 
-  if (!me.segment(1, i_am_a, a.cold_ticks, nullptr)) return give_up();
-  if (a.warmup > 0 && !me.segment(a.warmup, i_am_a, nullptr, nullptr)) return give_up();
-  const std::uint32_t b_share = a.iters - a.a_share;
-  for (std::uint32_t s = 0; s < a.samples; ++s) {
-    if (a.a_share > 0 &&
-        !me.segment(a.a_share, i_am_a, &a.half_ticks[kSideA][s], &a.half_cycles[kSideA][s])) {
-      return give_up();
+// Home discovery: each address depends on the previous atomic's result (the
+// word holds 0, so the address does not move, but the wave cannot issue the
+// next atomic before the previous one returned).
+__global__ void line_probe_kernel(LineProbeArgs a) {
+  if (threadIdx.x != 0) return;
+  constexpr std::uint32_t kWordsPerLine = protocol::kLineBytes / protocol::kFlagBytes;
+  std::uint32_t previous = 0;
+  for (std::uint32_t l = 0; l < a.line_count; ++l) {
+    std::uint32_t* line = a.flags + a.line_offsets[l] / protocol::kFlagBytes;
+    for (std::uint32_t r = 0; r < a.repeats; ++r) {
+      const std::uint64_t t0 = wall_ticks();
+      const std::uint64_t c0 = shader_cycles();
+      for (std::uint32_t i = 0; i < a.chain; ++i) previous = atomicAdd(line + previous % kWordsPerLine, 0u);
+      a.cycles[l * a.repeats + r] = shader_cycles() - c0;
+      a.ticks[l * a.repeats + r] = wall_ticks() - t0;
     }
-    if (b_share > 0 &&
-        !me.segment(b_share, !i_am_a, &a.half_ticks[kSideB][s], &a.half_cycles[kSideB][s])) {
-      return give_up();
-    }
-    status->samples_done = s + 1;
   }
 }
 
 __global__ void hw_id_probe_kernel(std::uint32_t* out) {
-  if (threadIdx.x == 0) *out = read_hw_id();
+  if (threadIdx.x == 0) {
+    out[0] = read_hw_id();
+    out[1] = read_xcc_id();
+  }
 }
 
 // As Composable Kernel's ck::flush_icache: invalidate, then 16 s_nop so the
@@ -178,6 +207,11 @@ hipError_t launch_ping_pong(const PingPongArgs& args, hipStream_t a_stream, hipS
 
 hipError_t launch_hw_id_probe(std::uint32_t* out, hipStream_t stream) {
   hipExtLaunchKernelGGL(hw_id_probe_kernel, dim3(1), dim3(1), 0, stream, nullptr, nullptr, 0, out);
+  return hipGetLastError();
+}
+
+hipError_t launch_line_probe(const LineProbeArgs& args, hipStream_t stream) {
+  hipExtLaunchKernelGGL(line_probe_kernel, dim3(1), dim3(1), 0, stream, nullptr, nullptr, 0, args);
   return hipGetLastError();
 }
 

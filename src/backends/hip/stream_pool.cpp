@@ -1,5 +1,7 @@
 #include "backends/hip/stream_pool.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "backends/hip/cu_mask.hpp"
@@ -7,8 +9,11 @@
 
 namespace cumap {
 
-StreamPool::StreamPool(HipRuntime& runtime, MaskFn mask_for_unit, std::string unit_name)
-    : runtime_(runtime), mask_for_unit_(std::move(mask_for_unit)), unit_name_(std::move(unit_name)) {}
+StreamPool::StreamPool(HipRuntime& runtime, MaskFn mask_for_unit, std::string unit_name, std::size_t budget)
+    : runtime_(runtime),
+      mask_for_unit_(std::move(mask_for_unit)),
+      unit_name_(std::move(unit_name)),
+      budget_(std::max<std::size_t>(budget, 2)) {}
 
 StreamPool::~StreamPool() {
   for (const Entry& e : lru_) {
@@ -21,21 +26,38 @@ StreamPool::~StreamPool() {
   }
 }
 
-std::pair<HipStream, HipStream> StreamPool::acquire_pair(int a, int b) {
-  // Each side protects the other: b's stream, if alive, must survive a's creation.
-  const HipStream sa = acquire_keeping(a, b);
-  const HipStream sb = acquire_keeping(b, a);
-  return {sa, sb};
+std::vector<HipStream> StreamPool::acquire_all(const std::vector<int>& units) {
+  if (units.size() > capacity())
+    throw RuntimeFailure(fmt::format("{} {}s at once need more than the {} masked streams the pool may hold",
+                                     units.size(), unit_name_, capacity()));
+  // Every unit of the call protects the others: a stream made for one must
+  // not evict one made a moment ago for another.
+  const std::set<int> keep(units.begin(), units.end());
+  std::vector<HipStream> streams;
+  for (int u : units) streams.push_back(acquire_keeping(u, keep));
+  return streams;
 }
 
-HipStream StreamPool::acquire(int unit) { return acquire_keeping(unit, std::nullopt); }
+std::pair<HipStream, HipStream> StreamPool::acquire_pair(int a, int b) {
+  const auto s = acquire_all({a, b});
+  return {s[0], s[1]};
+}
 
-HipStream StreamPool::acquire_keeping(int unit, std::optional<int> keep) {
+HipStream StreamPool::acquire(int unit) { return acquire_all({unit})[0]; }
+
+void StreamPool::shrink_budget(std::size_t streams) {
+  budget_ = std::max<std::size_t>(streams, 2);
+  while (lru_.size() > capacity() && evict_least_recent({})) {
+  }
+}
+
+HipStream StreamPool::acquire_keeping(int unit, const std::set<int>& keep) {
   if (auto it = by_unit_.find(unit); it != by_unit_.end()) {
     lru_.splice(lru_.begin(), lru_, it->second);
     return it->second->stream;
   }
-  if (limit_ && lru_.size() >= *limit_) evict_least_recent(keep);
+  while (lru_.size() >= capacity() && evict_least_recent(keep)) {
+  }
   const HipStream stream = create(unit, keep);
   lru_.push_front(Entry{unit, stream});
   by_unit_[unit] = lru_.begin();
@@ -43,7 +65,7 @@ HipStream StreamPool::acquire_keeping(int unit, std::optional<int> keep) {
   return stream;
 }
 
-HipStream StreamPool::create(int unit, std::optional<int> keep) {
+HipStream StreamPool::create(int unit, const std::set<int>& keep) {
   const std::vector<std::uint32_t> mask = mask_for_unit_(unit);
   for (;;) {
     const StreamCreation made = runtime_.create_cu_masked_stream(mask);
@@ -51,15 +73,14 @@ HipStream StreamPool::create(int unit, std::optional<int> keep) {
       case StreamCreateStatus::Created:
         return made.stream;
       case StreamCreateStatus::OutOfQueues: {
-        const std::size_t evictable = lru_.size() - (keep && by_unit_.contains(*keep) ? 1 : 0);
-        if (evictable == 0) {
+        const std::size_t alive = lru_.size();
+        if (!evict_least_recent(keep)) {
           throw RuntimeFailure(fmt::format(
               "hipExtStreamCreateWithCUMask refused a stream for {} {} (mask {}) with only {} "
               "stream(s) alive: {}",
-              unit_name_, unit, format_cu_mask(mask), lru_.size(), made.error));
+              unit_name_, unit, format_cu_mask(mask), alive, made.error));
         }
-        limit_ = lru_.size();
-        evict_least_recent(keep);
+        limit_ = alive;
         break;
       }
       case StreamCreateStatus::Failed:
@@ -70,15 +91,16 @@ HipStream StreamPool::create(int unit, std::optional<int> keep) {
   }
 }
 
-void StreamPool::evict_least_recent(std::optional<int> keep) {
+bool StreamPool::evict_least_recent(const std::set<int>& keep) {
   for (auto it = lru_.rbegin(); it != lru_.rend(); ++it) {
-    if (keep && it->unit == *keep) continue;
+    if (keep.contains(it->unit)) continue;
     const Entry victim = *it;
     by_unit_.erase(victim.unit);
     lru_.erase(std::next(it).base());
     runtime_.destroy_stream(victim.stream);
-    return;
+    return true;
   }
+  return false;
 }
 
 }  // namespace cumap

@@ -1,0 +1,56 @@
+#include "backends/cpu/line_probe.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <thread>
+
+#include "backends/cpu/cpu_affinity.hpp"
+#include "cumap/protocol.hpp"
+
+namespace cumap::cpu {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// ns per atomic of one chain. Each address is computed from the previous
+// result, so the atomics cannot overlap: the word holds 0, and the result,
+// folded into the line, moves the address by 0, but the CPU cannot know that
+// before the previous atomic has returned.
+double time_chain(std::atomic<std::uint32_t>* line, int chain) {
+  auto* base = reinterpret_cast<std::byte*>(line);
+  std::uint32_t previous = 0;
+  const auto t0 = Clock::now();
+  for (int i = 0; i < chain; ++i) {
+    auto* word = reinterpret_cast<std::atomic<std::uint32_t>*>(
+        base + (previous & (protocol::kLineBytes - protocol::kFlagBytes)));
+    previous = word->fetch_add(0, std::memory_order_relaxed);
+  }
+  return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / chain;
+}
+
+}  // namespace
+
+std::vector<double> probe_lines_from_cpu(int cpu, const std::vector<std::atomic<std::uint32_t>*>& lines, int chain,
+                                         int repeats) {
+  std::vector<double> median_ns(lines.size());
+  std::exception_ptr error;
+  std::thread prober([&] {
+    try {
+      pin_current_thread(cpu);
+      std::vector<double> timings(static_cast<std::size_t>(repeats));
+      for (std::size_t l = 0; l < lines.size(); ++l) {
+        for (double& t : timings) t = time_chain(lines[l], chain);
+        std::nth_element(timings.begin(), timings.begin() + repeats / 2, timings.end());
+        median_ns[l] = timings[repeats / 2];
+      }
+    } catch (...) {
+      error = std::current_exception();
+    }
+  });
+  prober.join();
+  if (error) std::rethrow_exception(error);
+  return median_ns;
+}
+
+}  // namespace cumap::cpu

@@ -1,0 +1,211 @@
+// The contract of Backend::measure and probe_lines, asserted alike for every
+// backend this build has. Plans are small: the CI machine has two cores, so
+// the cpu backend runs one pair at a time there.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "backends/hip/hip_backend.hpp"
+#include "cumap/error.hpp"
+#include "fake_hip_runtime.hpp"
+#if CUMAP_CONFORMANCE_CUDA
+#include "backends/cuda/cuda_backend.hpp"
+#endif
+
+namespace cumap {
+namespace {
+
+struct Factory {
+  std::string name;
+  std::function<std::unique_ptr<Backend>()> make;  // throws UsageError when there is no device
+};
+
+std::vector<Factory> factories() {
+  std::vector<Factory> f;
+  f.push_back({"cpu", [] { return make_cpu_backend(DeviceSelection{}); }});
+  f.push_back({"hip_fake", [] {
+                 return make_hip_backend_with_runtime(
+                     std::make_unique<testing::FakeHipRuntime>(testing::FakeHipConfig{}), DeviceSelection{});
+               }});
+#if CUMAP_CONFORMANCE_CUDA
+  f.push_back({"cuda", [] { return make_cuda_backend(DeviceSelection{}); }});
+#endif
+  return f;
+}
+
+class conformance_Backend : public ::testing::TestWithParam<Factory> {
+ protected:
+  void SetUp() override {
+    try {
+      backend = GetParam().make();
+    } catch (const UsageError& e) {
+      GTEST_SKIP() << GetParam().name << ": " << e.what();
+    }
+    const std::vector<int> all = backend->units();
+    ASSERT_GE(all.size(), 2u);
+    for (std::size_t i = 0; i < std::min<std::size_t>(all.size(), 4); ++i) units.push_back({0, all[i]});
+  }
+
+  // Short counts, a timeout a loaded 2-core machine cannot reach.
+  MeasurementPlan plan_of(std::vector<Round> rounds) const {
+    MeasurementPlan plan;
+    plan.units = units;
+    plan.rounds = std::move(rounds);
+    plan.counts.iters = 40;
+    plan.counts.samples = 3;
+    plan.counts.warmup = 10;
+    plan.timeout_ms = 20000.0;
+    return plan;
+  }
+
+  // Every pair of `units` once, one pair a round, each on its own line.
+  std::vector<Round> serial_rounds() const {
+    std::vector<Round> rounds;
+    int tag = 0;
+    for (std::size_t i = 0; i < units.size(); ++i)
+      for (std::size_t j = i + 1; j < units.size(); ++j, ++tag) {
+        const auto line = static_cast<std::uint64_t>(protocol::kLineBytes * 2 * tag);
+        rounds.push_back(Round{{{units[i], units[j], {line, line + protocol::kSameLineGapBytes}, tag}}});
+      }
+    return rounds;
+  }
+  // The same pairs, flags and tags, disjoint pairs sharing rounds where the units allow.
+  std::vector<Round> concurrent_rounds() const {
+    std::vector<Round> rounds;
+    for (const Round& r : serial_rounds()) {
+      const PlannedPair& p = r.pairs[0];
+      auto fits = [&](const Round& round) {
+        for (const PlannedPair& q : round.pairs)
+          if (q.a == p.a || q.a == p.b || q.b == p.a || q.b == p.b) return false;
+        return true;
+      };
+      auto it = std::find_if(rounds.begin(), rounds.end(), fits);
+      if (it == rounds.end()) rounds.push_back(Round{{p}});
+      else it->pairs.push_back(p);
+    }
+    return rounds;
+  }
+
+  std::unique_ptr<Backend> backend;
+  std::vector<UnitRef> units;
+};
+
+void expect_returns_the_plan(const MeasurementPlan& plan, const Measurements& out) {
+  std::vector<std::pair<const PlannedPair*, int>> planned;
+  for (std::size_t r = 0; r < plan.rounds.size(); ++r)
+    for (const PlannedPair& p : plan.rounds[r].pairs) planned.push_back({&p, static_cast<int>(r)});
+  ASSERT_EQ(out.pairs.size(), planned.size());
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    const PairMeasurement& m = out.pairs[i];
+    const PlannedPair& p = *planned[i].first;
+    EXPECT_EQ(m.a, p.a) << i;
+    EXPECT_EQ(m.b, p.b) << i;
+    EXPECT_EQ(m.flags, p.flags) << i;
+    EXPECT_EQ(m.tag, p.tag) << i;
+    EXPECT_EQ(m.round, planned[i].second) << i;
+    EXPECT_FALSE(m.timed_out) << i;
+    if (!m.timed_out) {
+      ASSERT_EQ(m.rtt_ns.size(), static_cast<std::size_t>(plan.counts.samples)) << i;
+      for (double ns : m.rtt_ns) EXPECT_TRUE(std::isfinite(ns) && ns > 0.0) << ns;
+      EXPECT_TRUE(m.rtt_cycles.empty() || m.rtt_cycles.size() == m.rtt_ns.size());
+    }
+  }
+}
+
+TEST_P(conformance_Backend, EveryPlannedPairComesBackOnceInPlanOrder) {
+  const MeasurementPlan plan = plan_of(serial_rounds());
+  std::vector<std::size_t> progress;
+  const Measurements out = backend->measure(plan, [&](std::size_t done, std::size_t total) {
+    EXPECT_EQ(total, plan.rounds.size());
+    progress.push_back(done);
+  });
+  expect_returns_the_plan(plan, out);
+  ASSERT_EQ(progress.size(), plan.rounds.size()) << "progress comes once a round";
+  EXPECT_EQ(progress.back(), plan.rounds.size());
+  EXPECT_GE(out.stats.launches, 1);
+}
+
+TEST_P(conformance_Backend, SerialAndConcurrentPlansOverTheSamePairsBothComplete) {
+  const MeasurementPlan serial = plan_of(serial_rounds());
+  const MeasurementPlan concurrent = plan_of(concurrent_rounds());
+  if (units.size() >= 4) EXPECT_LT(concurrent.rounds.size(), serial.rounds.size());
+  expect_returns_the_plan(serial, backend->measure(serial, nullptr));
+  expect_returns_the_plan(concurrent, backend->measure(concurrent, nullptr));
+}
+
+TEST_P(conformance_Backend, ProbeLinesReturnsAFiniteValuePerUnitAndLine) {
+  LineProbePlan plan;
+  plan.units = units;
+  plan.lines = {0, protocol::kLineBytes, 8 * protocol::kLineBytes};
+  plan.chain = 8;
+  const LineLatencyTable t = backend->probe_lines(plan, nullptr);
+  EXPECT_EQ(t.units, plan.units);
+  EXPECT_EQ(t.lines, plan.lines);
+  ASSERT_EQ(t.ns.size(), units.size() * plan.lines.size());
+  ASSERT_EQ(t.cycles.size(), t.ns.size());
+  for (double ns : t.ns) EXPECT_TRUE(std::isfinite(ns) && ns > 0.0) << ns;
+}
+
+TEST_P(conformance_Backend, AUnitNotOnTheDeviceIsAUsageError) {
+  const std::vector<int> all = backend->units();
+  const UnitRef missing{0, all.back() + 1000};
+  MeasurementPlan plan = plan_of({Round{{{units[0], missing, {0, 4}, 0}}}});
+  plan.units.push_back(missing);
+  EXPECT_THROW(backend->measure(plan, nullptr), UsageError);
+  MeasurementPlan other_device = plan_of({Round{{{units[0], UnitRef{7, units[1].unit}, {0, 4}, 0}}}});
+  other_device.units.push_back({7, units[1].unit});
+  EXPECT_THROW(backend->measure(other_device, nullptr), UsageError);
+}
+
+TEST_P(conformance_Backend, CountsBeyondTheProtocolsRoundTripsAreAUsageError) {
+  MeasurementPlan plan = plan_of(serial_rounds());
+  plan.counts.iters = 1 << 20;
+  plan.counts.samples = 1 << 12;
+  ASSERT_GT(protocol::round_trips(plan.counts), protocol::kMaxRoundTrips);
+  EXPECT_THROW(backend->measure(plan, nullptr), UsageError);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, conformance_Backend, ::testing::ValuesIn(factories()),
+                         [](const ::testing::TestParamInfo<Factory>& info) { return info.param.name; });
+
+// The HIP host logic hands the kernels the protocol: the plan's counts (the
+// kernels walk protocol::segment over them), the planned flag words, and a
+// result whose samples split between the directions by protocol::a_share.
+TEST(conformance_HipFake, LaunchArgumentsFollowTheProtocol) {
+  testing::FakeHipConfig cfg;
+  cfg.a_ping_ticks = 100;  // a->b and b->a differ: the split shows in every sample
+  cfg.b_ping_ticks = 300;
+  auto fake = std::make_unique<testing::FakeHipRuntime>(cfg);
+  testing::FakeHipRuntime& seen = *fake;
+  auto backend = make_hip_backend_with_runtime(std::move(fake), DeviceSelection{});
+  for (bool ordered : {false, true}) {
+    MeasurementPlan plan;
+    plan.units = {{0, 3}, {0, 4}};
+    plan.rounds = {Round{{{{0, 3}, {0, 4}, {256, 384}, 1}}}};
+    plan.counts = {101, 4, 7, ordered};
+    const Measurements out = backend->measure(plan, nullptr);
+    const auto& launch = seen.launches.back().args;
+    EXPECT_EQ(launch.counts.iters, 101);
+    EXPECT_EQ(launch.counts.samples, 4);
+    EXPECT_EQ(launch.counts.warmup, 7);
+    EXPECT_EQ(launch.counts.ordered, ordered);
+    EXPECT_EQ(launch.first_offset_bytes, 256u);
+    EXPECT_EQ(launch.second_offset_bytes, 384u);
+    EXPECT_EQ(launch.probe, protocol::kCas);
+    const int a_share = protocol::a_share(plan.counts);
+    EXPECT_EQ(a_share, ordered ? 101 : 50);
+    ASSERT_EQ(out.pairs.size(), 1u);
+    for (double ns : out.pairs[0].rtt_ns)  // ticks at 100 MHz: 10 ns each
+      EXPECT_DOUBLE_EQ(ns, (a_share * 100.0 + (101 - a_share) * 300.0) / 101 * 10.0);
+  }
+}
+
+}  // namespace
+}  // namespace cumap
