@@ -168,7 +168,7 @@ TEST(cli_Reliability, HostileInputGivesOnePrintableLine) {
   expect_usage_line(run_cumap({"render", "m.csv", "-o", "x.png", "--order", "dup.json"}, cwd.path()));
   expect_usage_line(run_cumap({"render", "m.csv", "-o", "x.png", "--scale", "1\n:2"}, cwd.path()));
   expect_usage_line(run_cumap({"render", "m.csv", "-o", "x.png", "--colormap", "a\nb"}, cwd.path()));
-  expect_usage_line(run_cumap(cheap_map({"--units", "0,\n1"}), cwd.path()));
+  expect_usage_line(run_cumap(cheap_map({"--units", "0,\x01\n1"}), cwd.path()));  // (a bare line break is blank space there)
   expect_usage_line(run_cumap(cheap_map({"--backend", std::string(10000, 'b') + "\n"}), cwd.path()));
   expect_usage_line(run_cumap({"render", "missing\n.csv", "-o", "x.png"}, cwd.path()));
   EXPECT_FALSE(fs::exists(cwd.path() / "x.png"));
