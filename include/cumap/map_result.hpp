@@ -18,11 +18,16 @@ struct HomesResult {
   HomeClasses classes;
 };
 
-// A concurrent map checks itself: pairs re-measured one at a time on the same
-// flag words, compared with their concurrent values.
+// A concurrent map checks itself: a sample of pairs re-measured one at a
+// time, twice, on the same flag words. The two serial runs show how much the
+// measurement differs from itself (the noise floor); concurrency passes when
+// it shifts values by no more than the limit (bias) and disagrees with serial
+// by no more than the noise floor plus the limit.
 struct SelfCheck {
   int pairs_per_round = 1;
-  Agreement agreement;
+  Agreement agreement;      // concurrent against the first serial run
+  Agreement serial_repeat;  // second serial run against the first
+  double bias = 0.0;        // median of (concurrent - serial) / serial
   bool passed = true;
 };
 

@@ -146,9 +146,11 @@ int run_map(const MapCommand& command) {
     request.pairs_per_round = placement.pairs_per_round;
     for (const SelfCheck& c : placement.checks)
       if (!o.quiet)
-        fmt::print(stderr, "cumap: {}: {} pairs per round, serial check of {} pairs: median difference {:.2f} %, r {:.3f}{}\n",
-                   to_string(p), c.pairs_per_round, c.agreement.n, 100 * c.agreement.median_rel_diff,
-                   c.agreement.pearson_r, c.passed ? "" : " (over the limit)");
+        fmt::print(stderr,
+                   "cumap: {}: {} pairs per round; serial check of {} pairs: shift {:+.2f} %, median difference "
+                   "{:.2f} % (serial against itself {:.2f} %), r {:.3f}{}\n",
+                   to_string(p), c.pairs_per_round, c.agreement.n, 100 * c.bias, 100 * c.agreement.median_rel_diff,
+                   100 * c.serial_repeat.median_rel_diff, c.agreement.pearson_r, c.passed ? "" : " (over the limit)");
     r.placements.push_back(std::move(placement));
   }
   r.structure = structure_of(r);

@@ -45,28 +45,48 @@ void add_stats(RunStats& sum, const RunStats& s) {
   if (!s.extra.empty()) sum.extra = s.extra;
 }
 
-// Per-pair median round trips of the sample, re-measured one pair at a time,
-// against the same pairs on the same flag words from the concurrent run.
+using PairKey = std::tuple<UnitRef, UnitRef, std::uint64_t, std::uint64_t>;
+
+// Per-pair median round trip of every measurement that completed.
+std::map<PairKey, double> medians(const Measurements& m) {
+  std::map<PairKey, double> out;
+  for (const PairMeasurement& p : m.pairs)
+    if (!p.timed_out) out[{p.a, p.b, p.flags.first, p.flags.second}] = summarize(p.rtt_ns).median;
+  return out;
+}
+
+// Values of `x` and `y` for the pairs both have, in one order.
+std::pair<std::vector<double>, std::vector<double>> paired(const std::map<PairKey, double>& x,
+                                                           const std::map<PairKey, double>& y) {
+  std::vector<double> a, b;
+  for (const auto& [key, v] : x)
+    if (const auto it = y.find(key); it != y.end()) {
+      a.push_back(v);
+      b.push_back(it->second);
+    }
+  return {a, b};
+}
+
+// The sample, re-measured one pair at a time twice, against the same pairs
+// on the same flag words from the concurrent run.
 SelfCheck serial_self_check(Backend& backend, const MeasurementPlan& concurrent, const Measurements& measured,
                             const PlacementRequest& r) {
   SelfCheck check;
   check.pairs_per_round = r.pairs_per_round;
   MeasurementPlan serial = concurrent;
   serial.rounds = serial_check_sample(concurrent.rounds, static_cast<std::size_t>(r.options->check_pairs));
-  const Measurements again = backend.measure(serial, {});
-  using Key = std::tuple<UnitRef, UnitRef, std::uint64_t, std::uint64_t>;
-  std::map<Key, double> first;
-  for (const PairMeasurement& m : measured.pairs)
-    if (!m.timed_out) first[{m.a, m.b, m.flags.first, m.flags.second}] = summarize(m.rtt_ns).median;
-  std::vector<double> x, y;
-  for (const PairMeasurement& m : again.pairs) {
-    const auto it = first.find({m.a, m.b, m.flags.first, m.flags.second});
-    if (m.timed_out || it == first.end()) continue;
-    x.push_back(it->second);
-    y.push_back(summarize(m.rtt_ns).median);
-  }
-  check.agreement = agreement(x, y);
-  check.passed = check.agreement.n > 0 && check.agreement.median_rel_diff <= r.options->check_max_rel_diff;
+  const auto first = medians(backend.measure(serial, {}));
+  const auto second = medians(backend.measure(serial, {}));
+  const auto [conc, ser] = paired(medians(measured), first);
+  check.agreement = agreement(conc, ser);
+  const auto [again, ser2] = paired(second, first);
+  check.serial_repeat = agreement(again, ser2);
+  std::vector<double> shift;
+  for (std::size_t i = 0; i < conc.size(); ++i) shift.push_back((conc[i] - ser[i]) / ser[i]);
+  check.bias = summarize(shift).median;
+  const double limit = r.options->check_max_rel_diff;
+  check.passed = check.agreement.n > 0 && std::abs(check.bias) <= limit &&
+                 check.agreement.median_rel_diff <= check.serial_repeat.median_rel_diff + limit;
   return check;
 }
 

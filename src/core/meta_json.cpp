@@ -114,7 +114,11 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides) {
   }
   nlohmann::json checks = nlohmann::json::array();
   for (const SelfCheck& c : p.checks)
-    checks.push_back({{"pairs_per_round", c.pairs_per_round}, {"passed", c.passed}, {"agreement", agreement_json(c.agreement)}});
+    checks.push_back({{"pairs_per_round", c.pairs_per_round},
+                      {"passed", c.passed},
+                      {"concurrent_vs_serial", agreement_json(c.agreement)},
+                      {"serial_vs_serial", agreement_json(c.serial_repeat)},
+                      {"bias", number_or_null(c.bias)}});
   nlohmann::json j = map_json(p.headline);
   j["pairs_per_round"] = p.pairs_per_round;
   j["serial_checks"] = checks;

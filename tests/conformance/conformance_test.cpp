@@ -127,7 +127,11 @@ TEST_P(conformance_Backend, EveryPlannedPairComesBackOnceInPlanOrder) {
     progress.push_back(done);
   });
   expect_returns_the_plan(plan, out);
-  ASSERT_EQ(progress.size(), plan.rounds.size()) << "progress comes once a round";
+  // Progress counts rounds; a GPU reports after each launch of many rounds,
+  // so only that it never goes back and ends at the whole plan is common.
+  ASSERT_FALSE(progress.empty());
+  ASSERT_LE(progress.size(), plan.rounds.size());
+  EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
   EXPECT_EQ(progress.back(), plan.rounds.size());
   EXPECT_GE(out.stats.launches, 1);
 }

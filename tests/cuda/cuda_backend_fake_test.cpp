@@ -211,9 +211,15 @@ TEST(CudaBackendFake, UnknownSmOrForeignDeviceIsBadInput) {
   MeasurementPlan other = plan_of({{{0, 1}}});
   other.units[1].device = 1;
   EXPECT_THROW(r.backend->measure(other, nullptr), UsageError);
+  EXPECT_TRUE(r.rt->pingpong_launches.empty());
+}
+
+TEST(CudaBackendFake, DsmPlansGoToTheClusterPathNotThePingPongKernel) {
+  Rig r = rig();
   MeasurementPlan dsm = plan_of({{{0, 1}}});
   dsm.path = Path::Dsm;
-  EXPECT_THROW(r.backend->measure(dsm, nullptr), UsageError);
+  r.backend->measure(dsm, nullptr);
+  EXPECT_EQ(r.rt->dsm_calls, 1);
   EXPECT_TRUE(r.rt->pingpong_launches.empty());
 }
 

@@ -20,6 +20,7 @@ struct FakeChip {
   double far_ns = 250.0;
   std::size_t crowded_above = 1000000;
   double crowding_penalty = 0.0;
+  double noise = 0.0;  // every measurement off by up to this much (relative), differently each call
 };
 
 class FakeChipBackend final : public Backend {
@@ -82,7 +83,9 @@ class FakeChipBackend final : public Backend {
         m.tag = p.tag;
         m.round = static_cast<int>(r);
         const std::uint64_t base = plan.arena.offset_bytes;
-        const double rtt = crowd * (reach_ns(p.a.unit, base + p.flags.first) + reach_ns(p.a.unit, base + p.flags.second) +
+        const double wobble = 1.0 + chip_.noise * jitter(static_cast<unsigned>(measure_calls) * 7919u + r * 131u +
+                                                           static_cast<unsigned>(p.flags.first));
+        const double rtt = wobble * crowd * (reach_ns(p.a.unit, base + p.flags.first) + reach_ns(p.a.unit, base + p.flags.second) +
                                     reach_ns(p.b.unit, base + p.flags.first) + reach_ns(p.b.unit, base + p.flags.second));
         m.rtt_ns.assign(static_cast<std::size_t>(plan.counts.samples), rtt);
         m.cold_rtt_ns = rtt * 2;
@@ -98,6 +101,16 @@ class FakeChipBackend final : public Backend {
   std::size_t max_round_seen = 0;
 
  private:
+  // Deterministic numbers in [-1, 1] (a hash), so tests repeat exactly.
+  static double jitter(unsigned x) {
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return static_cast<double>(x % 20001u) / 10000.0 - 1.0;
+  }
+
   FakeChip chip_;
 };
 
