@@ -64,6 +64,7 @@ struct MapResult {
   std::vector<PlacementResult> placements;
   std::vector<StructureRow> structure;  // from the same-line per-class maps
   bool interrupted = false;
+  nlohmann::json other_processes;  // other compute processes on the GPU (cuda), null elsewhere
   RunInfo run;
 
   std::vector<PairStats> timed_out() const;

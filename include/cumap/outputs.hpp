@@ -36,6 +36,13 @@ ValueMatrix read_matrix_csv(const std::filesystem::path& path);
 // a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,
 // rtt_ns_median,p05_ns,p95_ns,min_ns,cycles_median,cold_ns,samples,iters,timed_out
 std::string pairs_csv(const std::vector<LatencyMap>& maps, Path via = Path::Global);
+// Reads pairs.csv back (--resume). Throws UsageError naming the line on
+// anything this cumap would not have written.
+struct PlacedPairStats {
+  Placement placement = Placement::SameLine;
+  PairStats stats;
+};
+std::vector<PlacedPairStats> parse_pairs_csv(std::string_view text);
 
 nlohmann::json make_meta(const Options& options, const MapResult& result);
 

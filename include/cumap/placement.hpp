@@ -13,5 +13,7 @@ enum class Placement {
 };
 
 std::string_view to_string(Placement p);  // "same-line" / "split-line" / "cross-home"
+// The inverse; throws UsageError for any other word.
+Placement placement_from_string(std::string_view name);
 
 }  // namespace cumap

@@ -21,7 +21,8 @@ namespace {
 const std::map<std::string, BackendKind> kBackends{
     {"auto", BackendKind::Auto}, {"cpu", BackendKind::Cpu}, {"cuda", BackendKind::Cuda}, {"hip", BackendKind::Hip}};
 const std::map<std::string, Probe> kProbes{
-    {"cas", Probe::Cas}, {"exch", Probe::Exch}, {"acq-rel", Probe::AcqRel}, {"volatile", Probe::Volatile}};
+    {"cas", Probe::Cas},           {"exch", Probe::Exch},         {"acq-rel", Probe::AcqRel},
+    {"volatile", Probe::Volatile}, {"mbarrier", Probe::Mbarrier}};
 const std::map<std::string, UnitOrder> kOrders{{"index", UnitOrder::Index}, {"topology", UnitOrder::Topology}};
 const std::map<std::string, HipUnit> kHipUnits{{"cu", HipUnit::Cu}, {"wgp", HipUnit::Wgp}};
 const std::map<std::string, ScheduleKind> kSchedules{
@@ -109,7 +110,9 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
   app.add_option("--check-pairs", o.check_pairs, "pairs re-measured serially to check a concurrent map")
       ->capture_default_str();
   add_choice(app, "--via", c.via, kPaths, "how the signal travels: global (memory) or dsm (CUDA: distributed shared memory in a cluster)");
-  app.add_option("--home-lines", o.home_lines, "lines probed to find the flags' home classes (at least 2)")
+  app.add_option("--home-lines", o.home_lines,
+                 "lines probed to find the flags' home classes; the flag arena is these lines "
+                 "(1: every pair on one line, a single-address map)")
       ->capture_default_str();
   app.add_option("--flag-offset", c.flag_offset,
                  "move the flag arena by BYTES (a multiple of 128, at most 1 GiB)")
@@ -117,12 +120,17 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
   app.add_option("--out", o.out_dir, "output directory")->capture_default_str();
   app.add_option("--resume", o.resume_dir, "continue the interrupted run in DIR (same options), measuring only the missing pairs");
   app.add_flag("--quiet,-q", o.quiet, "no progress, no summary");
-  app.add_flag("--flush-cache", o.flush_cache, "flush L2 before each pair (AMD: also the instruction cache)");
+  app.add_flag("--flush-cache", o.flush_cache, "flush L2 before each round (AMD: also the instruction cache)");
   app.add_option("--rotating-count", o.rotating_count,
-                 "flag lines per pair and home class, each its own map (default 0: the backend's choice)")
+                 "flag lines every pair uses in every home class; cells are the median over them "
+                 "(default 0: the backend's choice, GPU 16, CPU 1)")
       ->capture_default_str();
   app.add_flag("--l2-persist", o.l2_persist, "CUDA: keep the flags in a persisting L2 window");
-  add_choice(app, "--probe", c.probe, kProbes, "signalling operation: cas, exch, acq-rel, volatile");
+  add_choice(app, "--probe", c.probe, kProbes,
+             "signalling operation: cas, exch, acq-rel, volatile; mbarrier with --via dsm");
+  app.add_option("--max-streams", o.max_streams,
+                 "AMD: most CU-masked streams (hardware queues) at once (default 0: the device's usable queues)")
+      ->capture_default_str();
   add_choice(app, "--order", c.order, kOrders, "row/column order of matrices and heatmaps: index or topology");
   add_choice(app, "--colormap", o.colormap, kColormaps, "viridis, magma or cividis");
   return f;
@@ -212,6 +220,10 @@ void reject_top_level_options(const CLI::App& app, const std::string& what,
 
 }  // namespace
 
+// 64 Ki lines: an 8 MiB arena, already larger than most L2 slices' share of
+// the address space; the probe's time grows with units x lines.
+constexpr int kMaxHomeLines = 65536;
+
 void validate_options(const Options& o) {
   if (o.iters < 1) throw UsageError(fmt::format("--iters must be at least 1 (got {})", o.iters));
   if (o.samples < 1) throw UsageError(fmt::format("--samples must be at least 1 (got {})", o.samples));
@@ -224,7 +236,9 @@ void validate_options(const Options& o) {
                                  o.rotating_count));
   if (o.concurrency < 0) throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", o.concurrency));
   if (o.check_pairs < 1) throw UsageError(fmt::format("--check-pairs must be at least 1 (got {})", o.check_pairs));
-  if (o.home_lines < 2) throw UsageError(fmt::format("--home-lines must be at least 2 (got {})", o.home_lines));
+  if (o.home_lines < 1 || o.home_lines > kMaxHomeLines)
+    throw UsageError(fmt::format("--home-lines must be from 1 to {} (got {})", kMaxHomeLines, o.home_lines));
+  if (o.max_streams < 0) throw UsageError(fmt::format("--max-streams must not be negative (got {})", o.max_streams));
   if (o.flag_offset % kFlagOffsetAlignment != 0 || o.flag_offset > kMaxFlagOffset)
     throw UsageError(fmt::format("--flag-offset must be a multiple of {} and at most 1 GiB (got {})",
                                  kFlagOffsetAlignment, o.flag_offset));

@@ -4,15 +4,21 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <system_error>
+#include <optional>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
+#include "backends/cuda/gpu_neighbours.hpp"
 #include "cli/map_outputs.hpp"
+#include "cli/resumed_run.hpp"
 #include "cli/progress.hpp"
 #include "cumap/backend.hpp"
 #include "cumap/map_run.hpp"
 #include "cumap/error.hpp"
+#include "cumap/interrupt.hpp"
+#include "cumap/output_directory.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/topology_discovery.hpp"
 #include "cumap/units.hpp"
@@ -20,22 +26,38 @@
 namespace cumap::cli {
 namespace {
 
-// Removes an output directory this run created if the run fails before
-// writing anything into it: a failed run leaves nothing behind.
-class CreatedDirGuard {
- public:
-  explicit CreatedDirGuard(std::filesystem::path dir) : dir_(std::move(dir)), existed_(std::filesystem::exists(dir_)) {}
-  ~CreatedDirGuard() {
-    std::error_code ec;
-    if (!kept_ && !existed_ && std::filesystem::is_empty(dir_, ec)) std::filesystem::remove(dir_, ec);
-  }
-  void keep() { kept_ = true; }
+// Other compute processes on the GPU share its L2 and interconnect: say so
+// and record them. Only GPUs with a PCI bus id (cuda) can be asked.
+nlohmann::json other_processes(const DeviceInfo& device, bool quiet) {
+  if (!device.extra.contains("pci_bus_id")) return nullptr;
+  const auto n = cuda::find_gpu_neighbours(device.extra["pci_bus_id"].get<std::string>(),
+                                           static_cast<unsigned>(::getpid()));
+  nlohmann::json pids = nlohmann::json::array();
+  for (const auto& p : n.processes) pids.push_back({{"pid", p.pid}, {"used_memory_bytes", p.used_memory_bytes}});
+  if (n.known && !n.processes.empty() && !quiet)
+    fmt::print(stderr, "cumap: warning: {} other compute process(es) on this GPU; they can change the map\n",
+               n.processes.size());
+  return {{"known", n.known}, {"reason", n.reason}, {"processes", pids}};
+}
 
- private:
-  std::filesystem::path dir_;
-  bool existed_;
-  bool kept_ = false;
-};
+// Options the backend lacks are bad input, refused before anything is
+// measured or printed (the backends check again when they get a plan).
+void check_backend_can(const Options& o, const DeviceInfo& device, const Capabilities& caps) {
+  if (o.l2_persist && !caps.l2_persist)
+    throw UsageError(fmt::format("--l2-persist needs the cuda backend ({} has no persisting-cache window)", device.backend));
+  if (o.via == Path::Dsm && !caps.dsm)
+    throw UsageError(fmt::format("--via dsm needs thread-block clusters (cuda, compute capability 9.0+); {} has none",
+                                 device.name));
+  if (o.probe == Probe::Mbarrier && o.via != Path::Dsm)
+    throw UsageError("--probe mbarrier exists only with --via dsm");
+}
+
+// More lines per pair than were probed would only repeat lines.
+void check_rotating_count(const Options& o) {
+  if (o.rotating_count > o.home_lines)
+    throw UsageError(fmt::format("--rotating-count {} asks for more lines per class than the {} lines probed "
+                                 "(--home-lines)", o.rotating_count, o.home_lines));
+}
 
 void report_timeouts(const MapResult& r) {
   for (const PlacementResult& p : r.placements) {
@@ -47,6 +69,16 @@ void report_timeouts(const MapResult& r) {
     fmt::print(stderr, "cumap: {}: {} measurement(s) of {} pairs timed out:{} (see meta.json)\n",
                to_string(p.placement), late.size(), r.device.unit_name, list);
   }
+}
+
+void report_checks(const PlacementResult& placement) {
+  for (const SelfCheck& c : placement.checks)
+    fmt::print(stderr,
+               "cumap: {}: {} pairs per round; serial check of {} pairs: shift {:+.2f} %, median difference "
+               "{:.2f} % (serial against itself {:.2f} %), r {:.3f}{}\n",
+               to_string(placement.placement), c.pairs_per_round, c.agreement.n, 100 * c.bias,
+               100 * c.agreement.median_rel_diff, 100 * c.serial_repeat.median_rel_diff, c.agreement.pearson_r,
+               c.passed ? "" : " (over the limit)");
 }
 
 // One line: device, units, home classes and sides, each placement's headline
@@ -101,24 +133,38 @@ std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& 
 }
 
 int run_map(const MapCommand& command) {
-  const Options& o = command.options;
+  Options o = command.options;
+  std::optional<ResumedRun> resumed;
+  if (!o.resume_dir.empty()) {
+    resumed = load_resumed_run(o);
+    o.out_dir = o.resume_dir;  // a resumed run completes the files where they are
+  }
+  check_rotating_count(o);
   const auto started = std::chrono::steady_clock::now();
-  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit});
+  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit, o.max_streams});
   MapResult r;
   r.device = backend->device();
   r.capabilities = backend->capabilities();
   std::vector<int> available = backend->units();
   std::sort(available.begin(), available.end());
   const std::vector<int> units = resolve_units(o.units_spec, available, r.device.unit_name);
+  if (units.size() < 2)
+    throw UsageError(fmt::format("a map needs at least two units; --units names {}", units.size()));
+  check_backend_can(o, r.device, r.capabilities);
 
-  CreatedDirGuard dir_guard(o.out_dir);
-  ensure_writable_dir(o.out_dir);
+  OutputDirectory out(o.out_dir);
+  r.other_processes = other_processes(r.device, o.quiet);
+  // From here the first Ctrl-C (or SIGTERM, SIGHUP) ends the run at the next
+  // pass and writes what it has; a second one leaves at once.
+  InterruptHandler interrupt;
+  const StopFn stop = [&] { return interrupt.stop_requested(); };
 
   {
-    Progress progress("homes", o.quiet);
+    Progress progress("homes", "units", o.quiet);
     r.homes = discover_homes(*backend, units, o, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
     progress.finish();
   }
+  if (resumed) check_same_homes(*resumed, r.homes);
   r.topology = restrict_topology(backend->topology(), units);
   const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
   r.display_order = layout.order;
@@ -137,22 +183,19 @@ int run_map(const MapCommand& command) {
   const std::vector<Placement> placements =
       o.via == Path::Dsm ? std::vector<Placement>{Placement::SameLine} : o.placements;
   for (Placement p : placements) {
+    if (interrupt.stop_requested()) break;
     request.placement = p;
-    Progress progress(std::string(to_string(p)), o.quiet);
-    PlacementResult placement =
-        measure_placement_scheduled(*backend, request, [&](std::size_t d, std::size_t t) { progress.update(d, t); }, {});
+    request.already_measured = resumed ? resumed->completed(p) : std::vector<PairStats>{};
+    Progress progress(std::string(to_string(p)), "rounds", o.quiet);
+    PlacementResult placement = measure_placement_scheduled(
+        *backend, request, [&](std::size_t d, std::size_t t) { progress.update(d, t); }, stop);
     progress.finish();
     // Auto settles the concurrency on the first placement; the others start there.
     request.pairs_per_round = placement.pairs_per_round;
-    for (const SelfCheck& c : placement.checks)
-      if (!o.quiet)
-        fmt::print(stderr,
-                   "cumap: {}: {} pairs per round; serial check of {} pairs: shift {:+.2f} %, median difference "
-                   "{:.2f} % (serial against itself {:.2f} %), r {:.3f}{}\n",
-                   to_string(p), c.pairs_per_round, c.agreement.n, 100 * c.bias, 100 * c.agreement.median_rel_diff,
-                   100 * c.serial_repeat.median_rel_diff, c.agreement.pearson_r, c.passed ? "" : " (over the limit)");
+    if (!o.quiet) report_checks(placement);
     r.placements.push_back(std::move(placement));
   }
+  r.interrupted = interrupt.stop_requested();
   r.structure = structure_of(r);
 
   r.run.tool_version = CUMAP_VERSION;
@@ -161,9 +204,14 @@ int run_map(const MapCommand& command) {
   r.run.command_line = command.command_line;
   r.run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-  write_map_outputs(o, r);
-  dir_guard.keep();
+  write_map_outputs(o, r, out);
+  out.keep();
 
+  if (r.interrupted) {
+    fmt::print(stderr, "cumap: interrupted: what was measured is in {} (complete it with --resume {} and the same options)\n",
+               o.out_dir.string(), o.out_dir.string());
+    return InterruptHandler::kExitInterrupted;
+  }
   report_timeouts(r);
   if (!o.quiet) print_summary(r, o);
   return r.timed_out().empty() ? kExitOk : kExitTimedOut;

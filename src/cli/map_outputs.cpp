@@ -1,5 +1,6 @@
 #include "cli/map_outputs.hpp"
 
+#include <filesystem>
 #include <optional>
 
 #include <fmt/format.h>
@@ -19,14 +20,22 @@ std::optional<Topology> groups_for_display(const MapResult& r) {
   return r.display_groups;
 }
 
+// A PNG the run may remove again if it fails later (OutputDirectory).
+void write_png_into(OutputDirectory& out, const std::string& name, const Image& image) {
+  const std::filesystem::path path = out.path() / name;
+  const bool existed = std::filesystem::exists(std::filesystem::symlink_status(path));
+  write_png(path, image);
+  if (!existed) out.note_new_file(path);
+}
+
 // A matrix CSV and its heatmap, in display order.
-HeatmapPanel write_map(const Options& o, const MapResult& r, const LatencyMap& map, const std::string& stem,
-                       HeatmapStyle style) {
+HeatmapPanel write_map(OutputDirectory& out, const Options& o, const MapResult& r, const LatencyMap& map,
+                       const std::string& stem, HeatmapStyle style) {
   const ValueMatrix shown = map.oneway_ns().reordered(r.display_order);
   const Summary cells = summarize(shown.values);  // the diagonal and missing cells (NaN) are ignored
-  write_file_atomic(o.out_dir / fmt::format("matrix-{}.csv", stem), matrix_csv(shown));
+  out.write(fmt::format("matrix-{}.csv", stem), matrix_csv(shown));
   style.title = heatmap_title(r.device, map.placement(), o.probe, map.spec.home_class, cells);
-  write_png(o.out_dir / fmt::format("heatmap-{}.png", stem), render_heatmap({{stem, shown}}, style));
+  write_png_into(out, fmt::format("heatmap-{}.png", stem), render_heatmap({{stem, shown}}, style));
   return {fmt::format("{} (median {:.0f} ns)", to_string(map.placement()), cells.median), shown};
 }
 
@@ -49,7 +58,7 @@ std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe p
                      cells.max);
 }
 
-void write_map_outputs(const Options& o, const MapResult& r) {
+void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& out) {
   HeatmapStyle style;
   style.colormap = o.colormap;
   style.groups = groups_for_display(r);
@@ -58,26 +67,28 @@ void write_map_outputs(const Options& o, const MapResult& r) {
   std::vector<LatencyMap> every_map;
   for (const PlacementResult& p : r.placements) {
     const std::string name = o.via == Path::Dsm ? "dsm" : std::string(to_string(p.placement));
-    panels.push_back(write_map(o, r, p.headline, name, style));
+    panels.push_back(write_map(out, o, r, p.headline, name, style));
     if (p.per_class.size() > 1)
-      for (const LatencyMap& m : p.per_class) write_map(o, r, m, fmt::format("{}-home{}", name, m.spec.home_class), style);
+      for (const LatencyMap& m : p.per_class)
+        write_map(out, o, r, m, fmt::format("{}-home{}", name, m.spec.home_class), style);
     if (r.lines_per_class > 1 || p.per_class.size() > 1)
-      write_file_atomic(o.out_dir / fmt::format("line-spread-{}.csv", name),
-                        matrix_csv(p.headline.line_spread_ns().reordered(r.display_order)));
+      out.write(fmt::format("line-spread-{}.csv", name),
+                matrix_csv(p.headline.line_spread_ns().reordered(r.display_order)));
     every_map.insert(every_map.end(), p.per_class.begin(), p.per_class.end());
   }
   if (panels.size() > 1) {
     style.title = fmt::format("{} - one-way {} ping-pong latency, {} {}s, {}", r.device.name, to_string(o.probe),
                               r.display_order.size(), r.device.unit_name, class_words(MapSpec::kAllClasses));
-    write_png(o.out_dir / "heatmap.png", render_heatmap(panels, style));
+    write_png_into(out, "heatmap.png", render_heatmap(panels, style));
   }
-  write_file_atomic(o.out_dir / "pairs.csv", pairs_csv(every_map, o.via));
+  out.write("pairs.csv", pairs_csv(every_map, o.via));
   for (const PlacementResult& p : r.placements)
     if (p.stats.extra.contains("cluster_barrier"))
-      write_file_atomic(o.out_dir / "cluster-barrier.csv", cluster_barrier_csv(p.stats.extra["cluster_barrier"]));
-  write_file_atomic(o.out_dir / "homes.csv", homes_csv(r.homes));
-  write_file_atomic(o.out_dir / "homes.json", homes_json(r.homes).dump(2) + "\n");
-  write_file_atomic(o.out_dir / "meta.json", make_meta(o, r).dump(2) + "\n");
+      out.write("cluster-barrier.csv", cluster_barrier_csv(p.stats.extra["cluster_barrier"]));
+  out.write("homes.csv", homes_csv(r.homes));
+  out.write("homes.json", homes_json(r.homes).dump(2) + "\n");
+  // Last: a meta.json says the other files are complete.
+  out.write("meta.json", make_meta(o, r).dump(2) + "\n");
 }
 
 }  // namespace cumap::cli

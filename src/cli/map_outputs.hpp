@@ -3,6 +3,7 @@
 
 #include "cumap/map_result.hpp"
 #include "cumap/options.hpp"
+#include "cumap/output_directory.hpp"
 #include "cumap/stats.hpp"
 
 namespace cumap::cli {
@@ -13,7 +14,7 @@ namespace cumap::cli {
 //   line-spread-<placement>.csv                       largest minus smallest per-line value (several lines)
 //   heatmap.png                                       every placement's headline on one scale
 //   pairs.csv, homes.csv, homes.json, meta.json
-void write_map_outputs(const Options& options, const MapResult& result);
+void write_map_outputs(const Options& options, const MapResult& result, OutputDirectory& out);
 
 // "NVIDIA H100 - same-line, cas, all home classes - one-way median 402.1 ns (range 301.0-611.3)".
 std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe probe, int home_class,

@@ -14,8 +14,9 @@ std::string clock_text(double seconds) {
 
 }  // namespace
 
-Progress::Progress(std::string label, bool quiet, std::FILE* stream)
+Progress::Progress(std::string label, std::string steps, bool quiet, std::FILE* stream)
     : label_(std::move(label)),
+      steps_(std::move(steps)),
       quiet_(quiet),
       tty_(isatty(fileno(stream)) != 0),
       stream_(stream),
@@ -34,8 +35,8 @@ void Progress::update(std::size_t done, std::size_t total) {
   const double eta = done > 0 ? elapsed * (1.0 - frac) / frac : 0.0;
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(frac * kWidth);
-  fmt::print(stream_, "\r{:<11} [{}{}] {:3.0f}% {}/{} pairs, ETA {}  ", label_, std::string(filled, '#'),
-             std::string(kWidth - filled, '.'), frac * 100.0, done, total, clock_text(eta));
+  fmt::print(stream_, "\r{:<11} [{}{}] {:3.0f}% {}/{} {}, ETA {}  ", label_, std::string(filled, '#'),
+             std::string(kWidth - filled, '.'), frac * 100.0, done, total, steps_, clock_text(eta));
   std::fflush(stream_);
 }
 
@@ -43,7 +44,7 @@ void Progress::finish() {
   if (quiet_) return;
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (tty_) fmt::print(stream_, "\r\033[K");
-  fmt::print(stream_, "{}: {} pairs measured in {:.2f} s\n", label_, done_, elapsed);
+  fmt::print(stream_, "{}: {} {} measured in {:.2f} s\n", label_, done_, steps_, elapsed);
 }
 
 }  // namespace cumap::cli

@@ -10,12 +10,14 @@ namespace cumap::cli {
 // summary line when the task ends (logs stay readable). Silent when quiet.
 class Progress {
  public:
-  Progress(std::string label, bool quiet, std::FILE* stream = stderr);
+  // `steps` names what is counted: "rounds", "units".
+  Progress(std::string label, std::string steps, bool quiet, std::FILE* stream = stderr);
   void update(std::size_t done, std::size_t total);
   void finish();
 
  private:
   std::string label_;
+  std::string steps_;
   bool quiet_;
   bool tty_;
   std::FILE* stream_;

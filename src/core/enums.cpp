@@ -6,6 +6,8 @@
 #include "cumap/options.hpp"
 #include "cumap/placement.hpp"
 #include "cumap/protocol.hpp"
+#include "cumap/error.hpp"
+#include "cumap/printable.hpp"
 
 namespace cumap {
 
@@ -16,6 +18,12 @@ std::string_view to_string(Placement p) {
     case Placement::CrossHome: return "cross-home";
   }
   return "?";
+}
+
+Placement placement_from_string(std::string_view name) {
+  for (Placement p : {Placement::SameLine, Placement::SplitLine, Placement::CrossHome})
+    if (to_string(p) == name) return p;
+  throw UsageError("unknown placement \"" + printable_excerpt(name) + "\"");
 }
 
 std::string_view to_string(BackendKind k) {

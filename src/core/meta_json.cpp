@@ -120,6 +120,7 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides) {
                       {"serial_vs_serial", agreement_json(c.serial_repeat)},
                       {"bias", number_or_null(c.bias)}});
   nlohmann::json j = map_json(p.headline);
+  j["complete"] = p.complete;
   j["pairs_per_round"] = p.pairs_per_round;
   j["serial_checks"] = checks;
   j["line_sets_agreement"] = agreement_json(p.line_sets);
@@ -205,6 +206,7 @@ nlohmann::json make_meta(const Options& options, const MapResult& r) {
       {"command_line", r.run.command_line},
       {"wall_seconds", r.run.wall_seconds},
       {"interrupted", r.interrupted},
+      {"other_compute_processes", r.other_processes},
       {"backend", r.device.backend},
       {"device", device_json(r.device)},
       {"capabilities", caps},

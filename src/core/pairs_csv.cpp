@@ -15,13 +15,17 @@
 //   samples               samples that produced a value; iters: round trips per sample
 //   timed_out             1 when the pair hit the timeout, else 0
 // Empty cells mark values that do not exist (NaN).
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "cumap/error.hpp"
 #include "cumap/outputs.hpp"
+#include "cumap/printable.hpp"
 
 namespace cumap {
 namespace {
@@ -44,6 +48,81 @@ std::string pairs_csv(const std::vector<LatencyMap>& maps, Path via) {
                          cell(rtt.p95 / 2.0), cell(rtt.min / 2.0), cell(p.cycles_median), cell(p.cold_ns),
                          rtt.count, p.iters, p.timed_out ? 1 : 0);
     }
+  }
+  return out;
+}
+
+namespace {
+
+// A number of pairs.csv, or NaN for an empty cell; anything else is not a
+// file this cumap wrote.
+double number(const std::string& field, std::size_t line) {
+  if (field.empty()) return kNaN;
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(field, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != field.size())
+    throw UsageError(fmt::format("pairs.csv line {}: \"{}\" is not a number", line, printable_excerpt(field)));
+  return v;
+}
+
+}  // namespace
+
+std::vector<PlacedPairStats> parse_pairs_csv(std::string_view text) {
+  // pairs.csv is cumap's own file (numbers and fixed words, never quoted), so
+  // splitting on commas is exact; columns are found by name so that a file
+  // with extra columns still reads.
+  std::vector<PlacedPairStats> out;
+  std::map<std::string, std::size_t> col;
+  std::size_t line_no = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_no;
+    std::vector<std::string> f;
+    for (std::size_t b = 0;;) {
+      const std::size_t e = std::min(line.find(',', b), line.size());
+      f.emplace_back(line.substr(b, e - b));
+      if (e == line.size()) break;
+      b = e + 1;
+    }
+    if (line_no == 1) {
+      for (std::size_t i = 0; i < f.size(); ++i) col[f[i]] = i;
+      for (const char* needed : {"a", "b", "placement", "home_class", "pass", "first_flag", "second_flag",
+                                 "rtt_ns_median", "p05_ns", "p95_ns", "min_ns", "cycles_median", "cold_ns", "samples",
+                                 "iters", "timed_out"})
+        if (!col.contains(needed)) throw UsageError(fmt::format("pairs.csv has no column \"{}\"", needed));
+      continue;
+    }
+    if (line.empty()) continue;
+    if (f.size() != col.size())
+      throw UsageError(fmt::format("pairs.csv line {}: {} fields, the header has {}", line_no, f.size(), col.size()));
+    const auto at = [&](const char* name) -> const std::string& { return f[col.at(name)]; };
+    const auto whole = [&](const char* name) { return static_cast<long long>(number(at(name), line_no)); };
+    PlacedPairStats row;
+    row.placement = placement_from_string(at("placement"));
+    PairStats& p = row.stats;
+    p.a = static_cast<int>(whole("a"));
+    p.b = static_cast<int>(whole("b"));
+    p.home_class = static_cast<int>(whole("home_class"));
+    p.pass = static_cast<int>(whole("pass"));
+    p.first_flag = static_cast<std::uint64_t>(whole("first_flag"));
+    p.second_flag = static_cast<std::uint64_t>(whole("second_flag"));
+    // p05, p95 and min are one-way in the file, the statistics round trips.
+    p.rtt_ns = {number(at("rtt_ns_median"), line_no), 2 * number(at("p05_ns"), line_no),
+                2 * number(at("p95_ns"), line_no), 2 * number(at("min_ns"), line_no), kNaN,
+                static_cast<int>(whole("samples"))};
+    p.cycles_median = number(at("cycles_median"), line_no);
+    p.cold_ns = number(at("cold_ns"), line_no);
+    p.iters = static_cast<int>(whole("iters"));
+    p.timed_out = whole("timed_out") != 0;
+    out.push_back(row);
   }
   return out;
 }

@@ -43,7 +43,8 @@ TEST_F(cli_Map, BothPlacementsWriteEveryFile) {
   const RunResult r = run_cumap(quick_map_args(), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::set<std::string> expected{"matrix-same-line.csv", "matrix-split-line.csv", "pairs.csv", "meta.json",
-                                       "heatmap-same-line.png", "heatmap-split-line.png", "heatmap.png"};
+                                       "heatmap-same-line.png", "heatmap-split-line.png", "heatmap.png",
+                                       "homes.csv", "homes.json"};
   EXPECT_EQ(file_names(out()), expected);
   for (const char* png : {"heatmap-same-line.png", "heatmap-split-line.png", "heatmap.png"})
     EXPECT_TRUE(has_png_signature(out() / png)) << png;
@@ -52,15 +53,20 @@ TEST_F(cli_Map, BothPlacementsWriteEveryFile) {
 TEST_F(cli_Map, SameLineAloneWritesOnlySameLineFiles) {
   const RunResult r = run_cumap(quick_map_args({"--same-line"}), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::set<std::string> expected{"matrix-same-line.csv", "pairs.csv", "meta.json", "heatmap-same-line.png"};
+  const std::set<std::string> expected{"matrix-same-line.csv", "pairs.csv", "meta.json", "heatmap-same-line.png",
+                                       "homes.csv", "homes.json"};
   EXPECT_EQ(file_names(out()), expected);
 }
 
-TEST_F(cli_Map, RotatingCopiesAddACopySpreadMatrix) {
+TEST_F(cli_Map, SeveralLinesPerClassAddALineSpreadMatrix) {
   const RunResult r = run_cumap(quick_map_args({"--split-line", "--rotating-count", "2"}), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(fs::is_regular_file(out() / "copy-spread-split-line.csv"));
+  EXPECT_TRUE(fs::is_regular_file(out() / "line-spread-split-line.csv"));
   EXPECT_FALSE(fs::exists(out() / "matrix-same-line.csv"));
+  // Every pair on two lines of the (one) home class: two rows per pair.
+  const std::string pairs = read_text(out() / "pairs.csv");
+  const std::size_t n = nlohmann::json::parse(read_text(out() / "meta.json")).at("units").size();
+  EXPECT_EQ(static_cast<std::size_t>(std::count(pairs.begin(), pairs.end(), '\n')), 1 + 2 * n * (n - 1) / 2);
 }
 
 TEST_F(cli_Map, MatrixCsvReadsBackWithPositiveOffDiagonalCells) {
@@ -106,7 +112,7 @@ TEST_F(cli_Map, PairsCsvHasOneRowPerPairAndPlacement) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::size_t n = nlohmann::json::parse(read_text(out() / "meta.json")).at("units").size();
   const std::string pairs = read_text(out() / "pairs.csv");
-  EXPECT_EQ(pairs.rfind("a,b,placement,copy,", 0), 0u) << pairs.substr(0, 80);
+  EXPECT_EQ(pairs.rfind("a,b,via,placement,home_class,pass,first_flag,second_flag,", 0), 0u) << pairs.substr(0, 80);
   const auto rows = static_cast<std::size_t>(std::count(pairs.begin(), pairs.end(), '\n'));
   EXPECT_EQ(rows, 1 + 2 * n * (n - 1) / 2);
 }
@@ -118,15 +124,16 @@ TEST_F(cli_Map, WrittenMatrixRendersAgain) {
   EXPECT_TRUE(has_png_signature(cwd.path() / "x.png"));
 }
 
-TEST_F(cli_Map, ProgressWithoutTerminalIsOneLinePerPlacement) {
+TEST_F(cli_Map, ProgressWithoutTerminalIsOneLinePerStep) {
   const RunResult r = run_cumap(quick_map_args(), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << "progress bar drawn into a log";
   EXPECT_EQ(r.err.find('\033'), std::string::npos) << "terminal escape in a log";
   const auto lines = r.err_lines();
-  ASSERT_EQ(lines.size(), 2u) << r.err;
-  EXPECT_EQ(lines[0].rfind("same-line:", 0), 0u) << lines[0];
-  EXPECT_EQ(lines[1].rfind("split-line:", 0), 0u) << lines[1];
+  ASSERT_EQ(lines.size(), 3u) << r.err;
+  EXPECT_EQ(lines[0].rfind("homes:", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("same-line:", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[2].rfind("split-line:", 0), 0u) << lines[2];
   EXPECT_NE(r.out.find("written to D"), std::string::npos) << r.out;
 }
 

@@ -126,7 +126,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"concurrency_zero", {"--concurrency", "0"}, "--concurrency"},
                       BadInput{"check_pairs_zero", {"--check-pairs", "0"}, "--check-pairs"},
                       BadInput{"via_unknown", {"--via", "smem"}, "smem"},
-                      BadInput{"home_lines_one", {"--home-lines", "1"}, "--home-lines"},
+                      BadInput{"home_lines_zero", {"--home-lines", "0"}, "--home-lines"},
                       BadInput{"flag_offset_unaligned", {"--flag-offset", "100"}, "--flag-offset"},
                       BadInput{"flag_offset_negative", {"--flag-offset", "-128"}, "--flag-offset"},
                       BadInput{"flag_offset_over_1gib", {"--flag-offset", "1073741952"}, "--flag-offset"},

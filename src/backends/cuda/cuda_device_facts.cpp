@@ -62,6 +62,9 @@ DeviceFacts read_device_facts(int ordinal) {
   CUMAP_CUDA_CHECK(cudaRuntimeGetVersion(&f.runtime_version));
   CUMAP_CUDA_CHECK(cudaDriverGetVersion(&f.driver_api_version));
   f.driver_version = kernel_module_version();
+  char bus_id[32] = {};
+  CUMAP_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, ordinal));
+  f.pci_bus_id = bus_id;
   if (!f.cooperative_launch)
     throw UsageError(fmt::format("{} does not support cooperative launches, which cumap needs", f.name));
   return f;

@@ -25,6 +25,7 @@ struct DeviceFacts {
   int runtime_version = 0;  // e.g. 13000
   int driver_api_version = 0;
   std::string driver_version;  // the kernel module's, e.g. "580.159.04", when readable
+  std::string pci_bus_id;      // "0000:65:00.0": names the GPU to NVML and nvidia-smi
 };
 
 // Throws UsageError when no NVIDIA GPU can be used at `ordinal`.

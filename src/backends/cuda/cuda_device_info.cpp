@@ -18,6 +18,7 @@ DeviceInfo describe(const DeviceFacts& f) {
   d.runtime_version = api_version(f.runtime_version);
   d.driver_version = f.driver_version.empty() ? api_version(f.driver_api_version) : f.driver_version;
   d.extra["device_ordinal"] = f.ordinal;
+  d.extra["pci_bus_id"] = f.pci_bus_id;
   d.extra["compute_capability"] = fmt::format("{}.{}", f.cc_major, f.cc_minor);
   d.extra["sm_count"] = f.sm_count;
   d.extra["l2_bytes"] = f.l2_bytes;
