@@ -8,7 +8,7 @@
 #
 # usage: bench/h100-wave2.sh BIN_DIR OUT_DIR
 #   BIN_DIR: cumap, cumap-before (the pre-seam build), cuda_device_tests,
-#   bench_compare, bench_floor, and optionally dsm_device_tests.
+#   conformance_tests, bench_compare, bench_floor, and optionally dsm_device_tests.
 set -u -o pipefail
 BIN=$(realpath "$1")
 OUT=$(realpath -m "$2")
@@ -25,7 +25,9 @@ timed() { printf '\n$ %s\n' "$*" | tee -a "$LOG"; local t0; t0=$(date +%s%N); ti
 
 C="$BIN/cumap"
 G=(--backend cuda --quiet)
+export CUMAP_BINARY="$C"
 step "$BIN/cuda_device_tests" --gtest_brief=1
+step "$BIN/conformance_tests" --gtest_brief=1
 [[ -x "$BIN/dsm_device_tests" ]] && step "$BIN/dsm_device_tests" --gtest_brief=1
 
 # 1. Before and after the seam, the flag at the same address (line 0 of a
@@ -59,8 +61,11 @@ for p in exch acq-rel volatile; do
   timed "$C" --backend cuda --same-line --iters 20 --samples 5 --probe "$p" --out "$OUT/auto-$p"
 done
 
-# 5. Inside clusters: the DSM path.
+# 5. Inside clusters: the DSM path, every probe.
 timed "$C" --backend cuda --via dsm --probe volatile --out "$OUT/dsm"
+for p in cas acq-rel exch mbarrier; do
+  timed "$C" "${G[@]}" --via dsm --probe "$p" --iters 50 --samples 3 --out "$OUT/dsm-$p"
+done
 
 # 6. compute-sanitizer on a small map of every probe.
 for p in cas exch acq-rel volatile; do

@@ -18,16 +18,18 @@ struct HomesResult {
   HomeClasses classes;
 };
 
-// A concurrent map checks itself: a sample of pairs re-measured one at a
-// time, twice, on the same flag words. The two serial runs show how much the
-// measurement differs from itself (the noise floor); concurrency passes when
-// it shifts values by no more than the limit (bias) and disagrees with serial
-// by no more than the noise floor plus the limit.
+// A concurrent map checks itself: a sample of pairs measured one at a time
+// on the same flag words, before the map and again after it. The two serial
+// runs show how much a value moves over the time a map takes (the noise
+// floor); concurrency passes when it shifts values by no more than the limit
+// (bias) and disagrees with the serial mean by no more than the noise floor
+// plus the limit. Compared in device cycles where the backend counts them.
 struct SelfCheck {
   int pairs_per_round = 1;
-  Agreement agreement;      // concurrent against the first serial run
-  Agreement serial_repeat;  // second serial run against the first
+  Agreement agreement;      // concurrent against the mean of the serial runs
+  Agreement serial_repeat;  // the serial run after the map against the one before
   double bias = 0.0;        // median of (concurrent - serial) / serial
+  double bias_uncertainty = 0.0;  // standard error of that median
   bool passed = true;
 };
 

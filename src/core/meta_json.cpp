@@ -118,7 +118,8 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides) {
                       {"passed", c.passed},
                       {"concurrent_vs_serial", agreement_json(c.agreement)},
                       {"serial_vs_serial", agreement_json(c.serial_repeat)},
-                      {"bias", number_or_null(c.bias)}});
+                      {"bias", number_or_null(c.bias)},
+                      {"bias_standard_error", number_or_null(c.bias_uncertainty)}});
   nlohmann::json j = map_json(p.headline);
   j["complete"] = p.complete;
   j["pairs_per_round"] = p.pairs_per_round;
