@@ -71,7 +71,7 @@ void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& ou
     if (p.per_class.size() > 1)
       for (const LatencyMap& m : p.per_class)
         write_map(out, o, r, m, fmt::format("{}-home{}", name, m.spec.home_class), style);
-    if (r.lines_per_class > 1 || p.per_class.size() > 1)
+    if (o.via != Path::Dsm && (r.lines_per_class > 1 || p.per_class.size() > 1))
       out.write(fmt::format("line-spread-{}.csv", name),
                 matrix_csv(p.headline.line_spread_ns().reordered(r.display_order)));
     every_map.insert(every_map.end(), p.per_class.begin(), p.per_class.end());
