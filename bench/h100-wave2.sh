@@ -15,9 +15,7 @@ OUT=$(realpath -m "$2")
 mkdir -p "$OUT"
 LOG="$OUT/log.txt"
 
-step() { printf '\n$ %s\n' "$*" | tee -a "$LOG"; timeout 300 "$@" 2>&1 | tee -a "$LOG"; }
-timed() { printf '\n$ %s\n' "$*" | tee -a "$LOG"; local t0; t0=$(date +%s%N); timeout 300 "$@" 2>&1 | tee -a "$LOG";
-          awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "wall %.2f s\n", (b - a) / 1e9 }' | tee -a "$LOG"; }
+. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"
 
 { date -u +"date %Y-%m-%dT%H:%M:%SZ"; uname -r;
   nvidia-smi --query-gpu=name,serial,pci.bus_id,driver_version,clocks.max.sm,ecc.mode.current,mig.mode.current --format=csv;

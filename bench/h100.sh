@@ -13,9 +13,7 @@ OUT=$(realpath -m "$2")
 mkdir -p "$OUT"
 LOG="$OUT/log.txt"
 
-step() { printf '\n$ %s\n' "$*" | tee -a "$LOG"; timeout 240 "$@" 2>&1 | tee -a "$LOG"; }
-timed() { printf '\n$ %s\n' "$*" | tee -a "$LOG"; local t0; t0=$(date +%s%N); timeout 240 "$@" 2>&1 | tee -a "$LOG";
-          awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "wall %.2f s\n", (b - a) / 1e9 }' | tee -a "$LOG"; }
+. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"
 
 { date -u +"date %Y-%m-%dT%H:%M:%SZ"; uname -r;
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,temperature.gpu,power.draw,ecc.mode.current,mig.mode.current --format=csv;

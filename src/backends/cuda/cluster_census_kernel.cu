@@ -1,5 +1,6 @@
 // Which SMs share a thread block cluster: the evidence GPC discovery merges.
 #include "backends/cuda/cluster_census_launch.hpp"
+#include "backends/cuda/cluster_launch_config.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_ops.cuh"
 
@@ -19,20 +20,11 @@ __global__ void cluster_census_kernel(int* out_sm) {
   }
 }
 
+// Census blocks are one warp each, in clusters of `cluster_size`.
 cudaLaunchConfig_t cluster_config(int clusters, int cluster_size, std::size_t smem_bytes, cudaStream_t stream,
                                   cudaLaunchAttribute* attr) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(clusters * cluster_size);
-  cfg.blockDim = dim3(32);
-  cfg.dynamicSmemBytes = smem_bytes;
-  cfg.stream = stream;
-  attr->id = cudaLaunchAttributeClusterDimension;
-  attr->val.clusterDim.x = cluster_size;
-  attr->val.clusterDim.y = 1;
-  attr->val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  return cfg;
+  return cluster_launch_config(static_cast<unsigned>(clusters * cluster_size), 32, cluster_size, smem_bytes, stream,
+                               attr);
 }
 
 }  // namespace

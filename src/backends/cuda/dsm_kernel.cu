@@ -7,6 +7,7 @@
 // (all waits are bounded), so a timed-out pair cannot hang the cluster.
 #include <cstddef>
 
+#include "backends/cuda/cluster_launch_config.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/dsm_device_ops.cuh"
 #include "backends/cuda/dsm_launch.hpp"
@@ -166,20 +167,8 @@ DsmKernelFn dsm_kernel_for(int probe) {
 // then only needs to be divisible by every size it may answer).
 cudaLaunchConfig_t dsm_config(int clusters, int cluster_size, std::size_t smem_bytes, cudaStream_t stream,
                               cudaLaunchAttribute* attr) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(static_cast<unsigned>(clusters * (cluster_size > 0 ? cluster_size : kDsmMaxClusterSize)));
-  cfg.blockDim = dim3(1);
-  cfg.dynamicSmemBytes = smem_bytes;
-  cfg.stream = stream;
-  if (cluster_size > 0) {
-    attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = static_cast<unsigned>(cluster_size);
-    attr->val.clusterDim.y = 1;
-    attr->val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-  }
-  return cfg;
+  const int per_cluster = cluster_size > 0 ? cluster_size : kDsmMaxClusterSize;
+  return cluster_launch_config(static_cast<unsigned>(clusters * per_cluster), 1, cluster_size, smem_bytes, stream, attr);
 }
 
 }  // namespace
