@@ -10,6 +10,7 @@
 #include "cumap/map_run.hpp"
 #include "cumap/planner.hpp"
 #include "cumap/stats.hpp"
+#include "serial_check.hpp"
 
 namespace cumap {
 namespace {
@@ -44,68 +45,6 @@ void add_stats(RunStats& sum, const RunStats& s) {
   sum.launches += s.launches;
   if (std::isfinite(s.clock_hz)) sum.clock_hz = s.clock_hz;
   if (!s.extra.empty()) sum.extra = s.extra;
-}
-
-using PairKey = std::tuple<UnitRef, UnitRef, std::uint64_t, std::uint64_t>;
-
-// Per-pair median round trip of every measurement that completed, in device
-// cycles where the backend counts them (a run's ns depend on the SM clock it
-// measured, which moves between launches), else in ns.
-std::map<PairKey, double> medians(const Measurements& m) {
-  std::map<PairKey, double> out;
-  for (const PairMeasurement& p : m.pairs)
-    if (!p.timed_out)
-      out[{p.a, p.b, p.flags.first, p.flags.second}] = summarize(p.rtt_cycles.empty() ? p.rtt_ns : p.rtt_cycles).median;
-  return out;
-}
-
-// Values of `x` and `y` for the pairs both have, in one order.
-std::pair<std::vector<double>, std::vector<double>> paired(const std::map<PairKey, double>& x,
-                                                           const std::map<PairKey, double>& y) {
-  std::vector<double> a, b;
-  for (const auto& [key, v] : x)
-    if (const auto it = y.find(key); it != y.end()) {
-      a.push_back(v);
-      b.push_back(it->second);
-    }
-  return {a, b};
-}
-
-// The serial check sample of a concurrent placement, measured one pair at a
-// time. It runs before and after the concurrent passes, so that the two
-// serial runs bracket the map in time: their disagreement is the noise a
-// value has over the minutes a map takes, the floor the concurrent values are
-// judged against.
-struct SerialSample {
-  MeasurementPlan plan;
-  std::map<PairKey, double> before;
-};
-
-SelfCheck judge(Backend& backend, const SerialSample& sample, const Measurements& measured, const PlacementRequest& r) {
-  SelfCheck check;
-  check.pairs_per_round = r.pairs_per_round;
-  const auto after = medians(backend.measure(sample.plan, {}));
-  std::map<PairKey, double> serial;  // the mean of the two serial runs
-  for (const auto& [key, v] : sample.before)
-    if (const auto it = after.find(key); it != after.end()) serial[key] = (v + it->second) / 2;
-  const auto [conc, ser] = paired(medians(measured), serial);
-  check.agreement = agreement(conc, ser);
-  const auto [x, y] = paired(after, sample.before);
-  check.serial_repeat = agreement(x, y);
-  std::vector<double> shift;
-  for (std::size_t i = 0; i < conc.size(); ++i) shift.push_back((conc[i] - ser[i]) / ser[i]);
-  check.bias = summarize(shift).median;
-  // The median shift of n noisy pairs is itself uncertain, by about 1.25
-  // sigma / sqrt(n) (sigma from the shifts' median absolute deviation): a
-  // shift counts only beyond two of those.
-  std::vector<double> deviation;
-  for (double v : shift) deviation.push_back(std::abs(v - check.bias));
-  const double sigma = 1.4826 * summarize(deviation).median;
-  check.bias_uncertainty = shift.empty() ? 0.0 : 1.2533 * sigma / std::sqrt(static_cast<double>(shift.size()));
-  const double limit = r.options->check_max_rel_diff;
-  check.passed = check.agreement.n > 0 && std::abs(check.bias) <= limit + 2 * check.bias_uncertainty &&
-                 check.agreement.median_rel_diff <= check.serial_repeat.median_rel_diff + limit;
-  return check;
 }
 
 // The planned pairs a resumed run still needs: those `done` lacks for this
@@ -159,7 +98,7 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, c
     sample.emplace();
     sample->plan = all;
     sample->plan.rounds = serial_check_sample(all.rounds, static_cast<std::size_t>(r.options->check_pairs));
-    sample->before = medians(backend.measure(sample->plan, {}));
+    sample->before = pair_medians(backend.measure(sample->plan, {}));
   }
 
   Measurements measured;
@@ -196,7 +135,9 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, c
   for (const PairStats& p : result.headline.pairs) (p.pass % 2 == 0 ? even : odd).pairs.push_back(p);
   if (!odd.pairs.empty()) result.line_sets = agreement(even.oneway_ns(), odd.oneway_ns());
 
-  if (sample && result.complete && !measured.pairs.empty()) result.checks.push_back(judge(backend, *sample, measured, r));
+  if (sample && result.complete && !measured.pairs.empty())
+    result.checks.push_back(judge_serial_check(backend, *sample, measured, r.pairs_per_round,
+                                               r.options->check_max_rel_diff));
   return result;
 }
 

@@ -1,0 +1,31 @@
+#pragma once
+// The serial self-check of a concurrent map (see SelfCheck in
+// include/cumap/map_result.hpp): its sample, measured before the map, and the
+// judgement after it. Internal to the map engine.
+#include <cstdint>
+#include <map>
+#include <tuple>
+
+#include "cumap/backend.hpp"
+#include "cumap/map_result.hpp"
+
+namespace cumap {
+
+using PairKey = std::tuple<UnitRef, UnitRef, std::uint64_t, std::uint64_t>;
+
+// Per-pair median round trip of every measurement that completed, in device
+// cycles where the backend counts them, else in ns.
+std::map<PairKey, double> pair_medians(const Measurements& m);
+
+// The sample, one pair a round, and its serial medians before the map.
+struct SerialSample {
+  MeasurementPlan plan;
+  std::map<PairKey, double> before;
+};
+
+// Measures the sample again (after the map) and judges the concurrent values
+// `measured` against the serial mean, with `limit` as the allowed shift.
+SelfCheck judge_serial_check(Backend& backend, const SerialSample& sample, const Measurements& measured,
+                             int pairs_per_round, double limit);
+
+}  // namespace cumap
