@@ -46,6 +46,9 @@ struct Signal {
 
 // What the two threads of one pair share.
 struct PairState {
+  // A constructor rather than aggregate initialization: clang 14 (the
+  // sanitizer build) has no parenthesized aggregate init for make_unique.
+  PairState(const PairJob& j, Clock::duration b) : job(j), budget(b) {}
   PairJob job;
   Clock::duration budget;
   std::atomic<bool> abort{false};  // the partner gave up: stop waiting
