@@ -16,6 +16,11 @@ struct HomesResult {
   FlagArena arena;
   LineLatencyTable table;
   HomeClasses classes;
+  // Every eighth line is probed again: the share that fell in its class again
+  // (1 with one class). Below 0.9 the classes were noise and one class is
+  // kept; unreproduced_class_count says how many the first probe suggested.
+  double recheck_agreement = 1.0;
+  int unreproduced_class_count = 0;
 };
 
 // A concurrent map checks itself: a sample of pairs measured one at a time

@@ -216,6 +216,8 @@ nlohmann::json make_meta(const Options& options, const MapResult& r) {
       {"display_order", r.display_order},
       {"units", unit_list},
       {"homes", {{"class_count", r.homes.classes.class_count},
+                 {"recheck_agreement", r.homes.recheck_agreement},
+                 {"unreproduced_class_count", r.homes.unreproduced_class_count},
                  {"separation", number_or_null(r.homes.classes.separation)},
                  {"sides", to_json(side_groups)["groups"]},
                  {"lines_probed", r.homes.table.lines.size()},

@@ -21,6 +21,10 @@ struct FakeChip {
   std::size_t crowded_above = 1000000;
   double crowding_penalty = 0.0;
   double noise = 0.0;  // every measurement off by up to this much (relative), differently each call
+  // The first line probe reads this many lines after line 64 this much slower
+  // for unit 0, as when a busy CPU preempts the probing thread for a while.
+  std::uint64_t slow_stretch_lines = 0;
+  double slow_stretch_factor = 1.0;
 };
 
 class FakeChipBackend final : public Backend {
@@ -59,9 +63,12 @@ class FakeChipBackend final : public Backend {
     LineLatencyTable t;
     t.units = plan.units;
     t.lines = plan.lines;
+    const bool first_probe = probe_calls++ == 0;
     for (const UnitRef& u : plan.units)
       for (std::uint64_t l : plan.lines) {
-        t.ns.push_back(reach_ns(u.unit, l + plan.arena.offset_bytes));
+        const std::uint64_t line = l / protocol::kLineBytes;
+        const bool slowed = first_probe && u.unit == 0 && line >= 64 && line < 64 + chip_.slow_stretch_lines;
+        t.ns.push_back(reach_ns(u.unit, l + plan.arena.offset_bytes) * (slowed ? chip_.slow_stretch_factor : 1.0));
         t.cycles.push_back(t.ns.back() * 2);
       }
     return t;
@@ -98,6 +105,7 @@ class FakeChipBackend final : public Backend {
   }
 
   int measure_calls = 0;
+  int probe_calls = 0;
   std::size_t max_round_seen = 0;
 
  private:
