@@ -29,6 +29,7 @@
 #include <fmt/format.h>
 
 #include "average_linkage.hpp"
+#include "pairwise_distances.hpp"
 #include "cumap/backend.hpp"
 #include "cumap/homes.hpp"
 #include "cumap/stats.hpp"
@@ -81,23 +82,8 @@ double rms_distance(const double* x, const double* y, std::size_t units) {
 }
 
 std::vector<double> line_distances(const Profiles& p) {
-  const std::size_t n = p.lines;
-  std::vector<double> dist(n * n, 0.0);
-  // lines^2/2 x units: the expensive part (70 M terms for 1024 lines of 132
-  // SMs), and every pair is independent.
-#pragma omp parallel for schedule(dynamic, 16)
-  for (std::ptrdiff_t si = 0; si < static_cast<std::ptrdiff_t>(n); ++si) {
-    const auto i = static_cast<std::size_t>(si);
-    for (std::size_t j = i + 1; j < n; ++j) dist[i * n + j] = dist[j * n + i] = rms_distance(p.line(i), p.line(j), p.units);
-  }
-  // Lines with no unit in common cannot be compared: the farthest distance
-  // seen keeps them apart without poisoning the averages.
-  double farthest = 0.0;
-  for (double d : dist)
-    if (std::isfinite(d)) farthest = std::max(farthest, d);
-  for (double& d : dist)
-    if (!std::isfinite(d)) d = farthest;
-  return dist;
+  // lines^2/2 x units: the expensive part (70 M terms for 1024 lines of 132 SMs).
+  return pairwise_distances(p.lines, [&](std::size_t i, std::size_t j) { return rms_distance(p.line(i), p.line(j), p.units); });
 }
 
 // A group of lines with its mean centred profile and the RMS distance of its

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cumap/topology_discovery.hpp"
+#include "pairwise_distances.hpp"
 
 namespace cumap {
 namespace {
@@ -33,24 +34,7 @@ double row_distance(const ValueMatrix& m, std::size_t i, std::size_t j) {
 
 // Full symmetric distance matrix (row-major, n x n).
 std::vector<double> row_distances(const ValueMatrix& m) {
-  const std::size_t n = m.size();
-  std::vector<double> dist(n * n, 0.0);
-  // This is the O(n^3) part (n^2/2 pairs, n columns each) and pairs are
-  // independent, so it is the one place worth spreading over cores; dynamic
-  // scheduling because row i has n-i-1 pairs.
-#pragma omp parallel for schedule(dynamic)
-  for (std::ptrdiff_t si = 0; si < static_cast<std::ptrdiff_t>(n); ++si) {
-    const auto i = static_cast<std::size_t>(si);
-    for (std::size_t j = i + 1; j < n; ++j) dist[i * n + j] = dist[j * n + i] = row_distance(m, i, j);
-  }
-  // Rows with no finite column in common cannot be compared; treating them as
-  // the farthest pair seen merges them last instead of poisoning averages.
-  double farthest = 0.0;
-  for (double d : dist)
-    if (std::isfinite(d)) farthest = std::max(farthest, d);
-  for (double& d : dist)
-    if (!std::isfinite(d)) d = farthest;
-  return dist;
+  return pairwise_distances(m.size(), [&](std::size_t i, std::size_t j) { return row_distance(m, i, j); });
 }
 
 // Labels 0..k-1 in order of first appearance, so equal partitions give equal
