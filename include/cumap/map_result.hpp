@@ -2,6 +2,7 @@
 // Everything one `cumap` map run learned, computed once. The reporters
 // (matrix and pairs CSV, meta.json, heatmaps, the console summary) only read it.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cumap/backend.hpp"
@@ -58,6 +59,8 @@ struct RunInfo {
   std::string host_name;
   std::string command_line;
   double wall_seconds = 0.0;
+  // Seconds per phase (opening the device, homes, each placement, outputs).
+  std::vector<std::pair<std::string, double>> phase_seconds;
 };
 
 struct MapResult {

@@ -44,8 +44,10 @@ struct LatencyMap {
 
   Placement placement() const { return spec.placement; }
   const std::vector<int>& units() const { return spec.units; }
-  // Median one-way latency in ns per cell: the median over the pair's lines
-  // of each line's median. Unordered maps are mirrored; ordered ones are not.
+  // One-way latency in ns per cell: the median over the pair's lines of each
+  // line's median, per home class; over several classes, the mean of the
+  // class medians (each class weighs the same). Unordered maps are mirrored;
+  // ordered ones are not.
   ValueMatrix oneway_ns() const;
   // Largest minus smallest per-line median one-way latency (0 with one line).
   ValueMatrix line_spread_ns() const;

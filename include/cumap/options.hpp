@@ -53,6 +53,7 @@ struct Options {
   Path via = Path::Global;
   bool cross_home = false;          // also map with the two flags in different home classes
   int home_lines = 512;             // lines probed for home discovery
+  int home_chain = 32;              // dependent atomics per home-probe timing
   std::uint64_t flag_offset = 0;    // --flag-offset: bytes the flag arena is moved by
 
   // Cold-cache and memory-behaviour controls.

@@ -114,6 +114,9 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
                  "lines probed to find the flags' home classes; the flag arena is these lines "
                  "(1: every pair on one line, a single-address map)")
       ->capture_default_str();
+  app.add_option("--home-chain", o.home_chain,
+                 "dependent atomics per timing of a line in home discovery (3 timings per unit and line)")
+      ->capture_default_str();
   app.add_option("--flag-offset", c.flag_offset,
                  "move the flag arena by BYTES (a multiple of 128, at most 1 GiB)")
       ->capture_default_str();
@@ -223,6 +226,7 @@ void reject_top_level_options(const CLI::App& app, const std::string& what,
 // 64 Ki lines: an 8 MiB arena, already larger than most L2 slices' share of
 // the address space; the probe's time grows with units x lines.
 constexpr int kMaxHomeLines = 65536;
+constexpr int kMaxHomeChain = 4096;
 
 void validate_options(const Options& o) {
   if (o.iters < 1) throw UsageError(fmt::format("--iters must be at least 1 (got {})", o.iters));
@@ -239,6 +243,8 @@ void validate_options(const Options& o) {
   if (o.home_lines < 1 || o.home_lines > kMaxHomeLines)
     throw UsageError(fmt::format("--home-lines must be from 1 to {} (got {})", kMaxHomeLines, o.home_lines));
   if (o.max_streams < 0) throw UsageError(fmt::format("--max-streams must not be negative (got {})", o.max_streams));
+  if (o.home_chain < 1 || o.home_chain > kMaxHomeChain)
+    throw UsageError(fmt::format("--home-chain must be from 1 to {} (got {})", kMaxHomeChain, o.home_chain));
   if (o.flag_offset % kFlagOffsetAlignment != 0 || o.flag_offset > kMaxFlagOffset)
     throw UsageError(fmt::format("--flag-offset must be a multiple of {} and at most 1 GiB (got {})",
                                  kFlagOffsetAlignment, o.flag_offset));

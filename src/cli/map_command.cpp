@@ -141,8 +141,14 @@ int run_map(const MapCommand& command) {
   }
   check_rotating_count(o);
   const auto started = std::chrono::steady_clock::now();
-  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit, o.max_streams});
   MapResult r;
+  // Ends the phase that ran since the last call (meta.json's phase_seconds).
+  auto end_phase = [&r, last = started](std::string name) mutable {
+    const auto now = std::chrono::steady_clock::now();
+    r.run.phase_seconds.emplace_back(std::move(name), std::chrono::duration<double>(now - last).count());
+    last = now;
+  };
+  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit, o.max_streams});
   r.device = backend->device();
   r.capabilities = backend->capabilities();
   std::vector<int> available = backend->units();
@@ -158,12 +164,14 @@ int run_map(const MapCommand& command) {
   // pass and writes what it has; a second one leaves at once.
   InterruptHandler interrupt;
   const StopFn stop = [&] { return interrupt.stop_requested(); };
+  end_phase("open");
 
   {
     Progress progress("homes", "units", o.quiet);
     r.homes = discover_homes(*backend, units, o, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
     progress.finish();
   }
+  end_phase("homes");
   if (resumed) check_same_homes(*resumed, r.homes);
   r.topology = restrict_topology(backend->topology(), units);
   const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
@@ -194,6 +202,7 @@ int run_map(const MapCommand& command) {
     request.pairs_per_round = placement.pairs_per_round;
     if (!o.quiet) report_checks(placement);
     r.placements.push_back(std::move(placement));
+    end_phase(std::string(to_string(p)));
   }
   r.interrupted = interrupt.stop_requested();
   r.structure = structure_of(r);

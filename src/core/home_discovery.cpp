@@ -83,6 +83,7 @@ HomesResult discover_homes(Backend& backend, const std::vector<int>& units, cons
 
   LineProbePlan plan;
   plan.arena = homes.arena;
+  plan.chain = options.home_chain;
   for (int u : units) plan.units.push_back(unit_ref(u, options.device));
   for (std::uint64_t l = 0; l < line_count; ++l) plan.lines.push_back(l * protocol::kLineBytes);
   homes.table = backend.probe_lines(plan, progress);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -10,12 +11,27 @@
 namespace cumap {
 namespace {
 
-// Per cell: the one-way medians of every line measured there, and whether any
-// line of that pair timed out.
+// Per cell: the one-way medians of every line measured there, the home class
+// of each, and whether any line of that pair timed out.
 struct CellCopies {
   std::vector<double> oneway;
+  std::vector<int> home_class;
   bool timed_out = false;
 };
+
+// A cell's value: the median over its lines, taken per home class, and the
+// classes weighted equally (their mean). Why not one median over all lines:
+// with the lines split evenly between a near and a far class that median is
+// the midpoint between the slowest near line and the fastest far line, so two
+// extreme lines would decide it.
+double balanced_median(const CellCopies& cell) {
+  std::map<int, std::vector<double>> by_class;
+  for (std::size_t i = 0; i < cell.oneway.size(); ++i) by_class[cell.home_class[i]].push_back(cell.oneway[i]);
+  if (by_class.empty()) return kNaN;
+  double sum = 0;
+  for (const auto& [cls, values] : by_class) sum += summarize(values).median;
+  return sum / static_cast<double>(by_class.size());
+}
 
 // Collects each pair's copies into matrix cells. Unordered maps put every
 // pair in both (a,b) and (b,a); ordered maps only in (a,b), since there the
@@ -29,7 +45,10 @@ std::vector<CellCopies> cells_of(const LatencyMap& map) {
   const auto add = [&](std::size_t r, std::size_t c, const PairStats& p) {
     CellCopies& cell = cells[r * n + c];
     if (p.timed_out) cell.timed_out = true;
-    else if (std::isfinite(p.rtt_ns.median)) cell.oneway.push_back(p.oneway_median_ns());
+    else if (std::isfinite(p.rtt_ns.median)) {
+      cell.oneway.push_back(p.oneway_median_ns());
+      cell.home_class.push_back(p.home_class);
+    }
   };
   for (const PairStats& p : map.pairs) {
     const auto ia = index.find(p.a), ib = index.find(p.b);
@@ -90,7 +109,7 @@ ValueMatrix LatencyMap::oneway_ns() const {
     // One timed-out line makes the whole cell unreliable: show it as missing
     // rather than as the median of whatever lines happened to finish.
     if (cells[i].timed_out) continue;
-    m.values[i] = summarize(cells[i].oneway).median;
+    m.values[i] = balanced_median(cells[i]);
   }
   return m;
 }

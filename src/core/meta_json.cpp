@@ -63,6 +63,7 @@ nlohmann::json options_json(const Options& o) {
       {"via", to_string(o.via)},
       {"cross_home", o.cross_home},
       {"home_lines", o.home_lines},
+      {"home_chain", o.home_chain},
       {"flag_offset", o.flag_offset},
       {"l2_persist", o.l2_persist},
       {"probe", to_string(o.probe)},
@@ -197,6 +198,9 @@ nlohmann::json make_meta(const Options& options, const MapResult& r) {
   for (const StructureRow& row : r.structure)
     structure.push_back({{"relation", row.relation}, {"near_units", row.near_units}, {"median_ns", number_or_null(row.median_ns)},
                          {"p05_ns", number_or_null(row.p05_ns)}, {"p95_ns", number_or_null(row.p95_ns)}, {"cells", row.cells}});
+  // Where the wall time went, in the order the phases ran.
+  nlohmann::json phases = nlohmann::json::array();
+  for (const auto& [name, seconds] : r.run.phase_seconds) phases.push_back({{"phase", name}, {"seconds", seconds}});
   nlohmann::json caps = {{"max_pairs_per_round", r.capabilities.max_pairs_per_round},
                          {"l2_persist", r.capabilities.l2_persist}, {"dsm", r.capabilities.dsm}};
   return {
@@ -206,6 +210,7 @@ nlohmann::json make_meta(const Options& options, const MapResult& r) {
       {"host", r.run.host_name},
       {"command_line", r.run.command_line},
       {"wall_seconds", r.run.wall_seconds},
+      {"phase_seconds", phases},
       {"interrupted", r.interrupted},
       {"other_compute_processes", r.other_processes},
       {"backend", r.device.backend},

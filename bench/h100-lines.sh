@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Issue #11/#12 follow-up on one NVIDIA GPU: where a run's wall time goes
+# (phase_seconds), whether a shorter home probe (--home-chain 8) finds the
+# same classes, and how many lines per home class a map needs to be
+# independent of the flag allocation (64 lines per class, runs at two flag
+# offsets; bench/analyze_lines.py compares the first k lines of each, plain
+# and corrected by the home table). Then --cross-home.
+# usage: bench/h100-lines.sh BIN_DIR OUT_DIR
+set -u -o pipefail
+BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); mkdir -p "$OUT"; LOG="$OUT/log.txt"
+HERE=$(dirname "${BASH_SOURCE[0]}")
+. "$HERE/log_steps.sh"
+{ date -u +"date %Y-%m-%dT%H:%M:%SZ";
+  nvidia-smi --query-gpu=name,serial,pci.bus_id,driver_version,clocks.max.sm --format=csv; } 2>&1 | tee -a "$LOG"
+C="$BIN/cumap"
+phases() { python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('phases', ' '.join(f\"{p['phase']} {p['seconds']:.2f}\" for p in m['phase_seconds']), 'wall_seconds', round(m['wall_seconds'],2))" "$1/meta.json" | tee -a "$LOG"; }
+timed "$C" topology --backend cuda
+timed "$C" --backend cuda --iters 20 --samples 5 --out "$OUT/speed32"; phases "$OUT/speed32"
+timed "$C" --backend cuda --iters 20 --samples 5 --home-chain 8 --out "$OUT/speed8"; phases "$OUT/speed8"
+L="--backend cuda --schedule concurrent --iters 20 --samples 5 --rotating-count 64"
+timed "$C" $L --out "$OUT/L0a"; phases "$OUT/L0a"
+timed "$C" $L --home-chain 8 --out "$OUT/L0b"; phases "$OUT/L0b"
+timed "$C" $L --flag-offset 1052672 --out "$OUT/L1a"; phases "$OUT/L1a"
+timed "$C" $L --flag-offset 1052672 --home-chain 8 --out "$OUT/L1b"; phases "$OUT/L1b"
+step python3 "$HERE/analyze_lines.py" "$OUT/L0a" "$OUT/L0b" "$OUT/L1a" "$OUT/L1b"
+step python3 "$HERE/analyze_wave2.py" "$OUT/speed32" "$OUT/speed8"
+timed "$C" --backend cuda --cross-home --iters 20 --samples 5 --out "$OUT/cross"; phases "$OUT/cross"
+echo done | tee -a "$LOG"
