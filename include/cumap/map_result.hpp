@@ -32,6 +32,9 @@ struct HomesResult {
 // plus the limit. Compared in device cycles where the backend counts them.
 struct SelfCheck {
   int pairs_per_round = 1;
+  // A pilot checks only the map's rounds that hold the sample, before the
+  // map, to choose the concurrency (--schedule auto); otherwise the whole map.
+  bool pilot = false;
   Agreement agreement;      // concurrent against the mean of the serial runs
   Agreement serial_repeat;  // the serial run after the map against the one before
   double bias = 0.0;        // median of (concurrent - serial) / serial

@@ -24,7 +24,11 @@ struct PairStats {
   double cold_ns = kNaN;       // first round trip alone
   int iters = 0;
   bool timed_out = false;
+  // One-way ns the home table says this value owes to its particular flag
+  // lines (see line_correction.hpp); maps show oneway_median_ns() minus it.
+  double line_correction_ns = 0.0;
   double oneway_median_ns() const { return rtt_ns.median / 2.0; }
+  double corrected_oneway_ns() const { return oneway_median_ns() - line_correction_ns; }
 };
 
 // Which map a set of pairs forms.
@@ -45,11 +49,12 @@ struct LatencyMap {
   Placement placement() const { return spec.placement; }
   const std::vector<int>& units() const { return spec.units; }
   // One-way latency in ns per cell: the median over the pair's lines of each
-  // line's median, per home class; over several classes, the mean of the
+  // line's median (less its line correction), per home class; over several classes, the mean of the
   // class medians (each class weighs the same). Unordered maps are mirrored;
   // ordered ones are not.
   ValueMatrix oneway_ns() const;
-  // Largest minus smallest per-line median one-way latency (0 with one line).
+  // Largest minus smallest per-line median one-way latency as measured (before
+  // line correction; 0 with one line).
   ValueMatrix line_spread_ns() const;
   std::vector<PairStats> timed_out() const;
 };

@@ -53,7 +53,9 @@ struct Options {
   Path via = Path::Global;
   bool cross_home = false;          // also map with the two flags in different home classes
   int home_lines = 512;             // lines probed for home discovery
-  int home_chain = 32;              // dependent atomics per home-probe timing
+  int home_chain = 8;               // dependent atomics per home-probe timing
+  int home_stride = 4224;           // bytes from one probed line to the next (a multiple of 128)
+  bool line_correction = true;      // maps subtract what the home table predicts for each line
   std::uint64_t flag_offset = 0;    // --flag-offset: bytes the flag arena is moved by
 
   // Cold-cache and memory-behaviour controls.

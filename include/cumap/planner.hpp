@@ -53,9 +53,22 @@ struct LinePools {
 std::vector<Round> assign_lines(const PairRounds& rounds, const LinePools& pools, Placement placement, int cls,
                                 int pass, int passes, int tag, int device = 0);
 
-// A sample of at least `count` pairs (all pairs if there are fewer) spread over
-// the plan's rounds and units, each in a round of its own, on the same flag
-// words: re-measuring it serially checks a concurrent map.
+// Where a sampled pair sits in the plan: round index and slot in the round.
+struct PlanPosition {
+  std::size_t round = 0;
+  std::size_t slot = 0;
+};
+
+// The positions of at least `count` pairs (all pairs if there are fewer)
+// spread over the plan's rounds and units, in plan order.
+std::vector<PlanPosition> check_sample_positions(const std::vector<Round>& rounds, std::size_t count);
+
+// Those pairs, each in a round of its own, on the same flag words:
+// re-measuring them serially checks a concurrent map.
 std::vector<Round> serial_check_sample(const std::vector<Round>& rounds, std::size_t count);
+
+// The rounds that hold those pairs, whole and as planned (each once, in plan
+// order): the same crowd and lines as in the map, a pilot of its concurrency.
+std::vector<Round> pilot_rounds(const std::vector<Round>& rounds, std::size_t count);
 
 }  // namespace cumap

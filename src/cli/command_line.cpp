@@ -117,6 +117,13 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
   app.add_option("--home-chain", o.home_chain,
                  "dependent atomics per timing of a line in home discovery (3 timings per unit and line)")
       ->capture_default_str();
+  app.add_option("--home-stride", o.home_stride,
+                 "bytes from one probed line to the next (a multiple of 128): wider spreads the flag lines over "
+                 "more of the memory system")
+      ->capture_default_str();
+  app.add_flag("!--no-line-correction", o.line_correction,
+               "maps show the measured medians as they are, without subtracting what the home table predicts "
+               "for each flag line");
   app.add_option("--flag-offset", c.flag_offset,
                  "move the flag arena by BYTES (a multiple of 128, at most 1 GiB)")
       ->capture_default_str();
@@ -227,6 +234,8 @@ void reject_top_level_options(const CLI::App& app, const std::string& what,
 // the address space; the probe's time grows with units x lines.
 constexpr int kMaxHomeLines = 65536;
 constexpr int kMaxHomeChain = 4096;
+constexpr int kMaxHomeStride = 1 << 20;
+constexpr std::uint64_t kMaxArenaBytes = std::uint64_t{1} << 30;
 
 void validate_options(const Options& o) {
   if (o.iters < 1) throw UsageError(fmt::format("--iters must be at least 1 (got {})", o.iters));
@@ -243,6 +252,12 @@ void validate_options(const Options& o) {
   if (o.home_lines < 1 || o.home_lines > kMaxHomeLines)
     throw UsageError(fmt::format("--home-lines must be from 1 to {} (got {})", kMaxHomeLines, o.home_lines));
   if (o.max_streams < 0) throw UsageError(fmt::format("--max-streams must not be negative (got {})", o.max_streams));
+  if (o.home_stride < 128 || o.home_stride % 128 != 0 || o.home_stride > kMaxHomeStride)
+    throw UsageError(fmt::format("--home-stride must be a multiple of 128 from 128 to {} (got {})", kMaxHomeStride,
+                                 o.home_stride));
+  if (static_cast<std::uint64_t>(o.home_stride) * static_cast<std::uint64_t>(o.home_lines) > kMaxArenaBytes)
+    throw UsageError(fmt::format("--home-lines {} x --home-stride {} is more than {} bytes of flag arena",
+                                 o.home_lines, o.home_stride, kMaxArenaBytes));
   if (o.home_chain < 1 || o.home_chain > kMaxHomeChain)
     throw UsageError(fmt::format("--home-chain must be from 1 to {} (got {})", kMaxHomeChain, o.home_chain));
   if (o.flag_offset % kFlagOffsetAlignment != 0 || o.flag_offset > kMaxFlagOffset)

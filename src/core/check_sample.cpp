@@ -1,7 +1,8 @@
 // The serial self-check of a concurrent plan: a sample of its pairs, each
 // alone in a round, on exactly the flag words it had. Measured serially, it
 // must agree with the concurrent map if running pairs together did not
-// disturb them.
+// disturb them. The rounds that hold the sample are the pilot: measured
+// before the map, they say whether a concurrency will pass.
 #include <cstddef>
 #include <vector>
 
@@ -9,14 +10,14 @@
 
 namespace cumap {
 
-std::vector<Round> serial_check_sample(const std::vector<Round>& rounds, std::size_t count) {
+std::vector<PlanPosition> check_sample_positions(const std::vector<Round>& rounds, std::size_t count) {
   std::size_t total = 0;
   for (const Round& r : rounds) total += r.pairs.size();
 
-  std::vector<Round> out;
+  std::vector<PlanPosition> out;
   if (count >= total) {
-    for (const Round& r : rounds)
-      for (const PlannedPair& p : r.pairs) out.push_back(Round{{p}});
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+      for (std::size_t s = 0; s < rounds[r].pairs.size(); ++s) out.push_back({r, s});
     return out;
   }
   out.reserve(count);
@@ -36,9 +37,23 @@ std::vector<Round> serial_check_sample(const std::vector<Round>& rounds, std::si
       ++round_index;
     }
     const std::size_t size = rounds[round_index].pairs.size();
-    const std::size_t slot = (position - round_begin + round_index) % size;
-    out.push_back(Round{{rounds[round_index].pairs[slot]}});
+    out.push_back({round_index, (position - round_begin + round_index) % size});
   }
+  return out;
+}
+
+std::vector<Round> serial_check_sample(const std::vector<Round>& rounds, std::size_t count) {
+  std::vector<Round> out;
+  for (const PlanPosition& p : check_sample_positions(rounds, count))
+    out.push_back(Round{{rounds[p.round].pairs[p.slot]}});
+  return out;
+}
+
+std::vector<Round> pilot_rounds(const std::vector<Round>& rounds, std::size_t count) {
+  std::vector<Round> out;
+  std::size_t last = rounds.size();  // positions come in plan order: a round repeats only next to itself
+  for (const PlanPosition& p : check_sample_positions(rounds, count))
+    if (p.round != last) out.push_back(rounds[last = p.round]);
   return out;
 }
 

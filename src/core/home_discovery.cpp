@@ -75,9 +75,10 @@ HomesResult discover_homes(Backend& backend, const std::vector<int>& units, cons
                            const ProgressFn& progress) {
   HomesResult homes;
   const std::uint64_t line_count = static_cast<std::uint64_t>(std::max(options.home_lines, 1));
-  // The arena is exactly the probed lines (at least 64 KiB, so that even a
+  const std::uint64_t stride = static_cast<std::uint64_t>(std::max<int>(options.home_stride, protocol::kLineBytes));
+  // The arena spans exactly the probed lines (at least 64 KiB, so that even a
   // small probe spans several pages): every flag a map uses has a known home.
-  homes.arena.bytes = std::max<std::uint64_t>(line_count * protocol::kLineBytes, 64 * 1024);
+  homes.arena.bytes = std::max<std::uint64_t>(line_count * stride, 64 * 1024);
   homes.arena.offset_bytes = options.flag_offset;
   homes.arena.device = options.device;
 
@@ -85,7 +86,7 @@ HomesResult discover_homes(Backend& backend, const std::vector<int>& units, cons
   plan.arena = homes.arena;
   plan.chain = options.home_chain;
   for (int u : units) plan.units.push_back(unit_ref(u, options.device));
-  for (std::uint64_t l = 0; l < line_count; ++l) plan.lines.push_back(l * protocol::kLineBytes);
+  for (std::uint64_t l = 0; l < line_count; ++l) plan.lines.push_back(l * stride);
   homes.table = backend.probe_lines(plan, progress);
   homes.classes = classify_lines(homes.table);
   if (homes.classes.class_count > 1) keep_only_reproducible_classes(backend, plan, homes);

@@ -14,7 +14,8 @@ namespace {
 // Per cell: the one-way medians of every line measured there, the home class
 // of each, and whether any line of that pair timed out.
 struct CellCopies {
-  std::vector<double> oneway;
+  std::vector<double> oneway;    // less each line's correction: what the map shows
+  std::vector<double> measured;  // as measured: how much the lines differ
   std::vector<int> home_class;
   bool timed_out = false;
 };
@@ -46,7 +47,8 @@ std::vector<CellCopies> cells_of(const LatencyMap& map) {
     CellCopies& cell = cells[r * n + c];
     if (p.timed_out) cell.timed_out = true;
     else if (std::isfinite(p.rtt_ns.median)) {
-      cell.oneway.push_back(p.oneway_median_ns());
+      cell.oneway.push_back(p.corrected_oneway_ns());
+      cell.measured.push_back(p.oneway_median_ns());
       cell.home_class.push_back(p.home_class);
     }
   };
@@ -118,8 +120,8 @@ ValueMatrix LatencyMap::line_spread_ns() const {
   ValueMatrix m = ValueMatrix::filled(units(), kNaN);
   const std::vector<CellCopies> cells = cells_of(*this);
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (cells[i].timed_out || cells[i].oneway.empty()) continue;
-    const auto [lo, hi] = std::minmax_element(cells[i].oneway.begin(), cells[i].oneway.end());
+    if (cells[i].timed_out || cells[i].measured.empty()) continue;
+    const auto [lo, hi] = std::minmax_element(cells[i].measured.begin(), cells[i].measured.end());
     m.values[i] = *hi - *lo;
   }
   return m;

@@ -1,5 +1,6 @@
 // One placement over every home class: the plans, the serial self-check of a
-// concurrent schedule, and the choice of concurrency under --schedule.
+// concurrent schedule, and the choice of concurrency under --schedule (a
+// pilot of the map's own rounds, checked against serial, before the map).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -7,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "cumap/line_correction.hpp"
 #include "cumap/map_run.hpp"
 #include "cumap/planner.hpp"
 #include "cumap/stats.hpp"
@@ -60,70 +62,114 @@ std::vector<Round> without_measured(std::vector<Round> rounds, const std::vector
   return rounds;
 }
 
-}  // namespace
+// Every (class, pass) plan of one placement at the request's concurrency,
+// class-major, and all their rounds in one plan (where the check samples).
+struct PlacementPlans {
+  int class_count = 1;
+  int passes = 1;
+  std::vector<MeasurementPlan> by_class_pass;
+  MeasurementPlan all;
+};
 
-PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, const ProgressFn& progress,
-                                  const StopFn& stop) {
+PlacementPlans make_plans(const PlacementRequest& r) {
   const HomeClasses& classes = r.homes->classes;
   LinePools pools;
   for (int c = 0; c < classes.class_count; ++c) pools.by_class.push_back(classes.lines_of(c, r.homes->table.lines));
-
-  PlacementResult result;
-  result.placement = r.placement;
-  result.pairs_per_round = r.pairs_per_round;
   const PairRounds rounds = pair_rounds(r);
+  PlacementPlans plans;
   // Inside a cluster the flags are in the partners' shared memory: L2 homes
   // and flag lines do not apply, and the path itself decides which pairs it
   // can reach, so one pass over the pairs says everything.
   const bool dsm = r.options->via == Path::Dsm;
-  const int class_count = dsm ? 1 : classes.class_count;
-  const int passes = dsm ? 1 : r.lines_per_class;
-  const std::size_t plans = static_cast<std::size_t>(class_count) * static_cast<std::size_t>(passes);
-
-  // Every (class, pass) plan first: a concurrent placement measures its
-  // serial check sample before the passes and again after them.
-  std::vector<MeasurementPlan> plans_of_class_pass;
-  MeasurementPlan all = base_plan(r);
-  for (int c = 0; c < class_count; ++c)
-    for (int pass = 0; pass < passes; ++pass) {
+  plans.class_count = dsm ? 1 : classes.class_count;
+  plans.passes = dsm ? 1 : r.lines_per_class;
+  plans.all = base_plan(r);
+  for (int c = 0; c < plans.class_count; ++c)
+    for (int pass = 0; pass < plans.passes; ++pass) {
       MeasurementPlan plan = base_plan(r);
       plan.rounds = without_measured(
-          assign_lines(rounds, pools, r.placement, c, pass, passes, tag_of(c, pass), r.options->device),
+          assign_lines(rounds, pools, r.placement, c, pass, plans.passes, tag_of(c, pass), r.options->device),
           r.already_measured, c, pass);
-      all.rounds.insert(all.rounds.end(), plan.rounds.begin(), plan.rounds.end());
-      plans_of_class_pass.push_back(std::move(plan));
+      plans.all.rounds.insert(plans.all.rounds.end(), plan.rounds.begin(), plan.rounds.end());
+      plans.by_class_pass.push_back(std::move(plan));
     }
+  return plans;
+}
+
+PairKey key_of(const PairMeasurement& m) { return {m.a, m.b, m.flags.first, m.flags.second}; }
+PairKey key_of(const PlannedPair& p) { return {p.a, p.b, p.flags.first, p.flags.second}; }
+
+// The check's sample of `plans`, measured serially now (before what it checks).
+SerialSample measure_sample(Backend& backend, const PlacementPlans& plans, const Options& o) {
+  SerialSample sample;
+  sample.plan = plans.all;
+  sample.plan.rounds = serial_check_sample(plans.all.rounds, static_cast<std::size_t>(o.check_pairs));
+  sample.before = pair_medians(backend.measure(sample.plan, {}));
+  return sample;
+}
+
+// A pilot of the concurrency: only the map's rounds that hold the sample,
+// as planned, between two serial runs of the sample.
+SelfCheck pilot_check(Backend& backend, const PlacementRequest& r) {
+  const PlacementPlans plans = make_plans(r);
+  const SerialSample sample = measure_sample(backend, plans, *r.options);
+  MeasurementPlan pilot = plans.all;
+  pilot.rounds = pilot_rounds(plans.all.rounds, static_cast<std::size_t>(r.options->check_pairs));
+  SelfCheck check =
+      judge_serial_check(backend, sample, backend.measure(pilot, {}), r.pairs_per_round, r.options->check_max_rel_diff);
+  check.pilot = true;
+  return check;
+}
+
+}  // namespace
+
+PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, const ProgressFn& progress,
+                                  const StopFn& stop) {
+  PlacementResult result;
+  result.placement = r.placement;
+  result.pairs_per_round = r.pairs_per_round;
+  const PlacementPlans plans = make_plans(r);
+  const std::size_t plan_count = plans.by_class_pass.size();
+
+  // A concurrent placement measures its serial check sample before the
+  // passes and again after them; the passes keep only the sample's values.
   std::optional<SerialSample> sample;
-  if (r.pairs_per_round > 1 && !all.rounds.empty()) {
-    sample.emplace();
-    sample->plan = all;
-    sample->plan.rounds = serial_check_sample(all.rounds, static_cast<std::size_t>(r.options->check_pairs));
-    sample->before = pair_medians(backend.measure(sample->plan, {}));
+  std::set<PairKey> sample_keys;
+  if (r.pairs_per_round > 1 && !plans.all.rounds.empty()) {
+    sample = measure_sample(backend, plans, *r.options);
+    for (const Round& round : sample->plan.rounds) sample_keys.insert(key_of(round.pairs.front()));
   }
 
-  Measurements measured;
+  // Flags in shared memory (dsm) have no line in the home table.
+  std::optional<LineCorrection> correction;
+  if (r.options->line_correction && r.options->via != Path::Dsm) correction.emplace(*r.homes);
+
+  Measurements sampled;
   std::size_t done = 0;
-  for (int c = 0; c < class_count && result.complete; ++c) {
+  for (int c = 0; c < plans.class_count && result.complete; ++c) {
     std::vector<PairMeasurement> class_pairs;
-    for (int pass = 0; pass < passes; ++pass) {
+    for (int pass = 0; pass < plans.passes; ++pass) {
       if (stop && stop()) {
         result.complete = false;
         break;
       }
-      const MeasurementPlan& plan = plans_of_class_pass[done];
+      const MeasurementPlan& plan = plans.by_class_pass[done];
       ++done;
       if (plan.rounds.empty()) continue;
       Measurements m = backend.measure(plan, [&](std::size_t d, std::size_t t) {
-        if (progress) progress((done - 1) * t + d, plans * t);
+        if (progress) progress((done - 1) * t + d, plan_count * t);
       });
       add_stats(result.stats, m.stats);
-      class_pairs.insert(class_pairs.end(), m.pairs.begin(), m.pairs.end());
-      measured.pairs.insert(measured.pairs.end(), m.pairs.begin(), m.pairs.end());
+      for (PairMeasurement& p : m.pairs) {
+        if (sample_keys.contains(key_of(p))) sampled.pairs.push_back(p);
+        class_pairs.push_back(std::move(p));
+      }
     }
     MapSpec spec{r.placement, c, r.units, r.options->ordered, r.options->iters};
     LatencyMap map = summarize_measurements(class_pairs, spec, class_of_tag, pass_of_tag);
     for (const PairStats& p : r.already_measured)
       if (p.home_class == c) map.pairs.push_back(p);
+    if (correction) apply_line_correction(map, *correction);
     result.per_class.push_back(std::move(map));
     result.fits.push_back(fit_additive(result.per_class.back().oneway_ns()));
   }
@@ -135,8 +181,8 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, c
   for (const PairStats& p : result.headline.pairs) (p.pass % 2 == 0 ? even : odd).pairs.push_back(p);
   if (!odd.pairs.empty()) result.line_sets = agreement(even.oneway_ns(), odd.oneway_ns());
 
-  if (sample && result.complete && !measured.pairs.empty())
-    result.checks.push_back(judge_serial_check(backend, *sample, measured, r.pairs_per_round,
+  if (sample && result.complete && !sampled.pairs.empty())
+    result.checks.push_back(judge_serial_check(backend, *sample, sampled, r.pairs_per_round,
                                                r.options->check_max_rel_diff));
   return result;
 }
@@ -146,15 +192,22 @@ PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest r
   const ScheduleKind kind = request.options->schedule;
   if (kind == ScheduleKind::Serial) request.pairs_per_round = 1;
   std::vector<SelfCheck> tried;
+  // Auto: pilots choose the concurrency, halving it until one passes; the
+  // whole map is then measured once (and checks itself again).
+  if (kind == ScheduleKind::Auto)
+    for (; request.pairs_per_round > 1 && !(stop && stop()); request.pairs_per_round /= 2) {
+      tried.push_back(pilot_check(backend, request));
+      if (tried.back().passed) break;
+    }
   for (;;) {
     PlacementResult result = measure_placement(backend, request, progress, stop);
+    tried.insert(tried.end(), result.checks.begin(), result.checks.end());
+    result.checks = tried;
     if (!result.complete) return result;
     const bool passed = result.checks.empty() || result.checks.back().passed;
-    tried.insert(tried.end(), result.checks.begin(), result.checks.end());
-    if (kind != ScheduleKind::Auto || passed || request.pairs_per_round <= 1) {
-      result.checks = tried;
-      return result;
-    }
+    // A map whose own check fails after a passing pilot (the chip changed
+    // while it ran) is measured again at half the concurrency.
+    if (kind != ScheduleKind::Auto || passed || request.pairs_per_round <= 1) return result;
     request.pairs_per_round /= 2;
   }
 }

@@ -64,6 +64,8 @@ nlohmann::json options_json(const Options& o) {
       {"cross_home", o.cross_home},
       {"home_lines", o.home_lines},
       {"home_chain", o.home_chain},
+      {"home_stride", o.home_stride},
+      {"line_correction", o.line_correction},
       {"flag_offset", o.flag_offset},
       {"l2_persist", o.l2_persist},
       {"probe", to_string(o.probe)},
@@ -116,6 +118,7 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides) {
   nlohmann::json checks = nlohmann::json::array();
   for (const SelfCheck& c : p.checks)
     checks.push_back({{"pairs_per_round", c.pairs_per_round},
+                      {"checked", c.pilot ? "pilot" : "map"},
                       {"passed", c.passed},
                       {"concurrent_vs_serial", agreement_json(c.agreement)},
                       {"serial_vs_serial", agreement_json(c.serial_repeat)},

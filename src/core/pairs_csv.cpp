@@ -5,7 +5,9 @@
 //   home_class            home class of the first flag's line (see homes.json)
 //   pass                  which of the pair's lines in that class
 //   first_flag, second_flag  byte offsets of the two flags in the flag arena
-//   oneway_ns_median      one-way latency: the median round trip / 2
+//   oneway_ns_median      one-way latency: the median round trip / 2, as measured
+//   line_correction_ns    what the home table predicts this line adds (one-way);
+//                         the matrices show oneway_ns_median minus it
 //   rtt_ns_median         the median round trip itself
 //   p05_ns, p95_ns, min_ns  ONE-WAY, like oneway_ns_median (round-trip
 //                         percentile / 2), so that the latency columns of a
@@ -17,6 +19,7 @@
 // Empty cells mark values that do not exist (NaN).
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -30,26 +33,35 @@
 namespace cumap {
 namespace {
 
-std::string cell(double v) { return std::isfinite(v) ? fmt::format("{:.3f}", v) : std::string(); }
+// A full GPU run writes over half a million rows: they are formatted
+// straight into one buffer (no string per cell), the file's largest cost.
+void put_cell(fmt::memory_buffer& out, double v) {
+  if (std::isfinite(v)) fmt::format_to(std::back_inserter(out), "{:.3f}", v);
+}
 
 }  // namespace
 
 std::string pairs_csv(const std::vector<LatencyMap>& maps, Path via) {
-  std::string out =
-      "a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,min_ns,"
-      "cycles_median,cold_ns,samples,iters,timed_out\n";
+  fmt::memory_buffer out;
+  fmt::format_to(std::back_inserter(out),
+                 "a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,line_correction_ns,rtt_ns_median,p05_ns,"
+                 "p95_ns,min_ns,cycles_median,cold_ns,samples,iters,timed_out\n");
+  const std::string_view path = to_string(via);
   for (const LatencyMap& map : maps) {
     const std::string_view placement = to_string(map.placement());
     for (const PairStats& p : map.pairs) {
       const Summary& rtt = p.rtt_ns;
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", p.a, p.b, to_string(via), placement,
-                         p.home_class, p.pass, p.first_flag, p.second_flag,
-                         cell(p.oneway_median_ns()), cell(rtt.median), cell(rtt.p05 / 2.0),
-                         cell(rtt.p95 / 2.0), cell(rtt.min / 2.0), cell(p.cycles_median), cell(p.cold_ns),
-                         rtt.count, p.iters, p.timed_out ? 1 : 0);
+      fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},", p.a, p.b, path, placement, p.home_class,
+                     p.pass, p.first_flag, p.second_flag);
+      for (double v : {p.oneway_median_ns(), p.line_correction_ns, rtt.median, rtt.p05 / 2.0, rtt.p95 / 2.0, rtt.min / 2.0,
+                       p.cycles_median, p.cold_ns}) {
+        put_cell(out, v);
+        out.push_back(',');
+      }
+      fmt::format_to(std::back_inserter(out), "{},{},{}\n", rtt.count, p.iters, p.timed_out ? 1 : 0);
     }
   }
-  return out;
+  return fmt::to_string(out);
 }
 
 namespace {
@@ -120,6 +132,8 @@ std::vector<PlacedPairStats> parse_pairs_csv(std::string_view text) {
                 static_cast<int>(whole("samples"))};
     p.cycles_median = number(at("cycles_median"), line_no);
     p.cold_ns = number(at("cold_ns"), line_no);
+    // Files of older cumaps have no correction column: nothing was subtracted.
+    if (col.contains("line_correction_ns")) p.line_correction_ns = number(at("line_correction_ns"), line_no);
     p.iters = static_cast<int>(whole("iters"));
     p.timed_out = whole("timed_out") != 0;
     out.push_back(row);

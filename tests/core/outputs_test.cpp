@@ -53,11 +53,11 @@ TEST(core_PairsCsv, HeaderAndOneWayColumns) {
   std::getline(lines, first);
   std::getline(lines, second);
   EXPECT_EQ(header,
-            "a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,rtt_ns_median,p05_ns,p95_ns,"
-            "min_ns,cycles_median,cold_ns,samples,iters,timed_out");
+            "a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,line_correction_ns,"
+            "rtt_ns_median,p05_ns,p95_ns,min_ns,cycles_median,cold_ns,samples,iters,timed_out");
   // p05/p95/min are one-way, like the median; rtt_ns_median and cold_ns are round trips.
-  EXPECT_EQ(first, "0,1,dsm,same-line,1,0,256,260,100.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
-  EXPECT_EQ(second, "1,2,dsm,same-line,1,2,4096,4100,,,,,,,,0,50,1");
+  EXPECT_EQ(first, "0,1,dsm,same-line,1,0,256,260,100.000,0.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
+  EXPECT_EQ(second, "1,2,dsm,same-line,1,2,4096,4100,,0.000,,,,,,,0,50,1");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
 }
 

@@ -97,6 +97,7 @@ class FakeChipBackend final : public Backend {
         m.rtt_ns.assign(static_cast<std::size_t>(plan.counts.samples), rtt);
         m.cold_rtt_ns = rtt * 2;
         out.pairs.push_back(std::move(m));
+        ++pairs_measured;
       }
       if (progress) progress(r + 1, plan.rounds.size());
     }
@@ -105,6 +106,7 @@ class FakeChipBackend final : public Backend {
   }
 
   int measure_calls = 0;
+  std::size_t pairs_measured = 0;
   int probe_calls = 0;
   std::size_t max_round_seen = 0;
 

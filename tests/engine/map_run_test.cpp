@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/map_run.hpp"
+#include "cumap/planner.hpp"
 #include "fake_chip_backend.hpp"
 
 namespace cumap {
@@ -18,6 +19,7 @@ Options small_options() {
   o.warmup = 0;
   o.home_lines = 256;
   o.check_pairs = 8;
+  o.home_stride = 128;  // the fake chip's homes and slow stretch count consecutive lines
   return o;
 }
 
@@ -103,7 +105,7 @@ TEST(MapRun, ConcurrentMapChecksItselfAgainstSerial) {
   EXPECT_DOUBLE_EQ(p.checks[0].agreement.median_rel_diff, 0.0);
 }
 
-TEST(MapRun, AutoScheduleHalvesConcurrencyUntilTheCheckPasses) {
+TEST(MapRun, AutoSchedulePilotsHalveConcurrencyUntilTheCheckPassesThenTheMapRunsOnce) {
   test::FakeChip spec;
   spec.crowded_above = 3;  // rounds of 3 or 4 pairs are 5 % slower
   spec.crowding_penalty = 0.05;
@@ -113,13 +115,42 @@ TEST(MapRun, AutoScheduleHalvesConcurrencyUntilTheCheckPasses) {
   const HomesResult homes = discover_homes(chip, chip.units(), o, {});
   const PlacementResult p = measure_placement_scheduled(chip, request_for(homes, o, chip.units(), 4), {}, {});
   EXPECT_EQ(p.pairs_per_round, 2);
-  ASSERT_EQ(p.checks.size(), 2u);
+  ASSERT_EQ(p.checks.size(), 3u) << "pilot at 4, pilot at 2, the map at 2";
+  EXPECT_TRUE(p.checks[0].pilot);
   EXPECT_FALSE(p.checks[0].passed);
   EXPECT_EQ(p.checks[0].pairs_per_round, 4);
   EXPECT_NEAR(p.checks[0].agreement.median_rel_diff, 0.05 / 1.025, 1e-9);
   EXPECT_NEAR(p.checks[0].bias, 0.05, 1e-9);
   EXPECT_DOUBLE_EQ(p.checks[0].serial_repeat.median_rel_diff, 0.0);
+  EXPECT_TRUE(p.checks[1].pilot);
   EXPECT_TRUE(p.checks[1].passed);
+  EXPECT_FALSE(p.checks[2].pilot);
+  EXPECT_TRUE(p.checks[2].passed);
+  // 8 units: 28 pairs x 2 classes x 2 lines in the map. Measuring the map at
+  // 4 and again at 2 (the old way) would be two maps and their samples.
+  const std::size_t map_pairs = 28 * 2 * 2;
+  EXPECT_LT(chip.pairs_measured, 2 * map_pairs) << "only one whole map";
+}
+
+TEST(MapRun, PilotRoundsAreTheMapsOwnRoundsThatHoldTheSample) {
+  const PairRounds rounds = round_robin_rounds({0, 1, 2, 3, 4, 5, 6, 7}, false);
+  std::vector<Round> planned;
+  for (const auto& round : rounds) {
+    Round r;
+    for (const auto& [a, b] : round) r.pairs.push_back(PlannedPair{UnitRef{0, a}, UnitRef{0, b}, {0, 4}, 0});
+    planned.push_back(r);
+  }
+  const std::vector<PlanPosition> at = check_sample_positions(planned, 5);
+  const std::vector<Round> pilot = pilot_rounds(planned, 5);
+  std::size_t held = 0;
+  for (const PlanPosition& p : at) {
+    const PlannedPair& sampled = planned[p.round].pairs[p.slot];
+    for (const Round& r : pilot)
+      for (const PlannedPair& q : r.pairs) held += q.a.unit == sampled.a.unit && q.b.unit == sampled.b.unit;
+  }
+  EXPECT_EQ(held, at.size()) << "every sampled pair is in the pilot once";
+  for (const Round& r : pilot) EXPECT_EQ(r.pairs.size(), 4u) << "whole rounds, with their crowd";
+  EXPECT_LE(pilot.size(), at.size());
 }
 
 // What the H100 showed: at few round trips per pair the serial re-measurement
@@ -134,11 +165,12 @@ TEST(MapRun, NoiseWithoutInterferenceKeepsFullConcurrency) {
   o.check_pairs = 24;
   const HomesResult homes = discover_homes(chip, chip.units(), o, {});
   const PlacementResult p = measure_placement_scheduled(chip, request_for(homes, o, chip.units(), 4), {}, {});
-  ASSERT_EQ(p.checks.size(), 1u) << "shift " << p.checks[0].bias << " difference "
+  ASSERT_EQ(p.checks.size(), 2u) << "shift " << p.checks[0].bias << " difference "
                                  << p.checks[0].agreement.median_rel_diff << " floor "
                                  << p.checks[0].serial_repeat.median_rel_diff;
   EXPECT_GT(p.checks[0].serial_repeat.median_rel_diff, 0.005) << "the fake is as noisy as intended";
   EXPECT_TRUE(p.checks[0].passed);
+  EXPECT_TRUE(p.checks[1].passed);
   EXPECT_EQ(p.pairs_per_round, 4);
 }
 

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Issue #11: do flag lines spread over more memory make per-class maps
+# independent of the allocation? For each --home-stride, two runs at flag
+# offsets 0 and 1 MiB + 4 KiB, 64 lines per class, same-line; then
+# bench/analyze_lines.py compares the first k lines of each run.
+# usage: bench/h100-stride.sh BIN_DIR OUT_DIR STRIDE...
+set -u -o pipefail
+BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); shift 2; mkdir -p "$OUT"; LOG="$OUT/log.txt"
+HERE=$(dirname "${BASH_SOURCE[0]}")
+. "$HERE/log_steps.sh"
+{ date -u +"date %Y-%m-%dT%H:%M:%SZ";
+  nvidia-smi --query-gpu=name,serial,pci.bus_id,driver_version,clocks.max.sm --format=csv; } 2>&1 | tee -a "$LOG"
+L="--backend cuda --same-line --schedule concurrent --iters 20 --samples 5 --rotating-count 64 --home-chain 8"
+for s in "$@"; do
+  for off in 0 1052672; do timed "$BIN/cumap" $L --home-stride "$s" --flag-offset "$off" --out "$OUT/s$s-o$off"; done
+  step python3 "$HERE/analyze_lines.py" "$OUT/s$s-o0" "$OUT/s$s-o1052672"
+  rm -f "$OUT"/s$s-o*/pairs.csv "$OUT"/s$s-o*/homes.csv "$OUT"/s$s-o*/*.png
+done
+echo done | tee -a "$LOG"

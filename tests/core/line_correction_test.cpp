@@ -1,0 +1,85 @@
+// The line correction: a value is moved by what the home table predicts its
+// flag lines add over their class's average line.
+#include <gtest/gtest.h>
+
+#include "cumap/line_correction.hpp"
+
+namespace cumap {
+namespace {
+
+// Two units, four lines of one class. Unit 0 averages 100 ns over them,
+// unit 1 200 ns.
+HomesResult two_units_four_lines() {
+  HomesResult h;
+  h.table.units = {UnitRef{0, 0}, UnitRef{0, 1}};
+  h.table.lines = {0, 128, 256, 384};
+  h.table.ns = {100, 110, 90, 100,    // unit 0
+                200, 200, 220, 180};  // unit 1
+  h.table.cycles = h.table.ns;
+  h.classes.class_count = 1;
+  h.classes.line_class = {0, 0, 0, 0};
+  h.classes.unit_side = {0, 0};
+  return h;
+}
+
+TEST(core_LineCorrection, HalfTheRoundTripsPredictedExcessOverTheClassAverage) {
+  const HomesResult h = two_units_four_lines();
+  const LineCorrection c(h);
+  // Same line 128: unit 0 is 10 ns slow there, unit 1 average: the round trip
+  // T[0][L] + T[1][L] is 10 ns over, one-way 5 ns.
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 128, 132), 5.0);
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 256, 260), 5.0);   // -10 + 20
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 384, 388), -10.0);  // 0 - 20
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 0, 4), 0.0);       // the average line
+  // Split line: the mean over both flag lines.
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 128, 384), -2.5);
+}
+
+TEST(core_LineCorrection, UnknownUnitsAndLinesAreLeftAlone) {
+  const HomesResult h = two_units_four_lines();
+  const LineCorrection c(h);
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 7, 128, 132), 0.0);
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 4096, 4100), 0.0);
+}
+
+TEST(core_LineCorrection, MapsShowTheCorrectedValueAndLinesThatDifferByTheirHomeAgree) {
+  const HomesResult h = two_units_four_lines();
+  LatencyMap map;
+  map.spec.units = {0, 1};
+  map.spec.home_class = 0;
+  // The pair measured on lines 128 and 384: 5 ns over and 10 ns under the
+  // average line, exactly as the table predicts.
+  for (auto [flag, oneway] : {std::pair<std::uint64_t, double>{128, 305.0}, {384, 290.0}}) {
+    PairStats p;
+    p.a = 0;
+    p.b = 1;
+    p.first_flag = flag;
+    p.second_flag = flag + 4;
+    p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 0, 5};
+    map.pairs.push_back(p);
+  }
+  apply_line_correction(map, LineCorrection(h));
+  EXPECT_DOUBLE_EQ(map.pairs[0].corrected_oneway_ns(), 300.0);
+  EXPECT_DOUBLE_EQ(map.pairs[1].corrected_oneway_ns(), 300.0);
+  EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 300.0);
+  EXPECT_DOUBLE_EQ(map.line_spread_ns().at(0, 1), 15.0) << "the spread stays that of the measured values";
+}
+
+TEST(core_LatencyMap, AHeadlineWeighsEveryHomeClassEquallyWhateverItsLineCount) {
+  LatencyMap map;
+  map.spec.units = {0, 1};
+  // Class 0: three lines at 100 ns; class 1: one line at 200 ns. One median
+  // over all four would say 100; each class weighing the same says 150.
+  for (auto [cls, oneway] : {std::pair<int, double>{0, 100}, {0, 100}, {0, 100}, {1, 200}}) {
+    PairStats p;
+    p.a = 0;
+    p.b = 1;
+    p.home_class = cls;
+    p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 0, 5};
+    map.pairs.push_back(p);
+  }
+  EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 150.0);
+}
+
+}  // namespace
+}  // namespace cumap
