@@ -45,6 +45,10 @@ struct PlacedPairStats {
 std::vector<PlacedPairStats> parse_pairs_csv(std::string_view text);
 
 nlohmann::json make_meta(const Options& options, const MapResult& result);
+// meta.json of `cumap homes`, whose result holds no maps: what a map's
+// meta.json says about the run, device, units and homes, and the options
+// home discovery reads.
+nlohmann::json make_homes_meta(const Options& options, const MapResult& result);
 
 // homes.json: the arena, every line's class, every unit's side, per-class
 // latencies by unit. homes.csv: the unit x line table, long form

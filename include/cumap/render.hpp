@@ -38,7 +38,7 @@ struct HeatmapStyle {
   std::string title;                                // first line of the picture
   std::string colormap = "viridis";
   std::optional<std::pair<double, double>> scale;   // fixed color range; else min..max of finite cells
-  std::optional<Topology> groups;                   // separators and names, in display order
+  std::optional<Topology> groups;                   // maps: separators and names, in display order
   std::string value_label = "one-way latency (ns)";
 };
 
@@ -46,8 +46,42 @@ struct HeatmapStyle {
 // a colorbar and group separators. Throws UsageError if the font is missing.
 Image render_heatmap(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style);
 
+// A run of consecutive rows (or columns) that belong together: a separator
+// is drawn before it and its name beside it. Positions are display positions.
+struct AxisGroup {
+  int begin = 0;
+  int end = 0;       // one past the last
+  std::string name;  // empty: a run no group names (separated, not labelled)
+};
+// The runs of `units` (in display order) that fall in one group of `topology`.
+std::vector<AxisGroup> axis_groups(const std::vector<int>& units, const Topology& topology);
+
+struct HeatmapAxis {
+  std::vector<std::string> labels;  // one per row (column), in display order
+  std::vector<AxisGroup> groups;    // empty, or consecutive runs covering every row (column)
+};
+
+// A rows x columns table whose two axes are different things (home
+// discovery: units x flag lines). Unlike a map it has no diagonal: every
+// finite cell is drawn in its color, NaN cells gray.
+struct HeatmapTable {
+  std::string title;  // above the cells, like a panel's
+  HeatmapAxis rows;
+  HeatmapAxis columns;
+  std::vector<double> values;  // row-major, rows x columns
+};
+
+// Draws one table the way render_heatmap draws a panel: the same colorbar,
+// labels and separators, but rows and columns each with their own labels,
+// groups and cell size. style.groups is not used (the axes carry the groups).
+// Throws UsageError on a table whose values do not match its labels.
+Image render_table_heatmap(const HeatmapTable& table, const HeatmapStyle& style);
+
 // 8-bit RGB PNG, written atomically.
 void write_png(const std::filesystem::path& path, const Image& image);
+// The same PNG in memory, for writers that place the file themselves
+// (OutputDirectory::write).
+std::string encode_png(const Image& image);
 
 // `cumap render`: re-draws a matrix CSV as a PNG. `scale` is "auto" or
 // "MIN:MAX"; `order` a topology JSON file (see topology.hpp). Throws

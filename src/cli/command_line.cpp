@@ -83,6 +83,29 @@ DeviceFlags add_device_options(CLI::App& app, Options& o, Choices& c) {
   return f;
 }
 
+// Options of home discovery, which every map starts with and `cumap homes`
+// runs alone. Returns --units (an empty list is checked after parsing).
+CLI::Option* add_home_options(CLI::App& app, Options& o, Choices& c) {
+  CLI::Option* units = app.add_option("--units", o.units_spec, "units to measure, e.g. 0-7,16,32-47 (default: all)");
+  app.add_option("--home-lines", o.home_lines,
+                 "lines probed to find the flags' home classes; the flag arena is these lines "
+                 "(1: every pair on one line, a single-address map)")
+      ->capture_default_str();
+  app.add_option("--home-chain", o.home_chain,
+                 "dependent atomics per timing of a line in home discovery (3 timings per unit and line)")
+      ->capture_default_str();
+  app.add_option("--home-stride", o.home_stride,
+                 "bytes from one probed line to the next (a multiple of 128): wider spreads the flag lines over "
+                 "more of the memory system")
+      ->capture_default_str();
+  app.add_option("--flag-offset", c.flag_offset,
+                 "move the flag arena by BYTES (a multiple of 128, at most 1 GiB)")
+      ->capture_default_str();
+  app.add_option("--out", o.out_dir, "output directory")->capture_default_str();
+  app.add_flag("--quiet,-q", o.quiet, "no progress, no summary");
+  return units;
+}
+
 // Options of the map only (the CLI11 objects of those the user can mistype).
 struct MapFlags {
   CLI::Option* units = nullptr;
@@ -91,11 +114,11 @@ struct MapFlags {
 
 MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line, bool& split_line, bool& cross_home) {
   MapFlags f;
+  f.units = add_home_options(app, o, c);
   app.add_flag("--same-line", same_line, "both flags in one cache line");
   app.add_flag("--split-line", split_line, "the flags in different cache lines (default: both placements)");
   app.add_flag("--cross-home", cross_home,
                "also map with the two flags in lines of different home classes (in addition to the placements above)");
-  f.units = app.add_option("--units", o.units_spec, "units to map, e.g. 0-7,16,32-47 (default: all)");
   app.add_option("--iters", o.iters, "round trips per sample")->capture_default_str();
   app.add_option("--samples", o.samples, "samples per pair")->capture_default_str();
   app.add_option("--warmup", o.warmup, "untimed round trips before the samples")->capture_default_str();
@@ -110,26 +133,10 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
   app.add_option("--check-pairs", o.check_pairs, "pairs re-measured serially to check a concurrent map")
       ->capture_default_str();
   add_choice(app, "--via", c.via, kPaths, "how the signal travels: global (memory) or dsm (CUDA: distributed shared memory in a cluster)");
-  app.add_option("--home-lines", o.home_lines,
-                 "lines probed to find the flags' home classes; the flag arena is these lines "
-                 "(1: every pair on one line, a single-address map)")
-      ->capture_default_str();
-  app.add_option("--home-chain", o.home_chain,
-                 "dependent atomics per timing of a line in home discovery (3 timings per unit and line)")
-      ->capture_default_str();
-  app.add_option("--home-stride", o.home_stride,
-                 "bytes from one probed line to the next (a multiple of 128): wider spreads the flag lines over "
-                 "more of the memory system")
-      ->capture_default_str();
   app.add_flag("!--no-line-correction", o.line_correction,
                "maps show the measured medians as they are, without subtracting what the home table predicts "
                "for each flag line");
-  app.add_option("--flag-offset", c.flag_offset,
-                 "move the flag arena by BYTES (a multiple of 128, at most 1 GiB)")
-      ->capture_default_str();
-  app.add_option("--out", o.out_dir, "output directory")->capture_default_str();
   app.add_option("--resume", o.resume_dir, "continue the interrupted run in DIR (same options), measuring only the missing pairs");
-  app.add_flag("--quiet,-q", o.quiet, "no progress, no summary");
   app.add_flag("--flush-cache", o.flush_cache, "flush L2 before each round (AMD: also the instruction cache)");
   app.add_option("--rotating-count", o.rotating_count,
                  "flag lines every pair uses in every home class; cells are the median over them "
@@ -205,6 +212,12 @@ void check_device_options(const Options& o, const DeviceFlags& given) {
     throw UsageError(fmt::format("--device {}: the cpu backend has only device 0", o.device));
   if (given.unit->count() > 0 && (o.backend == BackendKind::Cpu || o.backend == BackendKind::Cuda))
     throw UsageError(fmt::format("--unit applies to the hip backend only, not to --backend {}", to_string(o.backend)));
+}
+
+// --units given with nothing in it would silently mean "every unit".
+void check_units_given(const CLI::Option* units, const std::string& spec, const std::string& leave_out_means) {
+  if (units->count() > 0 && spec.find_first_not_of(" \t") == std::string::npos)
+    throw UsageError(fmt::format("--units: the unit list is empty (leave out --units to {})", leave_out_means));
 }
 
 // CLI11 messages sometimes span lines and quote what was typed: users get
@@ -299,6 +312,13 @@ Command parse_command_line(int argc, char** argv) {
   const DeviceFlags topo_device = add_device_options(*topo_app, topo.options, topo_choices);
   topo_app->add_option("--json", topo.json_out, "also write the layout as JSON to this file");
 
+  HomesCommand homes;
+  Choices homes_choices;
+  CLI::App* homes_app = app.add_subcommand(
+      "homes", "home discovery alone (the first step of every map): the flag lines' home classes, the units' sides");
+  const DeviceFlags homes_device = add_device_options(*homes_app, homes.options, homes_choices);
+  const CLI::Option* homes_units = add_home_options(*homes_app, homes.options, homes_choices);
+
   CoherenceCommand coherence;
   Choices coherence_choices;
   CLI::App* coh_app =
@@ -321,6 +341,17 @@ Command parse_command_line(int argc, char** argv) {
   map_choices.apply(map.options);
   topo_choices.apply(topo.options);
   coherence_choices.apply(coherence.options);
+  homes_choices.apply(homes.options);
+
+  if (homes_app->parsed()) {
+    reject_top_level_options(app, "homes", {});
+    check_device_options(homes.options, homes_device);
+    check_units_given(homes_units, homes.options.units_spec, "probe from every unit");
+    homes.options.flag_offset = parse_flag_offset(homes_choices.flag_offset);
+    validate_options(homes.options);
+    homes.command_line = join_argv(argc, argv);
+    return homes;
+  }
 
   if (coh_app->parsed()) {
     reject_top_level_options(app, "check-coherence", {});
@@ -354,8 +385,7 @@ Command parse_command_line(int argc, char** argv) {
   }
 
   check_device_options(map.options, map_device);
-  if (map_flags.units->count() > 0 && map.options.units_spec.find_first_not_of(" \t") == std::string::npos)
-    throw UsageError("--units: the unit list is empty (leave out --units to map every unit)");
+  check_units_given(map_flags.units, map.options.units_spec, "map every unit");
   if (map_flags.concurrency->count() > 0 && map.options.concurrency < 1)
     throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", map.options.concurrency));
   map.options.flag_offset = parse_flag_offset(map_choices.flag_offset);

@@ -13,6 +13,11 @@ struct MapCommand {
   Options options;
   std::string command_line;  // as typed, for meta.json
 };
+// `cumap homes`: home discovery alone (the first step of every map), with its files.
+struct HomesCommand {
+  Options options;
+  std::string command_line;  // as typed, for meta.json
+};
 struct RenderCommand {
   RenderRequest request;
 };
@@ -36,7 +41,8 @@ struct Answered {
 };
 
 using Command =
-    std::variant<MapCommand, RenderCommand, TopologyCommand, CoherenceCommand, ListDevicesCommand, Answered>;
+    std::variant<MapCommand, HomesCommand, RenderCommand, TopologyCommand, CoherenceCommand, ListDevicesCommand,
+                 Answered>;
 
 // Parses argv with CLI11. Throws UsageError with a one-line message on any
 // unknown flag or invalid value; prints help/version itself.

@@ -8,6 +8,7 @@
 
 #include "cli/coherence_command.hpp"
 #include "cli/command_line.hpp"
+#include "cli/homes_command.hpp"
 #include "cli/map_command.hpp"
 #include "cli/topology_command.hpp"
 #include "cumap/error.hpp"
@@ -21,6 +22,7 @@ int dispatch(const cumap::cli::Command& command) {
       [](const auto& c) -> int {
         using T = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<T, MapCommand>) return run_map(c);
+        else if constexpr (std::is_same_v<T, HomesCommand>) return run_homes(c);
         else if constexpr (std::is_same_v<T, RenderCommand>) {
           cumap::render_csv_file(c.request);
           return cumap::kExitOk;

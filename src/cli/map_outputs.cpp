@@ -1,10 +1,10 @@
 #include "cli/map_outputs.hpp"
 
-#include <filesystem>
 #include <optional>
 
 #include <fmt/format.h>
 
+#include "cli/homes_outputs.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/render.hpp"
 
@@ -20,14 +20,6 @@ std::optional<Topology> groups_for_display(const MapResult& r) {
   return r.display_groups;
 }
 
-// A PNG the run may remove again if it fails later (OutputDirectory).
-void write_png_into(OutputDirectory& out, const std::string& name, const Image& image) {
-  const std::filesystem::path path = out.path() / name;
-  const bool existed = std::filesystem::exists(std::filesystem::symlink_status(path));
-  write_png(path, image);
-  if (!existed) out.note_new_file(path);
-}
-
 // A matrix CSV and its heatmap, in display order.
 HeatmapPanel write_map(OutputDirectory& out, const Options& o, const MapResult& r, const LatencyMap& map,
                        const std::string& stem, HeatmapStyle style) {
@@ -35,7 +27,7 @@ HeatmapPanel write_map(OutputDirectory& out, const Options& o, const MapResult& 
   const Summary cells = summarize(shown.values);  // the diagonal and missing cells (NaN) are ignored
   out.write(fmt::format("matrix-{}.csv", stem), matrix_csv(shown));
   style.title = heatmap_title(r.device, map.placement(), o.probe, map.spec.home_class, cells);
-  write_png_into(out, fmt::format("heatmap-{}.png", stem), render_heatmap({{stem, shown}}, style));
+  out.write(fmt::format("heatmap-{}.png", stem), encode_png(render_heatmap({{stem, shown}}, style)));
   return {fmt::format("{} (median {:.0f} ns)", to_string(map.placement()), cells.median), shown};
 }
 
@@ -79,14 +71,13 @@ void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& ou
   if (panels.size() > 1) {
     style.title = fmt::format("{} - one-way {} ping-pong latency, {} {}s, {}", r.device.name, to_string(o.probe),
                               r.display_order.size(), r.device.unit_name, class_words(MapSpec::kAllClasses));
-    write_png_into(out, "heatmap.png", render_heatmap(panels, style));
+    out.write("heatmap.png", encode_png(render_heatmap(panels, style)));
   }
   out.write("pairs.csv", pairs_csv(every_map, o.via));
   for (const PlacementResult& p : r.placements)
     if (p.stats.extra.contains("cluster_barrier"))
       out.write("cluster-barrier.csv", cluster_barrier_csv(p.stats.extra["cluster_barrier"]));
-  out.write("homes.csv", homes_csv(r.homes));
-  out.write("homes.json", homes_json(r.homes).dump(2) + "\n");
+  write_homes_outputs(o, r, out);
   // Last: a meta.json says the other files are complete.
   out.write("meta.json", make_meta(o, r).dump(2) + "\n");
 }

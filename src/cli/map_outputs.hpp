@@ -13,7 +13,8 @@ namespace cumap::cli {
 //   matrix-<placement>-home<c>.csv, heatmap-...png   flags in home class c (with several classes)
 //   line-spread-<placement>.csv                       largest minus smallest per-line value (several lines)
 //   heatmap.png                                       every placement's headline on one scale
-//   pairs.csv, homes.csv, homes.json, meta.json
+//   pairs.csv, meta.json
+//   homes.csv, homes.json, heatmap-homes.png          home discovery (homes_outputs.hpp)
 void write_map_outputs(const Options& options, const MapResult& result, OutputDirectory& out);
 
 // "NVIDIA H100 - same-line, cas, all home classes - one-way median 402.1 ns (range 301.0-611.3)".

@@ -137,6 +137,54 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides) {
   return j;
 }
 
+// The options that `cumap homes` reads; the others keep their defaults there
+// and would only mislead.
+nlohmann::json homes_options_json(const Options& o) {
+  const nlohmann::json all = options_json(o);
+  nlohmann::json j = nlohmann::json::object();
+  for (const char* key : {"backend", "device", "units_spec", "home_lines", "home_chain", "home_stride", "flag_offset", "out_dir",
+                          "quiet", "order", "colormap", "hip_unit"})
+    j[key] = all.at(key);
+  return j;
+}
+
+nlohmann::json homes_summary_json(const HomesResult& h) {
+  std::vector<int> units;
+  for (const UnitRef& u : h.table.units) units.push_back(u.unit);
+  return {{"class_count", h.classes.class_count},
+          {"recheck_agreement", h.recheck_agreement},
+          {"unreproduced_class_count", h.unreproduced_class_count},
+          {"separation", number_or_null(h.classes.separation)},
+          {"sides", to_json(sides_as_topology(units, h.classes.unit_side))["groups"]},
+          {"lines_probed", h.table.lines.size()},
+          {"arena_offset_bytes", h.arena.offset_bytes}};
+}
+
+// What every meta.json says, a map's and that of `cumap homes`: the tool
+// and the run, the device, the units and their homes.
+nlohmann::json run_meta(const MapResult& r) {
+  std::set<int> units(r.display_order.begin(), r.display_order.end());
+  std::vector<int> unit_list(units.begin(), units.end());
+  // Where the wall time went, in the order the phases ran.
+  nlohmann::json phases = nlohmann::json::array();
+  for (const auto& [name, seconds] : r.run.phase_seconds) phases.push_back({{"phase", name}, {"seconds", seconds}});
+  return {
+      {"tool", "cumap"},
+      {"tool_version", r.run.tool_version},
+      {"timestamp_utc", r.run.timestamp_utc},
+      {"host", r.run.host_name},
+      {"command_line", r.run.command_line},
+      {"wall_seconds", r.run.wall_seconds},
+      {"phase_seconds", phases},
+      {"backend", r.device.backend},
+      {"device", device_json(r.device)},
+      {"topology", to_json(r.topology)},
+      {"display_order", r.display_order},
+      {"units", unit_list},
+      {"homes", homes_summary_json(r.homes)},
+  };
+}
+
 }  // namespace
 
 Topology sides_as_topology(const std::vector<int>& units, const std::vector<int>& unit_side) {
@@ -190,8 +238,6 @@ std::string homes_csv(const HomesResult& h) {
 }
 
 nlohmann::json make_meta(const Options& options, const MapResult& r) {
-  std::set<int> units(r.display_order.begin(), r.display_order.end());
-  std::vector<int> unit_list(units.begin(), units.end());
   std::vector<int> home_units;
   for (const UnitRef& u : r.homes.table.units) home_units.push_back(u.unit);
   const Topology side_groups = sides_as_topology(home_units, r.homes.classes.unit_side);
@@ -201,39 +247,23 @@ nlohmann::json make_meta(const Options& options, const MapResult& r) {
   for (const StructureRow& row : r.structure)
     structure.push_back({{"relation", row.relation}, {"near_units", row.near_units}, {"median_ns", number_or_null(row.median_ns)},
                          {"p05_ns", number_or_null(row.p05_ns)}, {"p95_ns", number_or_null(row.p95_ns)}, {"cells", row.cells}});
-  // Where the wall time went, in the order the phases ran.
-  nlohmann::json phases = nlohmann::json::array();
-  for (const auto& [name, seconds] : r.run.phase_seconds) phases.push_back({{"phase", name}, {"seconds", seconds}});
   nlohmann::json caps = {{"max_pairs_per_round", r.capabilities.max_pairs_per_round},
                          {"l2_persist", r.capabilities.l2_persist}, {"dsm", r.capabilities.dsm}};
-  return {
-      {"tool", "cumap"},
-      {"tool_version", r.run.tool_version},
-      {"timestamp_utc", r.run.timestamp_utc},
-      {"host", r.run.host_name},
-      {"command_line", r.run.command_line},
-      {"wall_seconds", r.run.wall_seconds},
-      {"phase_seconds", phases},
-      {"interrupted", r.interrupted},
-      {"other_compute_processes", r.other_processes},
-      {"backend", r.device.backend},
-      {"device", device_json(r.device)},
-      {"capabilities", caps},
-      {"options", options_json(options)},
-      {"topology", to_json(r.topology)},
-      {"display_order", r.display_order},
-      {"units", unit_list},
-      {"homes", {{"class_count", r.homes.classes.class_count},
-                 {"recheck_agreement", r.homes.recheck_agreement},
-                 {"unreproduced_class_count", r.homes.unreproduced_class_count},
-                 {"separation", number_or_null(r.homes.classes.separation)},
-                 {"sides", to_json(side_groups)["groups"]},
-                 {"lines_probed", r.homes.table.lines.size()},
-                 {"arena_offset_bytes", r.homes.arena.offset_bytes}}},
-      {"lines_per_class", r.lines_per_class},
-      {"structure", structure},
-      {"maps", placements},
-  };
+  nlohmann::json j = run_meta(r);
+  j["interrupted"] = r.interrupted;
+  j["other_compute_processes"] = r.other_processes;
+  j["capabilities"] = caps;
+  j["options"] = options_json(options);
+  j["lines_per_class"] = r.lines_per_class;
+  j["structure"] = structure;
+  j["maps"] = placements;
+  return j;
+}
+
+nlohmann::json make_homes_meta(const Options& options, const MapResult& r) {
+  nlohmann::json j = run_meta(r);
+  j["options"] = homes_options_json(options);
+  return j;
 }
 
 std::string utc_timestamp_now() {

@@ -10,10 +10,6 @@
 namespace cumap::render {
 namespace {
 
-bool printable(const ValueMatrix& matrix, std::size_t r, std::size_t c) {
-  return r != c && std::isfinite(matrix.at(r, c));
-}
-
 std::string format_value(double v, int decimals) { return fmt::format("{:.{}f}", v, decimals); }
 
 // Blank space kept between a value's text and its cell's edges.
@@ -39,44 +35,43 @@ Rgb text_color_on(Rgb background) {
   return contrast(background, kInk) >= contrast(background, kWhite) ? kInk : kWhite;
 }
 
-std::optional<int> cell_value_decimals(Font& font, const HeatmapLayout& layout,
-                                       const std::vector<HeatmapPanel>& panels) {
+std::optional<int> cell_value_decimals(Font& font, const HeatmapLayout& layout, const std::vector<Grid>& grids) {
   if (layout.cell_value_px <= 0) return std::nullopt;
   double largest = 0.0;
   bool any = false;
-  for (const auto& panel : panels)
-    for (std::size_t r = 0; r < panel.matrix.size(); ++r)
-      for (std::size_t c = 0; c < panel.matrix.size(); ++c)
-        if (printable(panel.matrix, r, c)) {
-          largest = std::max(largest, std::abs(panel.matrix.at(r, c)));
+  for (const auto& grid : grids)
+    for (std::size_t r = 0; r < grid.row_count(); ++r)
+      for (std::size_t c = 0; c < grid.column_count(); ++c)
+        if (grid.measured(r, c)) {
+          largest = std::max(largest, std::abs(grid.at(r, c)));
           any = true;
         }
   if (!any) return std::nullopt;
   // About four significant digits: 0.25 -> "0.25", 189.7 -> "189.7", 1234 -> "1234".
-  const int room = layout.cell - 2 * cell_padding(layout.cell);
+  const int room = layout.cell_width - 2 * cell_padding(layout.cell_width);
   for (int decimals = largest >= 1000.0 ? 0 : largest >= 10.0 ? 1 : 2; decimals >= 0; --decimals) {
     int widest = 0;
-    for (const auto& panel : panels)
-      for (std::size_t r = 0; r < panel.matrix.size(); ++r)
-        for (std::size_t c = 0; c < panel.matrix.size(); ++c)
-          if (printable(panel.matrix, r, c))
-            widest = std::max(widest, font.measure(format_value(panel.matrix.at(r, c), decimals), layout.cell_value_px).width);
+    for (const auto& grid : grids)
+      for (std::size_t r = 0; r < grid.row_count(); ++r)
+        for (std::size_t c = 0; c < grid.column_count(); ++c)
+          if (grid.measured(r, c))
+            widest = std::max(widest, font.measure(format_value(grid.at(r, c), decimals), layout.cell_value_px).width);
     if (widest <= room) return decimals;
   }
   return std::nullopt;  // even whole numbers would spill into the neighbours
 }
 
-void draw_cell_values(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,
-                      const ValueMatrix& matrix, int decimals) {
+void draw_cell_values(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid,
+                      int decimals) {
   const Rect& area = layout.panels[panel];
   const int px = layout.cell_value_px;
   const TextExtent digits = font.measure("0123456789", px);
-  for (std::size_t r = 0; r < matrix.size(); ++r)
-    for (std::size_t c = 0; c < matrix.size(); ++c) {
-      if (!printable(matrix, r, c)) continue;
-      const std::string text = format_value(matrix.at(r, c), decimals);
-      const int center_x = area.x + static_cast<int>(c) * layout.cell + layout.cell / 2;
-      const int center_y = area.y + static_cast<int>(r) * layout.cell + layout.cell / 2;
+  for (std::size_t r = 0; r < grid.row_count(); ++r)
+    for (std::size_t c = 0; c < grid.column_count(); ++c) {
+      if (!grid.measured(r, c)) continue;
+      const std::string text = format_value(grid.at(r, c), decimals);
+      const int center_x = area.x + static_cast<int>(c) * layout.cell_width + layout.cell_width / 2;
+      const int center_y = area.y + static_cast<int>(r) * layout.cell_height + layout.cell_height / 2;
       const Rgb ink = text_color_on(image.pixel(center_x, center_y));
       font.draw(image, text, px, center_x - font.measure(text, px).width / 2,
                 center_y + (digits.ascent - digits.descent) / 2, ink);

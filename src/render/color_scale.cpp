@@ -26,13 +26,13 @@ double ColorScale::fraction(double v) const {
   return (v * 0.5 - min * 0.5) / half;
 }
 
-ColorScale choose_color_scale(const std::vector<HeatmapPanel>& panels,
+ColorScale choose_color_scale(const std::vector<std::span<const double>>& value_sets,
                               const std::optional<std::pair<double, double>>& fixed) {
   if (fixed) return {fixed->first, fixed->second};
   double lo = std::numeric_limits<double>::infinity();
   double hi = -lo;
-  for (const auto& panel : panels)
-    for (double v : panel.matrix.values)
+  for (const auto& values : value_sets)
+    for (double v : values)
       if (std::isfinite(v)) {
         lo = std::min(lo, v);
         hi = std::max(hi, v);
@@ -48,6 +48,13 @@ ColorScale choose_color_scale(const std::vector<HeatmapPanel>& panels,
     if (std::isfinite(widened.min) && std::isfinite(widened.max) && widened.min < widened.max) return widened;
   }
   return {lo, hi};
+}
+
+ColorScale choose_color_scale(const std::vector<HeatmapPanel>& panels,
+                              const std::optional<std::pair<double, double>>& fixed) {
+  std::vector<std::span<const double>> value_sets;
+  for (const auto& panel : panels) value_sets.emplace_back(panel.matrix.values);
+  return choose_color_scale(value_sets, fixed);
 }
 
 namespace {

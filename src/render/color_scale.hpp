@@ -1,5 +1,6 @@
 #pragma once
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,9 +20,13 @@ struct ColorScale {
   double fraction(double v) const;
 };
 
-// The fixed range if given, else min..max of the finite cells of all panels.
-// A flat or empty range is widened so that fraction() stays finite where
-// that is possible without overflow; otherwise it stays flat (see fraction).
+// The fixed range if given, else min..max of the finite values of all sets
+// (one set per panel or table). A flat or empty range is widened so that
+// fraction() stays finite where that is possible without overflow;
+// otherwise it stays flat (see fraction).
+ColorScale choose_color_scale(const std::vector<std::span<const double>>& value_sets,
+                              const std::optional<std::pair<double, double>>& fixed);
+// The same over the cells of every panel.
 ColorScale choose_color_scale(const std::vector<HeatmapPanel>& panels,
                               const std::optional<std::pair<double, double>>& fixed);
 

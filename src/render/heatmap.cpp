@@ -11,6 +11,7 @@ namespace cumap {
 namespace {
 
 using render::Font;
+using render::Grid;
 using render::TextExtent;
 
 void check_panels(const std::vector<HeatmapPanel>& panels) {
@@ -24,12 +25,43 @@ void check_panels(const std::vector<HeatmapPanel>& panels) {
   }
 }
 
-bool same_units(const std::vector<HeatmapPanel>& panels) {
-  return std::all_of(panels.begin(), panels.end(),
-                     [&](const HeatmapPanel& p) { return p.matrix.units == panels.front().matrix.units; });
+// A table's groups must tile its axis, as axis_groups() makes them: the
+// separators then mark every boundary and nothing else.
+void check_groups(const std::vector<AxisGroup>& groups, std::size_t count, const std::string& axis) {
+  if (groups.empty()) return;
+  int next = 0;
+  bool tiled = true;
+  for (const AxisGroup& g : groups) {
+    tiled = tiled && g.begin == next && g.end > g.begin;
+    next = g.end;
+  }
+  if (!tiled || static_cast<std::size_t>(next) != count)
+    throw UsageError("heatmap: a table's " + axis + " groups must be consecutive runs covering every one of its " + axis);
 }
 
-render::LayoutText measure_text(Font& font, const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style,
+void check_table(const HeatmapTable& table) {
+  const std::size_t rows = table.rows.labels.size(), columns = table.columns.labels.size();
+  if (rows == 0 || columns == 0) throw UsageError("heatmap: a table has no rows or no columns");
+  if (table.values.size() != rows * columns)
+    throw UsageError("heatmap: a table's values do not match its rows and columns");
+  check_groups(table.rows.groups, rows, "rows");
+  check_groups(table.columns.groups, columns, "columns");
+}
+
+// Row labels are drawn once, left of the first panel, when every panel has
+// the same rows.
+bool same_rows(const std::vector<Grid>& grids) {
+  return std::all_of(grids.begin(), grids.end(),
+                     [&](const Grid& g) { return g.rows.labels == grids.front().rows.labels; });
+}
+
+int widest(Font& font, const std::vector<std::string>& labels) {
+  int width = 0;
+  for (const auto& label : labels) width = std::max(width, font.measure(label, render::kUnitLabelPx).width);
+  return width;
+}
+
+render::LayoutText measure_text(Font& font, const std::vector<Grid>& grids, const HeatmapStyle& style,
                                 const std::vector<std::string>& tick_labels) {
   render::LayoutText text;
   if (!style.title.empty()) {
@@ -37,16 +69,17 @@ render::LayoutText measure_text(Font& font, const std::vector<HeatmapPanel>& pan
     text.title_width = title.width;
     text.title_height = font.measure("Ag", render::kTitlePx).height();
   }
-  if (std::any_of(panels.begin(), panels.end(), [](const HeatmapPanel& p) { return !p.title.empty(); }))
+  if (std::any_of(grids.begin(), grids.end(), [](const Grid& g) { return !g.title.empty(); }))
     text.panel_title_height = font.measure("Ag", render::kPanelTitlePx).height();
-  for (const auto& panel : panels)
-    text.panel_title_width = std::max(text.panel_title_width, font.measure(panel.title, render::kPanelTitlePx).width);
-  for (const auto& panel : panels)
-    for (int unit : panel.matrix.units)
-      text.unit_label_width = std::max(text.unit_label_width, font.measure(std::to_string(unit), render::kUnitLabelPx).width);
-  text.unit_label_height = font.measure("0123456789", render::kUnitLabelPx).height();
-  if (style.groups && !style.groups->groups.empty())
-    text.group_label_height = font.measure("Ag", render::kGroupLabelPx).height();
+  const int group_height = font.measure("Ag", render::kGroupLabelPx).height();
+  for (const auto& grid : grids) {
+    text.panel_title_width = std::max(text.panel_title_width, font.measure(grid.title, render::kPanelTitlePx).width);
+    text.row_label_width = std::max(text.row_label_width, widest(font, grid.rows.labels));
+    text.column_label_width = std::max(text.column_label_width, widest(font, grid.columns.labels));
+    if (!grid.rows.groups.empty()) text.row_group_label_height = group_height;
+    if (!grid.columns.groups.empty()) text.column_group_label_height = group_height;
+  }
+  text.label_height = font.measure("0123456789", render::kUnitLabelPx).height();
   for (const auto& label : tick_labels)
     text.tick_label_width = std::max(text.tick_label_width, font.measure(label, render::kTickLabelPx).width);
   text.tick_label_height = font.measure("0123456789", render::kTickLabelPx).height();
@@ -54,61 +87,99 @@ render::LayoutText measure_text(Font& font, const std::vector<HeatmapPanel>& pan
   return text;
 }
 
-}  // namespace
-
-namespace render {
-
-HeatmapLayout plan_heatmap(Font& font, const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style) {
-  check_panels(panels);
-  const ColorScale scale = choose_color_scale(panels, style.scale);
-  LayoutInput input;
-  input.units = static_cast<int>(panels.front().matrix.size());
-  input.panels = static_cast<int>(panels.size());
-  input.row_labels_on_every_panel = !same_units(panels);
-  input.text = measure_text(font, panels, style, format_ticks(nice_ticks(scale.min, scale.max)));
-  return layout_heatmap(input);
+render::ColorScale color_scale(const std::vector<Grid>& grids, const HeatmapStyle& style) {
+  std::vector<std::span<const double>> values;
+  for (const Grid& grid : grids) values.push_back(grid.values);
+  return render::choose_color_scale(values, style.scale);
 }
 
-}  // namespace render
-
-Image render_heatmap(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style) {
-  check_panels(panels);
+// Everything render_heatmap and render_table_heatmap draw, from checked grids.
+Image draw_grids(const std::vector<Grid>& grids, const HeatmapStyle& style) {
   render::colormap_table(style.colormap);  // unknown names fail before any work
   if (style.scale && !(style.scale->first < style.scale->second))
     throw UsageError("heatmap: color scale needs MIN < MAX");
   Font font(render::default_font_path());
 
-  const render::ColorScale scale = render::choose_color_scale(panels, style.scale);
-  const render::HeatmapLayout layout = render::plan_heatmap(font, panels, style);
+  const render::ColorScale scale = color_scale(grids, style);
+  const render::HeatmapLayout layout = render::plan_grids(font, grids, style);
 
   Image image = render::blank_image(layout.width, layout.height, render::kWhite);
   if (!style.title.empty())
     font.draw(image, style.title, render::kTitlePx, layout.title.x,
               layout.title.y + font.measure("Ag", render::kTitlePx).ascent, render::kInk);
 
-  const std::optional<int> value_decimals = render::cell_value_decimals(font, layout, panels);
+  const std::optional<int> value_decimals = render::cell_value_decimals(font, layout, grids);
   const int panel_title_ascent = font.measure("Ag", render::kPanelTitlePx).ascent;
-  for (std::size_t i = 0; i < panels.size(); ++i) {
-    const HeatmapPanel& panel = panels[i];
+  for (std::size_t i = 0; i < grids.size(); ++i) {
+    const Grid& grid = grids[i];
     const render::Rect& area = layout.panels[i];
-    render::draw_cells(image, area, layout.cell, panel.matrix, scale, style.colormap);
-    if (value_decimals) render::draw_cell_values(image, font, layout, i, panel.matrix, *value_decimals);
+    render::draw_cells(image, layout, i, grid, scale, style.colormap);
+    if (value_decimals) render::draw_cell_values(image, font, layout, i, grid, *value_decimals);
     render::frame_rect(image, area.x, area.y, area.width, area.height, render::kInk);
-    if (!panel.title.empty()) {
-      const int width = font.measure(panel.title, render::kPanelTitlePx).width;
+    if (!grid.title.empty()) {
+      const int width = font.measure(grid.title, render::kPanelTitlePx).width;
       const render::Rect& box = layout.panel_titles[i];
-      font.draw(image, panel.title, render::kPanelTitlePx, box.x + (box.width - width) / 2,
+      font.draw(image, grid.title, render::kPanelTitlePx, box.x + (box.width - width) / 2,
                 box.y + panel_title_ascent, render::kInk);
     }
-    render::draw_unit_labels(image, font, layout, i, panel.matrix.units);
-    if (style.groups && !style.groups->groups.empty()) {
-      const auto spans = render::group_spans(panel.matrix.units, *style.groups);
-      render::draw_group_separators(image, area, layout.cell, spans);
-      render::draw_group_names(image, font, layout, i, spans);
-    }
+    render::draw_axis_labels(image, font, layout, i, grid);
+    render::draw_group_separators(image, layout, i, grid);
+    render::draw_group_names(image, font, layout, i, grid);
   }
   render::draw_colorbar(image, font, layout, scale, style.colormap, style.value_label);
   return image;
+}
+
+}  // namespace
+
+namespace render {
+
+std::vector<Grid> map_grids(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style) {
+  std::vector<Grid> grids;
+  for (const auto& panel : panels) {
+    HeatmapAxis axis;
+    for (int unit : panel.matrix.units) axis.labels.push_back(std::to_string(unit));
+    if (style.groups && !style.groups->groups.empty()) axis.groups = axis_groups(panel.matrix.units, *style.groups);
+    grids.push_back({panel.title, axis, axis, panel.matrix.values, true});
+  }
+  return grids;
+}
+
+Grid table_grid(const HeatmapTable& table) {
+  return {table.title, table.rows, table.columns, table.values, false};
+}
+
+HeatmapLayout plan_grids(Font& font, const std::vector<Grid>& grids, const HeatmapStyle& style) {
+  const ColorScale scale = color_scale(grids, style);
+  LayoutInput input;
+  input.rows = static_cast<int>(grids.front().row_count());
+  input.columns = static_cast<int>(grids.front().column_count());
+  input.panels = static_cast<int>(grids.size());
+  input.row_labels_on_every_panel = !same_rows(grids);
+  input.text = measure_text(font, grids, style, format_ticks(nice_ticks(scale.min, scale.max)));
+  return layout_heatmap(input);
+}
+
+HeatmapLayout plan_heatmap(Font& font, const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style) {
+  check_panels(panels);
+  return plan_grids(font, map_grids(panels, style), style);
+}
+
+HeatmapLayout plan_table_heatmap(Font& font, const HeatmapTable& table, const HeatmapStyle& style) {
+  check_table(table);
+  return plan_grids(font, {table_grid(table)}, style);
+}
+
+}  // namespace render
+
+Image render_heatmap(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style) {
+  check_panels(panels);
+  return draw_grids(render::map_grids(panels, style), style);
+}
+
+Image render_table_heatmap(const HeatmapTable& table, const HeatmapStyle& style) {
+  check_table(table);
+  return draw_grids({render::table_grid(table)}, style);
 }
 
 }  // namespace cumap

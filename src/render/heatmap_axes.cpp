@@ -12,7 +12,7 @@ int centred_baseline(int center, const TextExtent& ink) { return center + (ink.a
 
 // The part of every name after their common prefix ("GPC3" -> "3" among
 // GPC0..GPC7), or nothing if that would leave some name empty.
-std::string common_prefix(const std::vector<GroupSpan>& spans) {
+std::string common_prefix(const std::vector<AxisGroup>& spans) {
   std::string prefix;
   bool first = true;
   for (const auto& span : spans) {
@@ -40,50 +40,64 @@ std::string fitting_name(Font& font, const std::string& name, const std::string&
   return {};
 }
 
+// Calls draw(name, centre) for every named group along an axis of `cell`
+// pixels a row (column): centre in pixels from the panel's edge, name the
+// longest form that fits the group's length.
+template <typename Draw>
+void each_fitting_name(Font& font, const std::vector<AxisGroup>& groups, int cell, const Draw& draw) {
+  const std::string prefix = common_prefix(groups);
+  for (const auto& group : groups) {
+    if (group.name.empty()) continue;
+    const int length = (group.end - group.begin) * cell;
+    const std::string name = fitting_name(font, group.name, prefix, length - 4);
+    if (name.empty()) continue;  // better no name than names running into each other
+    draw(name, group.begin * cell + length / 2);
+  }
+}
+
 }  // namespace
 
-void draw_unit_labels(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,
-                      const std::vector<int>& units) {
+void draw_axis_labels(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid) {
   const Rect& p = layout.panels[panel];
   const Rect& rows = layout.row_labels[panel];
   const Rect& cols = layout.column_labels[panel];
   const TextExtent digits = font.measure("0123456789", kUnitLabelPx);
-  for (std::size_t i = 0; i < units.size(); i += layout.label_step) {
-    const std::string id = std::to_string(units[i]);
-    const int width = font.measure(id, kUnitLabelPx).width;
-    const int center = static_cast<int>(i) * layout.cell + layout.cell / 2;
-    if (rows.width > 0) {
+  if (rows.width > 0)
+    for (std::size_t i = 0; i < grid.row_count(); i += layout.row_label_step) {
+      const std::string& label = grid.rows.labels[i];
+      const int width = font.measure(label, kUnitLabelPx).width;
+      const int center = static_cast<int>(i) * layout.cell_height + layout.cell_height / 2;
       fill_rect(image, p.x - 1 - kTickLength, p.y + center, kTickLength, 1, kInk);
-      font.draw(image, id, kUnitLabelPx, rows.right() - width, centred_baseline(p.y + center, digits), kInk);
+      font.draw(image, label, kUnitLabelPx, rows.right() - width, centred_baseline(p.y + center, digits), kInk);
     }
+  for (std::size_t i = 0; i < grid.column_count(); i += layout.column_label_step) {
+    const std::string& label = grid.columns.labels[i];
+    const int width = font.measure(label, kUnitLabelPx).width;
+    const int center = static_cast<int>(i) * layout.cell_width + layout.cell_width / 2;
     fill_rect(image, p.x + center, p.bottom() + 1, 1, kTickLength, kInk);
-    // Rotated, ending next to the panel so that short and long ids line up.
-    font.draw(image, id, kUnitLabelPx, centred_baseline(p.x + center, digits), cols.y + width, kInk,
+    // Rotated, ending next to the panel so that short and long labels line up.
+    font.draw(image, label, kUnitLabelPx, centred_baseline(p.x + center, digits), cols.y + width, kInk,
               TextDirection::Up);
   }
 }
 
-void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,
-                      const std::vector<GroupSpan>& spans) {
+void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid) {
   const Rect& p = layout.panels[panel];
   const Rect& rows = layout.row_groups[panel];
   const Rect& cols = layout.column_groups[panel];
   const TextExtent line = font.measure("Ag", kGroupLabelPx);
-  const std::string prefix = common_prefix(spans);
-  for (const auto& span : spans) {
-    if (span.name.empty()) continue;
-    const int begin = span.begin * layout.cell;
-    const int length = (span.end - span.begin) * layout.cell;
-    const std::string name = fitting_name(font, span.name, prefix, length - 4);
-    if (name.empty()) continue;  // better no name than names running into each other
-    const int width = font.measure(name, kGroupLabelPx).width;
-    const int center = begin + length / 2;
-    if (cols.height > 0)
-      font.draw(image, name, kGroupLabelPx, p.x + center - width / 2, cols.y + line.ascent, kInk);
-    if (rows.width > 0)
-      font.draw(image, name, kGroupLabelPx, rows.x + line.ascent, p.y + center + width / 2, kInk,
-                TextDirection::Up);
-  }
+  // Below the panel, centred under their columns.
+  if (cols.height > 0)
+    each_fitting_name(font, grid.columns.groups, layout.cell_width, [&](const std::string& name, int center) {
+      font.draw(image, name, kGroupLabelPx, p.x + center - font.measure(name, kGroupLabelPx).width / 2,
+                cols.y + line.ascent, kInk);
+    });
+  // Left of the row labels, rotated, centred beside their rows.
+  if (rows.width > 0)
+    each_fitting_name(font, grid.rows.groups, layout.cell_height, [&](const std::string& name, int center) {
+      font.draw(image, name, kGroupLabelPx, rows.x + line.ascent,
+                p.y + center + font.measure(name, kGroupLabelPx).width / 2, kInk, TextDirection::Up);
+    });
 }
 
 }  // namespace cumap::render

@@ -20,16 +20,19 @@ struct LayoutText {
   int title_height = 0;
   int panel_title_height = 0;   // 0 when no panel has a title
   int panel_title_width = 0;    // widest panel title
-  int unit_label_width = 0;     // widest unit id
-  int unit_label_height = 0;    // tallest unit id
-  int group_label_height = 0;   // 0 when there are no groups
+  int row_label_width = 0;      // widest row label (a unit id)
+  int column_label_width = 0;   // widest column label; drawn rotated, so its height on the page
+  int label_height = 0;         // tallest row or column label
+  int row_group_label_height = 0;     // 0 when the rows have no groups
+  int column_group_label_height = 0;  // 0 when the columns have no groups
   int tick_label_width = 0;     // widest colorbar tick label
   int tick_label_height = 0;
   int value_label_height = 0;   // colorbar caption, drawn rotated
 };
 
 struct LayoutInput {
-  int units = 0;
+  int rows = 0;     // a map: its units, both ways
+  int columns = 0;
   int panels = 1;
   bool row_labels_on_every_panel = false;  // panels with different unit ids
   LayoutText text;
@@ -38,8 +41,12 @@ struct LayoutInput {
 struct HeatmapLayout {
   int width = 0;
   int height = 0;
-  int cell = 0;        // pixels per matrix cell, both ways
-  int label_step = 1;  // every label_step-th unit gets an id label
+  // Pixels per cell, each axis sized by cell_size: square for a map; a
+  // table of a few units by many lines gets tall rows and narrow columns.
+  int cell_width = 0;
+  int cell_height = 0;
+  int row_label_step = 1;     // every row_label_step-th row gets a label
+  int column_label_step = 1;  // likewise for columns
   int cell_value_px = 0;  // font size of the values printed in the cells; 0: cells too small
   Rect title;
   std::vector<Rect> panels;         // the cells of each panel
@@ -55,13 +62,14 @@ struct HeatmapLayout {
 
 inline constexpr int kTickLength = 3;
 
-// Up to 256 units the larger of min(16, 800/N) and min(80, 384/N), at least 4:
-// small maps get big cells (a 2-unit panel is as tall as the colorbar, up to
-// 24 units a panel is about 384 px), mid-sized ones 16 px down to 4 px.
+// Cell size along an axis of N `units` (rows or columns). Up to 256 units
+// the larger of min(16, 800/N) and min(80, 384/N), at least 4: small maps
+// get big cells (a 2-unit panel is as tall as the colorbar, up to 24 units a
+// panel is about 384 px), mid-sized ones 16 px down to 4 px.
 // Beyond 256, as many pixels as keep the panel near 1024 wide, which is
 // 1 pixel a cell at 1024 units.
 int cell_size(int units);
-// Cells at least this large show their value as text.
+// Cells at least this large both ways show their value as text.
 inline constexpr int kMinCellForValues = 40;
 // Smallest step of 1, 2, 5, 10, 20, 50... with labels at least `pitch` apart.
 int label_step(int cell, int pitch);

@@ -1,5 +1,7 @@
 #pragma once
+#include <cmath>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,40 +23,57 @@ inline constexpr int kValueLabelPx = 13;
 
 inline constexpr Rgb kSeparator{255, 255, 255};
 
-// heatmap.cpp: the layout render_heatmap will use (text measured with `font`).
-HeatmapLayout plan_heatmap(Font& font, const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style);
+// One panel as the drawing code sees it, whatever it came from: a map (a
+// square grid whose rows and columns are the same units) or a table (units x
+// flag lines). The values stay with the caller's panel or table.
+struct Grid {
+  std::string title;
+  HeatmapAxis rows;
+  HeatmapAxis columns;
+  std::span<const double> values;  // row-major, rows x columns
+  // A map's diagonal, a unit with itself, is no measurement: always gray.
+  bool gray_diagonal = false;
 
-// A run of consecutive display positions [begin, end) in one group; units no
-// group names form runs with an empty name.
-struct GroupSpan {
-  int begin = 0;
-  int end = 0;
-  std::string name;
+  std::size_t row_count() const { return rows.labels.size(); }
+  std::size_t column_count() const { return columns.labels.size(); }
+  double at(std::size_t r, std::size_t c) const { return values[r * column_count() + c]; }
+  // Whether the cell shows a measurement (colored, and its value printable).
+  bool measured(std::size_t r, std::size_t c) const { return !(gray_diagonal && r == c) && std::isfinite(at(r, c)); }
 };
-std::vector<GroupSpan> group_spans(const std::vector<int>& units, const Topology& topology);
+
+// heatmap.cpp: the grids of a map's panels (rows and columns labelled with the
+// unit ids, grouped by style.groups) and of a table. They refer to the values
+// of `panels` / `table`, which must outlive them.
+std::vector<Grid> map_grids(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style);
+Grid table_grid(const HeatmapTable& table);
+// The layout the picture of `grids` will have (text measured with `font`).
+HeatmapLayout plan_grids(Font& font, const std::vector<Grid>& grids, const HeatmapStyle& style);
+// The layouts render_heatmap and render_table_heatmap use (inputs checked as they check them).
+HeatmapLayout plan_heatmap(Font& font, const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style);
+HeatmapLayout plan_table_heatmap(Font& font, const HeatmapTable& table, const HeatmapStyle& style);
 
 // heatmap_cells.cpp
-void draw_cells(Image& image, const Rect& panel, int cell, const ValueMatrix& matrix, const ColorScale& scale,
-                const std::string& colormap_name);
-void draw_group_separators(Image& image, const Rect& panel, int cell, const std::vector<GroupSpan>& spans);
+void draw_cells(Image& image, const HeatmapLayout& layout, std::size_t panel, const Grid& grid,
+                const ColorScale& scale, const std::string& colormap_name);
+// A white line before every group but the first, across the panel: vertical
+// for the column groups, horizontal for the row groups.
+void draw_group_separators(Image& image, const HeatmapLayout& layout, std::size_t panel, const Grid& grid);
 
 // cell_values.cpp: values printed inside cells large enough to hold them
 // (layout.cell_value_px > 0), so that tiny maps can be read exactly.
 // Decimals that fit every value of every panel into a cell (the same for all,
 // so the numbers line up), or nullopt when no values should be printed.
-std::optional<int> cell_value_decimals(Font& font, const HeatmapLayout& layout,
-                                       const std::vector<HeatmapPanel>& panels);
-// Reads the colors drawn by draw_cells and writes each finite off-diagonal value on top.
-void draw_cell_values(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,
-                      const ValueMatrix& matrix, int decimals);
+std::optional<int> cell_value_decimals(Font& font, const HeatmapLayout& layout, const std::vector<Grid>& grids);
+// Reads the colors drawn by draw_cells and writes each measured value on top.
+void draw_cell_values(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid,
+                      int decimals);
 // kInk or white, whichever contrasts more with `background` (WCAG contrast ratio).
 Rgb text_color_on(Rgb background);
 
-// heatmap_axes.cpp
-void draw_unit_labels(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,
-                      const std::vector<int>& units);
-void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,
-                      const std::vector<GroupSpan>& spans);
+// heatmap_axes.cpp: row labels left of the panel (where the layout has room
+// for them), column labels below it, rotated; group names outside those.
+void draw_axis_labels(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid);
+void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid);
 
 // colorbar.cpp
 void draw_colorbar(Image& image, Font& font, const HeatmapLayout& layout, const ColorScale& scale,

@@ -34,7 +34,12 @@ bool encode_rows(png_structp png, png_infop info, const Image& image, std::strin
   return true;
 }
 
+}  // namespace
+
 std::string encode_png(const Image& image) {
+  if (image.width <= 0 || image.height <= 0 ||
+      image.rgb.size() != static_cast<std::size_t>(image.width) * image.height * 3)
+    throw RuntimeFailure("encode_png: image buffer does not match its size");
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png != nullptr ? png_create_info_struct(png) : nullptr;
   if (info == nullptr) {
@@ -48,12 +53,7 @@ std::string encode_png(const Image& image) {
   return out;
 }
 
-}  // namespace
-
 void write_png(const std::filesystem::path& path, const Image& image) {
-  if (image.width <= 0 || image.height <= 0 ||
-      image.rgb.size() != static_cast<std::size_t>(image.width) * image.height * 3)
-    throw RuntimeFailure("write_png: image buffer does not match its size");
   // Encoding to memory first means a failed encode never leaves a file, and
   // write_file_atomic makes the rename the only moment the PNG appears.
   write_file_atomic(path, encode_png(image));

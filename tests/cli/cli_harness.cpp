@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include <gtest/gtest.h>
 
 namespace cumap::test {
 namespace fs = std::filesystem;
@@ -81,6 +84,17 @@ std::map<std::string, long long> snapshot(const fs::path& dir) {
     entries[rel] = e.is_directory() ? -1 : static_cast<long long>(e.file_size());
   }
   return entries;
+}
+
+void expect_one_usage_line(const RunResult& r, const std::string& mentions) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const auto lines = r.err_lines();
+  ASSERT_EQ(lines.size(), 1u) << "stderr:\n" << r.err;
+  EXPECT_EQ(lines[0].rfind("cumap: error:", 0), 0u) << lines[0];
+  std::string lower = lines[0];
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  EXPECT_NE(lower.find(mentions), std::string::npos) << lines[0];
+  EXPECT_EQ(r.err.back(), '\n');
 }
 
 std::string read_text(const fs::path& file) {

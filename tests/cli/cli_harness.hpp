@@ -37,6 +37,10 @@ RunResult run_cumap(const std::vector<std::string>& args, const std::filesystem:
 // empty when `dir` does not exist. Two snapshots equal = nothing was written.
 std::map<std::string, long long> snapshot(const std::filesystem::path& dir);
 
+// Bad input's contract: exit code 2 and exactly one line on stderr,
+// "cumap: error: ...", naming `mentions` (lowercase; compared case-blind).
+void expect_one_usage_line(const RunResult& r, const std::string& mentions);
+
 std::string read_text(const std::filesystem::path& file);
 void write_text(const std::filesystem::path& file, const std::string& text);
 bool has_png_signature(const std::filesystem::path& file);

@@ -61,5 +61,28 @@ TEST(cli_CommandLine, DeviceZeroOnCpuAndUnitOnHipAreFine) {
   EXPECT_THROW(parse({"--backend", "cuda", "--unit", "cu"}), UsageError);
 }
 
+TEST(cli_CommandLine, HomesTakesTheHomeDiscoveryOptions) {
+  const Command c = parse({"homes", "--backend", "cpu", "--units", "0-1", "--home-lines", "64", "--home-chain", "8",
+                           "--flag-offset", "4096", "--out", "H", "--quiet"});
+  ASSERT_TRUE(std::holds_alternative<HomesCommand>(c));
+  const HomesCommand& homes = std::get<HomesCommand>(c);
+  EXPECT_EQ(homes.options.backend, BackendKind::Cpu);
+  EXPECT_EQ(homes.options.units_spec, "0-1");
+  EXPECT_EQ(homes.options.home_lines, 64);
+  EXPECT_EQ(homes.options.home_chain, 8);
+  EXPECT_EQ(homes.options.flag_offset, 4096u);
+  EXPECT_EQ(homes.options.out_dir, "H");
+  EXPECT_TRUE(homes.options.quiet);
+  EXPECT_EQ(homes.command_line.rfind("cumap homes ", 0), 0u) << homes.command_line;
+}
+
+TEST(cli_CommandLine, HomesRejectsBadValuesAndMapOptions) {
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"homes", "--home-lines", "0"}, {"homes", "--home-chain", "0"},
+        {"homes", "--flag-offset", "64"}, {"homes", "--units", " "}, {"homes", "--iters", "5"},
+        {"--samples", "2", "homes"}})
+    EXPECT_THROW(parse(bad), UsageError) << bad.back();
+}
+
 }  // namespace
 }  // namespace cumap::cli

@@ -44,9 +44,9 @@ TEST_F(cli_Map, BothPlacementsWriteEveryFile) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::set<std::string> expected{"matrix-same-line.csv", "matrix-split-line.csv", "pairs.csv", "meta.json",
                                        "heatmap-same-line.png", "heatmap-split-line.png", "heatmap.png",
-                                       "homes.csv", "homes.json"};
+                                       "homes.csv", "homes.json", "heatmap-homes.png"};
   EXPECT_EQ(file_names(out()), expected);
-  for (const char* png : {"heatmap-same-line.png", "heatmap-split-line.png", "heatmap.png"})
+  for (const char* png : {"heatmap-same-line.png", "heatmap-split-line.png", "heatmap.png", "heatmap-homes.png"})
     EXPECT_TRUE(has_png_signature(out() / png)) << png;
 }
 
@@ -54,7 +54,7 @@ TEST_F(cli_Map, SameLineAloneWritesOnlySameLineFiles) {
   const RunResult r = run_cumap(quick_map_args({"--same-line"}), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::set<std::string> expected{"matrix-same-line.csv", "pairs.csv", "meta.json", "heatmap-same-line.png",
-                                       "homes.csv", "homes.json"};
+                                       "homes.csv", "homes.json", "heatmap-homes.png"};
   EXPECT_EQ(file_names(out()), expected);
 }
 

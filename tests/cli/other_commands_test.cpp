@@ -22,7 +22,7 @@ TEST(cli_Help, ListsTheFlagsAndSubcommandsAndExitsZero) {
   TempDir cwd;
   const RunResult r = run_cumap({"--help"}, cwd.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  for (const char* word : {"--units", "--backend", "--out", "render", "topology"})
+  for (const char* word : {"--units", "--backend", "--out", "render", "topology", "homes"})
     EXPECT_NE(r.out.find(word), std::string::npos) << word << " missing from --help";
   EXPECT_TRUE(snapshot(cwd.path()).empty()) << "--help wrote files";
 }

@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -31,20 +30,6 @@ std::vector<std::string> with_cheap_defaults(std::vector<std::string> args) {
   for (const auto& [flag, value] : defaults)
     if (std::find(args.begin(), args.end(), flag) == args.end()) args.insert(args.end(), {flag, value});
   return args;
-}
-
-std::string lowercase(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-void expect_one_usage_line(const RunResult& r, const std::string& mentions) {
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  const auto lines = r.err_lines();
-  ASSERT_EQ(lines.size(), 1u) << "stderr:\n" << r.err;
-  EXPECT_EQ(lines[0].rfind("cumap: error:", 0), 0u) << lines[0];
-  EXPECT_NE(lowercase(lines[0]).find(mentions), std::string::npos) << lines[0];
-  EXPECT_EQ(r.err.back(), '\n');
 }
 
 // Whether `cumap --list-devices` reports a device for `kind`: its lines read

@@ -37,4 +37,25 @@ TEST(cuda_device, CommandWritesEveryOutput) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(cuda_device, HomesCommandWritesItsFiles) {
+  CUMAP_REQUIRE_GPU();
+  const auto binary = cumap_binary();
+  if (!std::filesystem::exists(binary)) GTEST_SKIP() << "no cumap binary at " << binary << " (set CUMAP_BINARY)";
+  const auto dir = std::filesystem::temp_directory_path() / "cumap_homes_on_gpu";
+  std::filesystem::remove_all(dir);
+  // Every SM over 64 lines: enough for an H100's two L2 halves to show, in seconds.
+  const std::string cmd = binary.string() + " homes --backend cuda --home-lines 64 --quiet --out " + dir.string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  for (const char* f : {"homes.csv", "homes.json", "heatmap-homes.png", "meta.json"})
+    EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
+  std::ifstream meta_file(dir / "meta.json");
+  const auto meta = nlohmann::json::parse(meta_file);
+  EXPECT_EQ(meta["backend"], "cuda");
+  EXPECT_EQ(meta["homes"]["lines_probed"], 64);
+  EXPECT_GE(meta["homes"]["class_count"].get<int>(), 1);
+  EXPECT_EQ(meta["display_order"].size(), meta["device"]["unit_count"].get<std::size_t>());
+  EXPECT_FALSE(meta.contains("maps"));
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

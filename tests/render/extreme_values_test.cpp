@@ -97,7 +97,7 @@ class render_ExtremeFile : public ::testing::Test {
     const render::Rect& panel = layout.panels.at(0);
     // Near the cell's corner: its centre may carry the value as text.
     const auto background = [&](int row, int column) {
-      return image.pixel(panel.x + column * layout.cell + 2, panel.y + row * layout.cell + 2);
+      return image.pixel(panel.x + column * layout.cell_width + 2, panel.y + row * layout.cell_height + 2);
     };
     return {background(0, 1), background(1, 0)};
   }

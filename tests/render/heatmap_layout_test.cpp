@@ -7,11 +7,13 @@ namespace {
 
 LayoutInput typical_input(int units, int panels, bool groups) {
   LayoutInput in;
-  in.units = units;
+  in.rows = units;
+  in.columns = units;
   in.panels = panels;
-  in.text = {.title_width = 500, .title_height = 17, .panel_title_height = 14, .unit_label_width = 20,
-             .unit_label_height = 8, .group_label_height = groups ? 12 : 0, .tick_label_width = 28,
-             .tick_label_height = 9, .value_label_height = 13};
+  in.text = {.title_width = 500, .title_height = 17, .panel_title_height = 14, .row_label_width = 20,
+             .column_label_width = 20, .label_height = 8, .row_group_label_height = groups ? 12 : 0,
+             .column_group_label_height = groups ? 12 : 0, .tick_label_width = 28, .tick_label_height = 9,
+             .value_label_height = 13};
   return in;
 }
 
@@ -44,7 +46,8 @@ TEST(render_layout, label_step_keeps_labels_apart) {
 TEST(render_layout, two_panels_with_groups_fit_without_overlap) {
   const HeatmapLayout l = layout_heatmap(typical_input(132, 2, true));
   ASSERT_EQ(l.panels.size(), 2u);
-  EXPECT_EQ(l.cell, 6);
+  EXPECT_EQ(l.cell_width, 6);
+  EXPECT_EQ(l.cell_height, 6);
   EXPECT_EQ(l.panels[0].width, 132 * 6);
   EXPECT_EQ(l.panels[0].y, l.panels[1].y);
   EXPECT_GT(l.panels[1].x, l.panels[0].right());
@@ -63,6 +66,41 @@ TEST(render_layout, two_panels_with_groups_fit_without_overlap) {
   EXPECT_FALSE(overlap(l.column_groups[0], l.column_labels[0]));
   // The second panel shares the first one's rows: no second set of row labels.
   EXPECT_EQ(l.row_labels[1].width, 0);
+}
+
+// Home discovery's table: 132 units by 512 lines, groups on both axes, and
+// column labels (byte offsets) longer than the row labels (unit ids).
+TEST(render_layout, rectangular_table_sizes_each_axis_on_its_own) {
+  LayoutInput in = typical_input(132, 1, true);
+  in.columns = 512;
+  in.text.column_label_width = 30;
+  const HeatmapLayout l = layout_heatmap(in);
+  EXPECT_EQ(l.cell_height, 6);
+  EXPECT_EQ(l.cell_width, 2);
+  EXPECT_EQ(l.panels[0].width, 1024);
+  EXPECT_EQ(l.panels[0].height, 792);
+  EXPECT_EQ(l.row_label_step, 5);
+  EXPECT_EQ(l.column_label_step, 10);
+  EXPECT_EQ(l.row_labels[0].width, 20);
+  EXPECT_EQ(l.column_labels[0].height, 30);
+  EXPECT_EQ(l.colorbar.height, 792);
+  for (const Rect& r : {l.panels[0], l.row_labels[0], l.column_labels[0], l.row_groups[0], l.column_groups[0],
+                        l.colorbar, l.colorbar_labels, l.value_label, l.title})
+    EXPECT_TRUE(inside(r, l));
+  EXPECT_FALSE(overlap(l.column_labels[0], l.panels[0]));
+  EXPECT_FALSE(overlap(l.column_groups[0], l.column_labels[0]));
+  EXPECT_FALSE(overlap(l.row_groups[0], l.row_labels[0]));
+  EXPECT_EQ(l.cell_value_px, 0);
+}
+
+TEST(render_layout, groups_on_one_axis_only) {
+  LayoutInput in = typical_input(8, 1, false);
+  in.columns = 64;
+  in.text.column_group_label_height = 12;
+  const HeatmapLayout l = layout_heatmap(in);
+  EXPECT_EQ(l.row_groups[0].width, 0);
+  EXPECT_EQ(l.column_groups[0].height, 12);
+  EXPECT_GE(l.height, l.column_groups[0].bottom());
 }
 
 TEST(render_layout, wide_title_widens_the_picture) {
@@ -94,7 +132,8 @@ class render_SmallLayout : public ::testing::TestWithParam<int> {
     LayoutInput in = typical_input(units, 2, false);
     in.text.title_width = 420;         // "AMD EPYC - one-way CAS ping-pong latency, 2 cpus"
     in.text.panel_title_width = 190;   // "same-line (median 223 ns)"
-    in.text.unit_label_width = 7;
+    in.text.row_label_width = 7;
+    in.text.column_label_width = 7;
     return in;
   }
 };
@@ -129,9 +168,10 @@ TEST_P(render_SmallLayout, main_title_fits_with_a_margin) {
 
 TEST_P(render_SmallLayout, cells_are_large_enough_for_values) {
   const HeatmapLayout l = layout_heatmap(tiny_input(GetParam()));
-  EXPECT_GE(l.cell, kMinCellForValues);
+  EXPECT_GE(l.cell_width, kMinCellForValues);
+  EXPECT_EQ(l.cell_height, l.cell_width);
   EXPECT_GE(l.cell_value_px, 10);
-  EXPECT_LE(l.cell_value_px, l.cell / 3);
+  EXPECT_LE(l.cell_value_px, l.cell_width / 3);
   EXPECT_GE(l.panels[0].height, 160) << "a tiny map should not be dwarfed by its colorbar";
 }
 

@@ -60,7 +60,8 @@ Drawn draw(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style, c
 
 Rgb cell_center(const Drawn& d, std::size_t panel, int r, int c) {
   const render::Rect& p = d.layout.panels[panel];
-  return d.image.pixel(p.x + c * d.layout.cell + d.layout.cell / 2, p.y + r * d.layout.cell + d.layout.cell / 2);
+  return d.image.pixel(p.x + c * d.layout.cell_width + d.layout.cell_width / 2,
+                       p.y + r * d.layout.cell_height + d.layout.cell_height / 2);
 }
 
 int non_white_pixels(const Image& image, const render::Rect& r) {
@@ -91,7 +92,8 @@ TEST_F(render_Heatmap, png_has_the_layouts_size) {
   const Drawn d = draw(panels_, style_, dir_);
   EXPECT_EQ(d.image.width, d.layout.width);
   EXPECT_EQ(d.image.height, d.layout.height);
-  EXPECT_EQ(d.layout.cell, 6);
+  EXPECT_EQ(d.layout.cell_width, 6);
+  EXPECT_EQ(d.layout.cell_height, 6);
   EXPECT_EQ(d.layout.panels.size(), 2u);
 }
 
@@ -142,9 +144,9 @@ TEST_F(render_Heatmap, colorbar_runs_through_the_colormap_in_order) {
 TEST_F(render_Heatmap, separators_mark_group_boundaries) {
   const Drawn d = draw(panels_, style_, dir_);
   const render::Rect& p = d.layout.panels[0];
-  const int boundary = p.x + (kUnits / 4) * d.layout.cell;  // first cell of GPC1
-  EXPECT_EQ(d.image.pixel(boundary, p.y + 10 * d.layout.cell + 2), render::kSeparator);
-  EXPECT_NE(d.image.pixel(boundary + 2, p.y + 10 * d.layout.cell + 2), render::kSeparator);
+  const int boundary = p.x + (kUnits / 4) * d.layout.cell_width;  // first cell of GPC1
+  EXPECT_EQ(d.image.pixel(boundary, p.y + 10 * d.layout.cell_height + 2), render::kSeparator);
+  EXPECT_NE(d.image.pixel(boundary + 2, p.y + 10 * d.layout.cell_height + 2), render::kSeparator);
 }
 
 TEST_F(render_Heatmap, text_regions_hold_ink) {
@@ -175,13 +177,14 @@ TEST_F(render_Heatmap, without_groups_there_are_no_separators_or_group_names) {
   const Drawn d = draw(panels_, style_, dir_);
   EXPECT_EQ(d.layout.column_groups[0].height, 0);
   const render::Rect& p = d.layout.panels[0];
-  for (int x = p.x; x < p.right(); ++x) EXPECT_NE(d.image.pixel(x, p.y + 10 * d.layout.cell + 2), render::kSeparator);
+  for (int x = p.x; x < p.right(); ++x)
+    EXPECT_NE(d.image.pixel(x, p.y + 10 * d.layout.cell_height + 2), render::kSeparator);
 }
 
 TEST_F(render_Heatmap, thousand_units_fit_one_pixel_a_cell) {
   const std::vector<HeatmapPanel> big{HeatmapPanel{"1024", random_matrix(1024, 3)}};
   const Drawn d = draw(big, style_, dir_);
-  EXPECT_EQ(d.layout.cell, 1);
+  EXPECT_EQ(d.layout.cell_width, 1);
   EXPECT_EQ(d.image.width, d.layout.width);
   EXPECT_EQ(cell_center(d, 0, 1000, 1000), kMissingGray);
 }

@@ -33,8 +33,9 @@ Drawn draw(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style) {
 template <class F>
 void for_each_cell_pixel(const Drawn& d, std::size_t panel, int r, int c, F f) {
   const render::Rect& p = d.layout.panels[panel];
-  for (int y = p.y + r * d.layout.cell + 1; y < p.y + (r + 1) * d.layout.cell - 1; ++y)
-    for (int x = p.x + c * d.layout.cell + 1; x < p.x + (c + 1) * d.layout.cell - 1; ++x) f(d.image.pixel(x, y));
+  const int w = d.layout.cell_width, h = d.layout.cell_height;
+  for (int y = p.y + r * h + 1; y < p.y + (r + 1) * h - 1; ++y)
+    for (int x = p.x + c * w + 1; x < p.x + (c + 1) * w - 1; ++x) f(d.image.pixel(x, y));
 }
 
 int pixels_not(const Drawn& d, std::size_t panel, int r, int c, Rgb color) {
@@ -59,7 +60,7 @@ class render_SmallMap : public ::testing::Test {
 
 TEST_F(render_SmallMap, values_are_printed_in_large_cells) {
   const Drawn d = draw(panels_, style_);
-  ASSERT_GE(d.layout.cell, render::kMinCellForValues);
+  ASSERT_GE(d.layout.cell_width, render::kMinCellForValues);
   const Rgb low = colormap("viridis", 0.0), high = colormap("viridis", 1.0);
   EXPECT_GT(pixels_not(d, 0, 0, 1, low), 40) << "no value text in the dark cell";
   EXPECT_GT(pixels_not(d, 0, 1, 0, high), 40) << "no value text in the bright cell";
@@ -110,14 +111,15 @@ TEST_F(render_SmallMap, main_title_is_not_cut) {
 TEST_F(render_SmallMap, values_share_decimals_and_drop_them_when_cramped) {
   render::Font font(render::default_font_path());
   render::HeatmapLayout layout = render::plan_heatmap(font, panels_, style_);
-  EXPECT_EQ(render::cell_value_decimals(font, layout, panels_), 1);  // "200.0" fits 80 px
+  const auto grids = [&] { return render::map_grids(panels_, style_); };  // they see the panels as edited
+  EXPECT_EQ(render::cell_value_decimals(font, layout, grids()), 1);  // "200.0" fits 80 px
   panels_[1].matrix.at(0, 1) = 123456.0;
-  EXPECT_EQ(render::cell_value_decimals(font, layout, panels_), 0);
+  EXPECT_EQ(render::cell_value_decimals(font, layout, grids()), 0);
   panels_[1].matrix.at(0, 1) = 1.0e12;  // 13 digits fit no cell
-  EXPECT_EQ(render::cell_value_decimals(font, layout, panels_), std::nullopt);
+  EXPECT_EQ(render::cell_value_decimals(font, layout, grids()), std::nullopt);
   layout.cell_value_px = 0;  // cells too small for values
   panels_[1].matrix.at(0, 1) = 210.0;
-  EXPECT_EQ(render::cell_value_decimals(font, layout, panels_), std::nullopt);
+  EXPECT_EQ(render::cell_value_decimals(font, layout, grids()), std::nullopt);
 }
 
 TEST(render_text_color, picks_the_stronger_contrast) {
@@ -132,7 +134,7 @@ TEST(render_mid_map, cells_without_room_for_values_are_plain) {
   HeatmapStyle style;
   style.scale = std::pair{200.0, 400.0};
   const Drawn d = draw({HeatmapPanel{"", m}}, style);
-  ASSERT_LT(d.layout.cell, render::kMinCellForValues);
+  ASSERT_LT(d.layout.cell_width, render::kMinCellForValues);
   EXPECT_EQ(pixels_not(d, 0, 3, 7, colormap("viridis", 0.5)), 0);
 }
 

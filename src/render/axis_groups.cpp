@@ -1,16 +1,16 @@
 #include <unordered_map>
 
-#include "render/heatmap_parts.hpp"
+#include "cumap/render.hpp"
 
-namespace cumap::render {
+namespace cumap {
 
-std::vector<GroupSpan> group_spans(const std::vector<int>& units, const Topology& topology) {
+std::vector<AxisGroup> axis_groups(const std::vector<int>& units, const Topology& topology) {
   std::unordered_map<int, std::size_t> group_of;
   for (std::size_t g = 0; g < topology.groups.size(); ++g)
     for (int unit : topology.groups[g].units) group_of.emplace(unit, g);
   constexpr std::size_t kNoGroup = static_cast<std::size_t>(-1);
 
-  std::vector<GroupSpan> spans;
+  std::vector<AxisGroup> spans;
   std::size_t current = kNoGroup;
   for (std::size_t i = 0; i < units.size(); ++i) {
     const auto it = group_of.find(units[i]);
@@ -24,4 +24,4 @@ std::vector<GroupSpan> group_spans(const std::vector<int>& units, const Topology
   return spans;
 }
 
-}  // namespace cumap::render
+}  // namespace cumap

@@ -1,0 +1,111 @@
+#include "cli/homes_command.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli/homes_outputs.hpp"
+#include "cli/map_command.hpp"
+#include "cli/progress.hpp"
+#include "cumap/backend.hpp"
+#include "cumap/error.hpp"
+#include "cumap/interrupt.hpp"
+#include "cumap/map_run.hpp"
+#include "cumap/output_directory.hpp"
+#include "cumap/outputs.hpp"
+#include "cumap/stats.hpp"
+
+namespace cumap::cli {
+namespace {
+
+// Per class: its lines, and the median latency to them from the units near
+// it (its side) and from the others. The gap between the two is what makes
+// a flag's home show in a map.
+std::string class_summary(const HomesResult& h, int c) {
+  const HomeClasses& classes = h.classes;
+  std::vector<double> near, far;
+  for (std::size_t u = 0; u < h.table.units.size(); ++u)
+    (classes.unit_side[u] == c ? near : far).push_back(classes.class_unit_ns[static_cast<std::size_t>(c)][u]);
+  std::string text = fmt::format("class {}: {} lines, near {:.1f} ns", c,
+                                 std::count(classes.line_class.begin(), classes.line_class.end(), c),
+                                 summarize(near).median);
+  if (!far.empty()) text += fmt::format(", far {:.1f} ns", summarize(far).median);
+  return text;
+}
+
+// One line: device, units and lines, classes with their latencies, sides.
+void print_summary(const MapResult& r, const Options& o) {
+  const HomesResult& h = r.homes;
+  std::string line = fmt::format("{} ({}), {} {}s x {} lines: {} home class(es)", r.device.name, r.device.backend,
+                                 h.table.units.size(), r.device.unit_name, h.table.lines.size(),
+                                 h.classes.class_count);
+  if (h.unreproduced_class_count > 0)
+    line += fmt::format(" ({} found did not reproduce, {:.0f} % of re-probed lines agreed)", h.unreproduced_class_count,
+                        100 * h.recheck_agreement);
+  for (int c = 0; c < h.classes.class_count; ++c) line += "; " + class_summary(h, c);
+  std::vector<int> units;
+  for (const UnitRef& u : h.table.units) units.push_back(u.unit);
+  std::string sides;
+  for (const UnitGroup& side : sides_as_topology(units, h.classes.unit_side).groups)
+    sides += fmt::format("{}{} {} {}s", sides.empty() ? "" : ", ", side.name, side.units.size(), r.device.unit_name);
+  line += fmt::format("; sides: {}; written to {}", sides, o.out_dir.string());
+  fmt::print("{}\n", line);
+}
+
+}  // namespace
+
+int run_homes(const HomesCommand& command) {
+  const Options& o = command.options;
+  const auto started = std::chrono::steady_clock::now();
+  // A map run's first steps fill these same fields; there are no maps.
+  MapResult r;
+  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit, o.max_streams});
+  r.device = backend->device();
+  r.capabilities = backend->capabilities();
+  std::vector<int> available = backend->units();
+  std::sort(available.begin(), available.end());
+  const std::vector<int> units = resolve_units(o.units_spec, available, r.device.unit_name);
+
+  OutputDirectory out(o.out_dir);
+  // Discovery has no safe point to stop at: the first Ctrl-C takes effect
+  // when it ends (its files are complete then, and written, as a map writes
+  // what it measured); a second one leaves at once.
+  InterruptHandler interrupt;
+  const auto opened = std::chrono::steady_clock::now();
+  r.run.phase_seconds.emplace_back("open", std::chrono::duration<double>(opened - started).count());
+  {
+    Progress progress("homes", "units", o.quiet);
+    r.homes = discover_homes(*backend, units, o, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
+    progress.finish();
+  }
+  const auto discovered = std::chrono::steady_clock::now();
+  r.run.phase_seconds.emplace_back("homes", std::chrono::duration<double>(discovered - opened).count());
+  r.topology = restrict_topology(backend->topology(), units);
+  const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
+  r.display_order = layout.order;
+  r.display_groups = layout.groups;
+
+  r.run.tool_version = CUMAP_VERSION;
+  r.run.timestamp_utc = utc_timestamp_now();
+  r.run.host_name = host_name();
+  r.run.command_line = command.command_line;
+  r.run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  write_homes_outputs(o, r, out);
+  // Last: a meta.json says the other files are complete.
+  out.write("meta.json", make_homes_meta(o, r).dump(2) + "\n");
+  out.keep();
+
+  if (interrupt.stop_requested()) {
+    fmt::print(stderr, "cumap: interrupted after home discovery had finished; its files are in {}\n",
+               o.out_dir.string());
+    return InterruptHandler::kExitInterrupted;
+  }
+  if (!o.quiet) print_summary(r, o);
+  return kExitOk;
+}
+
+}  // namespace cumap::cli
