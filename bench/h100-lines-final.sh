@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The runs behind bench/RESULTS.md's "lines and pilots" section and plots/h100/
+# (defaults: lines 4224 bytes apart, line correction, --home-chain 8, auto by
+# pilots): device tests, cumap homes, the reference map, the same at another
+# flag offset, the speed target (100 round trips per line), auto per probe,
+# cross-home. Output: OUT_DIR with log.txt and one directory per run.
+# usage: bench/h100-lines-final.sh BIN_DIR OUT_DIR
+set -u -o pipefail
+BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); mkdir -p "$OUT"; LOG="$OUT/log.txt"
+HERE=$(dirname "${BASH_SOURCE[0]}")
+. "$HERE/log_steps.sh"
+{ date -u +"date %Y-%m-%dT%H:%M:%SZ";
+  nvidia-smi --query-gpu=name,serial,pci.bus_id,driver_version,clocks.max.sm --format=csv; } 2>&1 | tee -a "$LOG"
+C="$BIN/cumap"
+phases() { python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('phases', ' '.join(f\"{p['phase']} {p['seconds']:.2f}\" for p in m['phase_seconds']), 'wall_seconds (before outputs)', round(m['wall_seconds'],2))" "$1/meta.json" | tee -a "$LOG"; }
+CUMAP_BINARY="$C" step "$BIN/cuda_device_tests" --gtest_brief=1
+step "$BIN/conformance_tests" --gtest_brief=1
+timed "$C" homes --backend cuda --out "$OUT/homes"
+step "$C" topology --backend cuda --json "$OUT/topology.json"
+timed "$C" --backend cuda --out "$OUT/ref"; phases "$OUT/ref"
+step "$BIN/bench_floor" "$OUT/ref"
+timed "$C" --backend cuda --flag-offset 1052672 --out "$OUT/ref-off"; phases "$OUT/ref-off"
+step python3 "$HERE/analyze_wave2.py" "$OUT/ref" "$OUT/ref-off"
+# Speed: both placements, 16 lines per class, 100 round trips per line.
+timed "$C" --backend cuda --iters 20 --samples 5 --out "$OUT/speed"; phases "$OUT/speed"
+step "$BIN/bench_floor" "$OUT/speed"
+timed "$C" --backend cuda --iters 20 --samples 5 --flag-offset 1052672 --out "$OUT/speed-off"; phases "$OUT/speed-off"
+step python3 "$HERE/analyze_wave2.py" "$OUT/speed" "$OUT/speed-off"
+# --schedule auto per probe: pilots choose the concurrency (4 lines per class keep a serial fallback short).
+for p in exch acq-rel volatile; do
+  timed "$C" --backend cuda --same-line --probe "$p" --iters 20 --samples 5 --rotating-count 4 --out "$OUT/auto-$p"
+done
+timed "$C" --backend cuda --cross-home --iters 20 --samples 5 --out "$OUT/cross"; phases "$OUT/cross"
+echo done | tee -a "$LOG"
