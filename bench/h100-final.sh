@@ -8,8 +8,7 @@
 set -u -o pipefail
 BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); mkdir -p "$OUT"; LOG="$OUT/log.txt"
 . "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"
-{ date -u +"date %Y-%m-%dT%H:%M:%SZ";
-  nvidia-smi --query-gpu=name,serial,pci.bus_id,driver_version,clocks.max.sm --format=csv; } 2>&1 | tee -a "$LOG"
+log_device
 C="$BIN/cumap"
 # Before/after: the old tool's single-address map, twice, against the new per-class maps of ref.
 timed "$BIN/cumap-before" --backend cuda --quiet --same-line --order index --out "$OUT/before1"

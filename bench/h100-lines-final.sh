@@ -9,10 +9,8 @@ set -u -o pipefail
 BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); mkdir -p "$OUT"; LOG="$OUT/log.txt"
 HERE=$(dirname "${BASH_SOURCE[0]}")
 . "$HERE/log_steps.sh"
-{ date -u +"date %Y-%m-%dT%H:%M:%SZ";
-  nvidia-smi --query-gpu=name,serial,pci.bus_id,driver_version,clocks.max.sm --format=csv; } 2>&1 | tee -a "$LOG"
+log_device
 C="$BIN/cumap"
-phases() { python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('phases', ' '.join(f\"{p['phase']} {p['seconds']:.2f}\" for p in m['phase_seconds']), 'wall_seconds (before outputs)', round(m['wall_seconds'],2))" "$1/meta.json" | tee -a "$LOG"; }
 CUMAP_BINARY="$C" step "$BIN/cuda_device_tests" --gtest_brief=1
 step "$BIN/conformance_tests" --gtest_brief=1
 timed "$C" homes --backend cuda --out "$OUT/homes"

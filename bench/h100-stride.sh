@@ -8,8 +8,7 @@ set -u -o pipefail
 BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); shift 2; mkdir -p "$OUT"; LOG="$OUT/log.txt"
 HERE=$(dirname "${BASH_SOURCE[0]}")
 . "$HERE/log_steps.sh"
-{ date -u +"date %Y-%m-%dT%H:%M:%SZ";
-  nvidia-smi --query-gpu=name,serial,pci.bus_id,driver_version,clocks.max.sm --format=csv; } 2>&1 | tee -a "$LOG"
+log_device
 L="--backend cuda --same-line --schedule concurrent --iters 20 --samples 5 --rotating-count 64 --home-chain 8"
 for s in "$@"; do
   for off in 0 1052672; do timed "$BIN/cumap" $L --home-stride "$s" --flag-offset "$off" --out "$OUT/s$s-o$off"; done

@@ -8,3 +8,12 @@ timed() {
   timeout 300 "$@" 2>&1 | tee -a "$LOG"
   awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "wall %.2f s\n", (b - a) / 1e9 }' | tee -a "$LOG"
 }
+# The date and the GPU(s) of this session, at the top of $LOG.
+log_device() {
+  { date -u +"date %Y-%m-%dT%H:%M:%SZ";
+    nvidia-smi --query-gpu=name,serial,pci.bus_id,driver_version,clocks.max.sm --format=csv; } 2>&1 | tee -a "$LOG"
+}
+# A run's phase_seconds and wall time (before its outputs) from its meta.json.
+phases() {
+  python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('phases', ' '.join(f\"{p['phase']} {p['seconds']:.2f}\" for p in m['phase_seconds']), 'wall_seconds (before outputs)', round(m['wall_seconds'],2))" "$1/meta.json" | tee -a "$LOG"
+}

@@ -1,7 +1,6 @@
 #include "cli/homes_command.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -10,6 +9,7 @@
 #include "cli/homes_outputs.hpp"
 #include "cli/map_command.hpp"
 #include "cli/progress.hpp"
+#include "cli/run_clock.hpp"
 #include "cumap/backend.hpp"
 #include "cumap/error.hpp"
 #include "cumap/interrupt.hpp"
@@ -59,9 +59,9 @@ void print_summary(const MapResult& r, const Options& o) {
 
 int run_homes(const HomesCommand& command) {
   const Options& o = command.options;
-  const auto started = std::chrono::steady_clock::now();
   // A map run's first steps fill these same fields; there are no maps.
   MapResult r;
+  RunClock clock(r.run);
   auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit, o.max_streams});
   r.device = backend->device();
   r.capabilities = backend->capabilities();
@@ -74,25 +74,19 @@ int run_homes(const HomesCommand& command) {
   // when it ends (its files are complete then, and written, as a map writes
   // what it measured); a second one leaves at once.
   InterruptHandler interrupt;
-  const auto opened = std::chrono::steady_clock::now();
-  r.run.phase_seconds.emplace_back("open", std::chrono::duration<double>(opened - started).count());
+  clock.end_phase("open");
   {
     Progress progress("homes", "units", o.quiet);
     r.homes = discover_homes(*backend, units, o, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
     progress.finish();
   }
-  const auto discovered = std::chrono::steady_clock::now();
-  r.run.phase_seconds.emplace_back("homes", std::chrono::duration<double>(discovered - opened).count());
+  clock.end_phase("homes");
   r.topology = restrict_topology(backend->topology(), units);
   const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
   r.display_order = layout.order;
   r.display_groups = layout.groups;
 
-  r.run.tool_version = CUMAP_VERSION;
-  r.run.timestamp_utc = utc_timestamp_now();
-  r.run.host_name = host_name();
-  r.run.command_line = command.command_line;
-  r.run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  clock.stamp(command.command_line);
 
   write_homes_outputs(o, r, out);
   // Last: a meta.json says the other files are complete.

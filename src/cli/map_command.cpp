@@ -1,7 +1,6 @@
 #include "cli/map_command.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -13,6 +12,7 @@
 #include "backends/cuda/gpu_neighbours.hpp"
 #include "cli/map_outputs.hpp"
 #include "cli/resumed_run.hpp"
+#include "cli/run_clock.hpp"
 #include "cli/progress.hpp"
 #include "cumap/backend.hpp"
 #include "cumap/map_run.hpp"
@@ -141,14 +141,8 @@ int run_map(const MapCommand& command) {
     o.out_dir = o.resume_dir;  // a resumed run completes the files where they are
   }
   check_rotating_count(o);
-  const auto started = std::chrono::steady_clock::now();
   MapResult r;
-  // Ends the phase that ran since the last call (meta.json's phase_seconds).
-  auto end_phase = [&r, last = started](std::string name) mutable {
-    const auto now = std::chrono::steady_clock::now();
-    r.run.phase_seconds.emplace_back(std::move(name), std::chrono::duration<double>(now - last).count());
-    last = now;
-  };
+  RunClock clock(r.run);
   auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit, o.max_streams});
   r.device = backend->device();
   r.capabilities = backend->capabilities();
@@ -165,14 +159,14 @@ int run_map(const MapCommand& command) {
   // pass and writes what it has; a second one leaves at once.
   InterruptHandler interrupt;
   const StopFn stop = [&] { return interrupt.stop_requested(); };
-  end_phase("open");
+  clock.end_phase("open");
 
   {
     Progress progress("homes", "units", o.quiet);
     r.homes = discover_homes(*backend, units, o, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
     progress.finish();
   }
-  end_phase("homes");
+  clock.end_phase("homes");
   if (resumed) check_same_homes(*resumed, r.homes);
   r.topology = restrict_topology(backend->topology(), units);
   const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
@@ -203,16 +197,12 @@ int run_map(const MapCommand& command) {
     request.pairs_per_round = placement.pairs_per_round;
     if (!o.quiet) report_checks(placement);
     r.placements.push_back(std::move(placement));
-    end_phase(std::string(to_string(p)));
+    clock.end_phase(std::string(to_string(p)));
   }
   r.interrupted = interrupt.stop_requested();
   r.structure = structure_of(r);
 
-  r.run.tool_version = CUMAP_VERSION;
-  r.run.timestamp_utc = utc_timestamp_now();
-  r.run.host_name = host_name();
-  r.run.command_line = command.command_line;
-  r.run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  clock.stamp(command.command_line);
 
   write_map_outputs(o, r, out);
   out.keep();
