@@ -62,12 +62,8 @@ int run_homes(const HomesCommand& command) {
   // A map run's first steps fill these same fields; there are no maps.
   MapResult r;
   RunClock clock(r.run);
-  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit, o.max_streams});
-  r.device = backend->device();
-  r.capabilities = backend->capabilities();
-  std::vector<int> available = backend->units();
-  std::sort(available.begin(), available.end());
-  const std::vector<int> units = resolve_units(o.units_spec, available, r.device.unit_name);
+  std::vector<int> units;
+  auto backend = open_backend(o, r, units);
 
   OutputDirectory out(o.out_dir);
   // Discovery has no safe point to stop at: the first Ctrl-C takes effect

@@ -133,6 +133,16 @@ std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& 
   return chosen;
 }
 
+std::unique_ptr<Backend> open_backend(const Options& o, MapResult& r, std::vector<int>& units) {
+  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit, o.max_streams});
+  r.device = backend->device();
+  r.capabilities = backend->capabilities();
+  std::vector<int> available = backend->units();
+  std::sort(available.begin(), available.end());
+  units = resolve_units(o.units_spec, available, r.device.unit_name);
+  return backend;
+}
+
 int run_map(const MapCommand& command) {
   Options o = command.options;
   std::optional<ResumedRun> resumed;
@@ -143,12 +153,8 @@ int run_map(const MapCommand& command) {
   check_rotating_count(o);
   MapResult r;
   RunClock clock(r.run);
-  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit, o.max_streams});
-  r.device = backend->device();
-  r.capabilities = backend->capabilities();
-  std::vector<int> available = backend->units();
-  std::sort(available.begin(), available.end());
-  const std::vector<int> units = resolve_units(o.units_spec, available, r.device.unit_name);
+  std::vector<int> units;
+  auto backend = open_backend(o, r, units);
   if (units.size() < 2)
     throw UsageError(fmt::format("a map needs at least two units; --units names {}", units.size()));
   check_backend_can(o, r.device, r.capabilities);

@@ -1,7 +1,10 @@
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "cli/command_line.hpp"
+#include "cumap/backend.hpp"
+#include "cumap/map_result.hpp"
 
 namespace cumap::cli {
 
@@ -12,5 +15,10 @@ int run_map(const MapCommand& command);
 // The units to map: all of `available`, or the --units subset of it.
 std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& available,
                                const std::string& unit_name);
+
+// The first step of a map and of `cumap homes`: opens the selected backend,
+// records its identity and capabilities in `result`, and sets `units` to the
+// --units choice among its units (sorted).
+std::unique_ptr<Backend> open_backend(const Options& options, MapResult& result, std::vector<int>& units);
 
 }  // namespace cumap::cli
