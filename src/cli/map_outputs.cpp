@@ -1,6 +1,9 @@
 #include "cli/map_outputs.hpp"
 
+#include <future>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -51,12 +54,22 @@ std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe p
 }
 
 void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& out) {
+  // The two largest texts (a GPU run's pairs.csv is tens of MB, meta.json
+  // recomputes every map's agreement and fits) only read `r`: they are made
+  // on other threads while this one draws the heatmaps. Files are still
+  // written one at a time, in this order, meta.json last.
+  std::future<std::string> pairs = std::async(std::launch::async, [&] {
+    std::vector<LatencyMap> every_map;
+    for (const PlacementResult& p : r.placements) every_map.insert(every_map.end(), p.per_class.begin(), p.per_class.end());
+    return pairs_csv(every_map, o.via);
+  });
+  std::future<std::string> meta = std::async(std::launch::async, [&] { return make_meta(o, r).dump(2) + "\n"; });
+
   HeatmapStyle style;
   style.colormap = o.colormap;
   style.groups = groups_for_display(r);
 
   std::vector<HeatmapPanel> panels;
-  std::vector<LatencyMap> every_map;
   for (const PlacementResult& p : r.placements) {
     const std::string name = o.via == Path::Dsm ? "dsm" : std::string(to_string(p.placement));
     panels.push_back(write_map(out, o, r, p.headline, name, style));
@@ -66,20 +79,19 @@ void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& ou
     if (o.via != Path::Dsm && (r.lines_per_class > 1 || p.per_class.size() > 1))
       out.write(fmt::format("line-spread-{}.csv", name),
                 matrix_csv(p.headline.line_spread_ns().reordered(r.display_order)));
-    every_map.insert(every_map.end(), p.per_class.begin(), p.per_class.end());
   }
   if (panels.size() > 1) {
     style.title = fmt::format("{} - one-way {} ping-pong latency, {} {}s, {}", r.device.name, to_string(o.probe),
                               r.display_order.size(), r.device.unit_name, class_words(MapSpec::kAllClasses));
     out.write("heatmap.png", encode_png(render_heatmap(panels, style)));
   }
-  out.write("pairs.csv", pairs_csv(every_map, o.via));
+  out.write("pairs.csv", pairs.get());
   for (const PlacementResult& p : r.placements)
     if (p.stats.extra.contains("cluster_barrier"))
       out.write("cluster-barrier.csv", cluster_barrier_csv(p.stats.extra["cluster_barrier"]));
   write_homes_outputs(o, r, out);
   // Last: a meta.json says the other files are complete.
-  out.write("meta.json", make_meta(o, r).dump(2) + "\n");
+  out.write("meta.json", meta.get());
 }
 
 }  // namespace cumap::cli

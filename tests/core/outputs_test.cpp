@@ -72,7 +72,7 @@ MapResult one_map_run(const LatencyMap& map) {
   r.topology.source = "sysfs";
   r.topology.groups = {{"die0", {0, 1, 2}}};
   r.display_order = {0, 1, 2};
-  r.run = RunInfo{"0.1.0", "2026-01-02T03:04:05Z", "box", "cumap run", 1.5};
+  r.run = RunInfo{"0.1.0", "2026-01-02T03:04:05Z", "box", "cumap run", 1.5, {}};
   for (int u : {0, 1, 2}) r.homes.table.units.push_back(UnitRef{0, u});
   r.homes.classes.unit_side = {0, 0, 0};
   PlacementResult placement;
