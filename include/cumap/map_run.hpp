@@ -45,9 +45,12 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& requ
                                   const StopFn& stop);
 
 // measure_placement under options.schedule: serial runs once at one pair per
-// round; concurrent once at `start_pairs_per_round`; auto tries that and halves
-// the concurrency until the serial check passes (median relative difference at
-// most options.check_max_rel_diff), down to serial. All tries are in `checks`.
+// round; concurrent once at request.pairs_per_round; auto first runs pilots
+// (only the map's rounds that hold the check sample, between two serial runs
+// of it), halving the concurrency until one passes the serial check (see
+// SelfCheck), then measures the map once at that concurrency; should the
+// map's own check fail, it is measured again at half of it, down to serial.
+// Every check, pilots first, is in `checks`.
 PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
                                             const StopFn& stop);
 

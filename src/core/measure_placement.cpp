@@ -63,12 +63,14 @@ std::vector<Round> without_measured(std::vector<Round> rounds, const std::vector
 }
 
 // Every (class, pass) plan of one placement at the request's concurrency,
-// class-major, and all their rounds in one plan (where the check samples).
+// class-major; all their rounds in plan order (where the check samples); and
+// the settings they share, without rounds (for the sample and the pilot).
 struct PlacementPlans {
   int class_count = 1;
   int passes = 1;
   std::vector<MeasurementPlan> by_class_pass;
-  MeasurementPlan all;
+  std::vector<Round> all_rounds;
+  MeasurementPlan settings;
 };
 
 PlacementPlans make_plans(const PlacementRequest& r) {
@@ -83,14 +85,14 @@ PlacementPlans make_plans(const PlacementRequest& r) {
   const bool dsm = r.options->via == Path::Dsm;
   plans.class_count = dsm ? 1 : classes.class_count;
   plans.passes = dsm ? 1 : r.lines_per_class;
-  plans.all = base_plan(r);
+  plans.settings = base_plan(r);
   for (int c = 0; c < plans.class_count; ++c)
     for (int pass = 0; pass < plans.passes; ++pass) {
       MeasurementPlan plan = base_plan(r);
       plan.rounds = without_measured(
           assign_lines(rounds, pools, r.placement, c, pass, plans.passes, tag_of(c, pass), r.options->device),
           r.already_measured, c, pass);
-      plans.all.rounds.insert(plans.all.rounds.end(), plan.rounds.begin(), plan.rounds.end());
+      plans.all_rounds.insert(plans.all_rounds.end(), plan.rounds.begin(), plan.rounds.end());
       plans.by_class_pass.push_back(std::move(plan));
     }
   return plans;
@@ -102,8 +104,8 @@ PairKey key_of(const PlannedPair& p) { return {p.a, p.b, p.flags.first, p.flags.
 // The check's sample of `plans`, measured serially now (before what it checks).
 SerialSample measure_sample(Backend& backend, const PlacementPlans& plans, const Options& o) {
   SerialSample sample;
-  sample.plan = plans.all;
-  sample.plan.rounds = serial_check_sample(plans.all.rounds, static_cast<std::size_t>(o.check_pairs));
+  sample.plan = plans.settings;
+  sample.plan.rounds = serial_check_sample(plans.all_rounds, static_cast<std::size_t>(o.check_pairs));
   sample.before = pair_medians(backend.measure(sample.plan, {}));
   return sample;
 }
@@ -113,8 +115,8 @@ SerialSample measure_sample(Backend& backend, const PlacementPlans& plans, const
 SelfCheck pilot_check(Backend& backend, const PlacementRequest& r) {
   const PlacementPlans plans = make_plans(r);
   const SerialSample sample = measure_sample(backend, plans, *r.options);
-  MeasurementPlan pilot = plans.all;
-  pilot.rounds = pilot_rounds(plans.all.rounds, static_cast<std::size_t>(r.options->check_pairs));
+  MeasurementPlan pilot = plans.settings;
+  pilot.rounds = pilot_rounds(plans.all_rounds, static_cast<std::size_t>(r.options->check_pairs));
   SelfCheck check =
       judge_serial_check(backend, sample, backend.measure(pilot, {}), r.pairs_per_round, r.options->check_max_rel_diff);
   check.pilot = true;
@@ -135,7 +137,7 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, c
   // passes and again after them; the passes keep only the sample's values.
   std::optional<SerialSample> sample;
   std::set<PairKey> sample_keys;
-  if (r.pairs_per_round > 1 && !plans.all.rounds.empty()) {
+  if (r.pairs_per_round > 1 && !plans.all_rounds.empty()) {
     sample = measure_sample(backend, plans, *r.options);
     for (const Round& round : sample->plan.rounds) sample_keys.insert(key_of(round.pairs.front()));
   }
