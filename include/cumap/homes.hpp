@@ -50,6 +50,11 @@ struct HomeClasses {
 
 HomeClasses classify_lines(const LineLatencyTable& table, const ClassifyOptions& options = {});
 
+// For each line of `table` (the same units as the classified table), the
+// class whose per-unit latency profile is nearest to the line's, both
+// centred on their own mean (a line's slice offset is not its class).
+std::vector<int> nearest_classes(const HomeClasses& classes, const LineLatencyTable& table);
+
 // RTT(a,b) = u(a) + u(b) + c fitted to the finite off-diagonal cells by least
 // squares. `r2` is the share of the cells' variance it explains.
 struct AdditiveFit {

@@ -81,6 +81,21 @@ double rms_distance(const double* x, const double* y, std::size_t units) {
   return count > 0 ? std::sqrt(sum / static_cast<double>(count)) : kNaN;
 }
 
+// Index of the profile nearest to `line` (RMS over units both have); 0 when
+// none can be compared.
+std::size_t nearest_profile(const double* line, const std::vector<const double*>& profiles, std::size_t units) {
+  std::size_t nearest = 0;
+  double best = kInf;
+  for (std::size_t g = 0; g < profiles.size(); ++g) {
+    const double d = rms_distance(line, profiles[g], units);
+    if (std::isfinite(d) && d < best) {
+      best = d;
+      nearest = g;
+    }
+  }
+  return nearest;
+}
+
 std::vector<double> line_distances(const Profiles& p) {
   // lines^2/2 x units: the expensive part (70 M terms for 1024 lines of 132 SMs).
   return pairwise_distances(p.lines, [&](std::size_t i, std::size_t j) { return rms_distance(p.line(i), p.line(j), p.units); });
@@ -210,18 +225,9 @@ std::vector<Group> best_cut(const Dendrogram& tree, const Profiles& p, const Cla
 // Each stray line joins the class whose profile is nearest to its own.
 void place_strays(const Profiles& p, const std::vector<int>& strays, std::vector<Group>& groups) {
   std::vector<std::vector<int>> joining(groups.size());
-  for (int l : strays) {
-    std::size_t nearest = 0;
-    double best = kInf;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      const double d = rms_distance(p.line(static_cast<std::size_t>(l)), groups[g].profile.data(), p.units);
-      if (std::isfinite(d) && d < best) {
-        best = d;
-        nearest = g;
-      }
-    }
-    joining[nearest].push_back(l);
-  }
+  std::vector<const double*> profiles;
+  for (const Group& g : groups) profiles.push_back(g.profile.data());
+  for (int l : strays) joining[nearest_profile(p.line(static_cast<std::size_t>(l)), profiles, p.units)].push_back(l);
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (joining[g].empty()) continue;
     std::vector<int> lines = groups[g].lines;
@@ -307,6 +313,25 @@ HomeClasses classify_lines(const LineLatencyTable& table, const ClassifyOptions&
       }
   }
   return homes;
+}
+
+std::vector<int> nearest_classes(const HomeClasses& classes, const LineLatencyTable& table) {
+  const Profiles lines = centred_profiles(table);
+  // The classes' profiles (median latency per unit), centred like the lines'.
+  std::vector<std::vector<double>> centred = classes.class_unit_ns;
+  for (std::vector<double>& profile : centred) {
+    double sum = 0.0;
+    std::size_t count = 0;
+    for (double v : profile)
+      if (std::isfinite(v)) sum += v, ++count;
+    for (double& v : profile) v -= count > 0 ? sum / static_cast<double>(count) : 0.0;
+  }
+  std::vector<const double*> profiles;
+  for (const std::vector<double>& profile : centred) profiles.push_back(profile.data());
+  std::vector<int> nearest(lines.lines);
+  for (std::size_t l = 0; l < lines.lines; ++l)
+    nearest[l] = static_cast<int>(nearest_profile(lines.line(l), profiles, lines.units));
+  return nearest;
 }
 
 }  // namespace cumap

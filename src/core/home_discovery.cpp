@@ -1,11 +1,9 @@
 // Step one of every map: which home class each line of the flag arena has.
 #include <algorithm>
-#include <cmath>
-#include <limits>
+#include <vector>
 
 #include "cumap/map_run.hpp"
 #include "cumap/protocol.hpp"
-#include "cumap/stats.hpp"
 
 namespace cumap {
 namespace {
@@ -15,30 +13,6 @@ namespace {
 constexpr std::size_t kRecheckStride = 8;
 // Share of re-probed lines that must fall in their own class again.
 constexpr double kRecheckAgreement = 0.9;
-
-// The class whose per-unit latency profile is nearest to the line's, both
-// centred on their own mean (a line's slice offset is not its class).
-int nearest_class(const HomeClasses& classes, const LineLatencyTable& table, std::size_t line) {
-  const std::size_t units = table.units.size();
-  double line_mean = 0;
-  for (std::size_t u = 0; u < units; ++u) line_mean += table.ns_at(u, line);
-  line_mean /= static_cast<double>(units);
-  int best = 0;
-  double best_distance = std::numeric_limits<double>::infinity();
-  for (int c = 0; c < classes.class_count; ++c) {
-    const std::vector<double>& profile = classes.class_unit_ns[static_cast<std::size_t>(c)];
-    double mean = 0;
-    for (double v : profile) mean += v;
-    mean /= static_cast<double>(units);
-    double distance = 0;
-    for (std::size_t u = 0; u < units; ++u) {
-      const double d = (table.ns_at(u, line) - line_mean) - (profile[u] - mean);
-      distance += std::isfinite(d) ? d * d : 0.0;
-    }
-    if (distance < best_distance) best_distance = distance, best = c;
-  }
-  return best;
-}
 
 // Classes that do not reproduce were noise (a busy CPU slows a stretch of
 // lines for one unit): one class then, and the record says why.
@@ -50,23 +24,16 @@ void keep_only_reproducible_classes(Backend& backend, const LineProbePlan& plan,
     again.lines.push_back(plan.lines[l]);
     expected.push_back(homes.classes.line_class[l]);
   }
-  const LineLatencyTable table = backend.probe_lines(again, {});
+  const std::vector<int> found = nearest_classes(homes.classes, backend.probe_lines(again, {}));
   std::size_t same = 0;
-  for (std::size_t i = 0; i < again.lines.size(); ++i) same += nearest_class(homes.classes, table, i) == expected[i];
-  homes.recheck_agreement = static_cast<double>(same) / static_cast<double>(again.lines.size());
+  for (std::size_t i = 0; i < found.size(); ++i) same += found[i] == expected[i];
+  homes.recheck_agreement = static_cast<double>(same) / static_cast<double>(found.size());
   if (homes.recheck_agreement >= kRecheckAgreement) return;
   homes.unreproduced_class_count = homes.classes.class_count;
-  HomeClasses one;
-  one.line_class.assign(homes.table.lines.size(), 0);
-  one.unit_side.assign(homes.table.units.size(), 0);
-  one.class_unit_ns.assign(1, std::vector<double>(homes.table.units.size(), kNaN));
-  for (std::size_t u = 0; u < homes.table.units.size(); ++u) {
-    std::vector<double> row(homes.table.ns.begin() + static_cast<std::ptrdiff_t>(u * homes.table.lines.size()),
-                            homes.table.ns.begin() + static_cast<std::ptrdiff_t>((u + 1) * homes.table.lines.size()));
-    one.class_unit_ns[0][u] = summarize(row).median;
-  }
-  one.separation = std::numeric_limits<double>::infinity();
-  homes.classes = one;
+  // One class: the same clustering, allowed no split.
+  ClassifyOptions one_class;
+  one_class.max_classes = 1;
+  homes.classes = classify_lines(homes.table, one_class);
 }
 
 }  // namespace

@@ -95,6 +95,21 @@ TEST(core_ClassifyLines, TwoHalvesOfAnH100) {
   EXPECT_EQ(h.lines_of(1, t.lines).front(), 32u * 128u);
 }
 
+// A second probe (same homes and sides; other offsets and noise) finds each line's class
+// again from the first probe's class profiles, even with a missing cell.
+TEST(core_NearestClasses, ASecondProbeFallsInTheFirstProbesClasses) {
+  Chip chip = h100_like();
+  chip.lines = 256;
+  const HomeClasses h = classify_lines(chip.table());
+  ASSERT_EQ(h.class_count, 2);
+  chip.seed = 2;
+  LineLatencyTable again = chip.table();
+  again.ns[5 * again.lines.size() + 7] = kNan;
+  const std::vector<int> found = nearest_classes(h, again);
+  ASSERT_EQ(found.size(), 256u);
+  for (int l = 0; l < chip.lines; ++l) EXPECT_EQ(found[static_cast<std::size_t>(l)], chip.class_of_line(l)) << l;
+}
+
 TEST(core_ClassifyLines, LargestClassIsClassZero) {
   Chip chip = h100_like();
   chip.lines = 256;
