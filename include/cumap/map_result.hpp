@@ -22,6 +22,13 @@ struct HomesResult {
   // kept; unreproduced_class_count says how many the first probe suggested.
   double recheck_agreement = 1.0;
   int unreproduced_class_count = 0;
+
+  // The table's units by id, in table order (as unit_side is).
+  std::vector<int> unit_ids() const {
+    std::vector<int> ids;
+    for (const UnitRef& u : table.units) ids.push_back(u.unit);
+    return ids;
+  }
 };
 
 // A concurrent map checks itself: a sample of pairs measured one at a time

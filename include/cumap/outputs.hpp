@@ -58,6 +58,8 @@ std::string homes_csv(const HomesResult& homes);
 
 // The sides (units grouped by the home class they are near) as a topology.
 Topology sides_as_topology(const std::vector<int>& units, const std::vector<int>& unit_side);
+// The same for the units home discovery probed.
+Topology home_sides(const HomesResult& homes);
 
 std::string utc_timestamp_now();
 std::string host_name();

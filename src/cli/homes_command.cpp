@@ -46,10 +46,8 @@ void print_summary(const MapResult& r, const Options& o) {
     line += fmt::format(" ({} found did not reproduce, {:.0f} % of re-probed lines agreed)", h.unreproduced_class_count,
                         100 * h.recheck_agreement);
   for (int c = 0; c < h.classes.class_count; ++c) line += "; " + class_summary(h, c);
-  std::vector<int> units;
-  for (const UnitRef& u : h.table.units) units.push_back(u.unit);
   std::string sides;
-  for (const UnitGroup& side : sides_as_topology(units, h.classes.unit_side).groups)
+  for (const UnitGroup& side : home_sides(h).groups)
     sides += fmt::format("{}{} {} {}s", sides.empty() ? "" : ", ", side.name, side.units.size(), r.device.unit_name);
   line += fmt::format("; sides: {}; written to {}", sides, o.out_dir.string());
   fmt::print("{}\n", line);

@@ -112,9 +112,7 @@ std::vector<StructureRow> structure_of(const MapResult& r) {
     if (p.placement != Placement::SameLine) continue;
     std::vector<ValueMatrix> per_class;
     for (const LatencyMap& m : p.per_class) per_class.push_back(m.oneway_ns());
-    std::vector<int> units;
-    for (const UnitRef& u : r.homes.table.units) units.push_back(u.unit);
-    return structure_table(per_class, units, r.homes.classes.unit_side);
+    return structure_table(per_class, r.homes.unit_ids(), r.homes.classes.unit_side);
   }
   return {};
 }

@@ -20,7 +20,7 @@ int run_topology(const TopologyCommand& command) {
   // flag lines. They come from a measurement (home discovery), not from ids.
   const std::vector<int> units = backend->units();
   const HomesResult homes = discover_homes(*backend, units, o, {});
-  const Topology sides = sides_as_topology(units, homes.classes.unit_side);
+  const Topology sides = home_sides(homes);
   if (command.json_out) {
     nlohmann::json j = to_json(topo);
     j["sides"] = to_json(sides)["groups"];

@@ -149,13 +149,11 @@ nlohmann::json homes_options_json(const Options& o) {
 }
 
 nlohmann::json homes_summary_json(const HomesResult& h) {
-  std::vector<int> units;
-  for (const UnitRef& u : h.table.units) units.push_back(u.unit);
   return {{"class_count", h.classes.class_count},
           {"recheck_agreement", h.recheck_agreement},
           {"unreproduced_class_count", h.unreproduced_class_count},
           {"separation", number_or_null(h.classes.separation)},
-          {"sides", to_json(sides_as_topology(units, h.classes.unit_side))["groups"]},
+          {"sides", to_json(home_sides(h))["groups"]},
           {"lines_probed", h.table.lines.size()},
           {"arena_offset_bytes", h.arena.offset_bytes}};
 }
@@ -200,6 +198,8 @@ Topology sides_as_topology(const std::vector<int>& units, const std::vector<int>
   return t;
 }
 
+Topology home_sides(const HomesResult& homes) { return sides_as_topology(homes.unit_ids(), homes.classes.unit_side); }
+
 nlohmann::json homes_json(const HomesResult& h) {
   const HomeClasses& c = h.classes;
   nlohmann::json classes = nlohmann::json::array();
@@ -214,12 +214,10 @@ nlohmann::json homes_json(const HomesResult& h) {
   }
   nlohmann::json line_class = nlohmann::json::object();
   for (std::size_t l = 0; l < h.table.lines.size(); ++l) line_class[std::to_string(h.table.lines[l])] = c.line_class[l];
-  nlohmann::json units = nlohmann::json::array();
-  for (const UnitRef& u : h.table.units) units.push_back(u.unit);
   return {{"arena", {{"bytes", h.arena.bytes}, {"offset_bytes", h.arena.offset_bytes}}},
           {"class_count", c.class_count},
           {"separation", number_or_null(c.separation)},
-          {"units", units},
+          {"units", h.unit_ids()},
           {"unit_side", c.unit_side},
           {"classes", classes},
           {"line_class", line_class}};
@@ -238,9 +236,7 @@ std::string homes_csv(const HomesResult& h) {
 }
 
 nlohmann::json make_meta(const Options& options, const MapResult& r) {
-  std::vector<int> home_units;
-  for (const UnitRef& u : r.homes.table.units) home_units.push_back(u.unit);
-  const Topology side_groups = sides_as_topology(home_units, r.homes.classes.unit_side);
+  const Topology side_groups = home_sides(r.homes);
   nlohmann::json placements = nlohmann::json::array();
   for (const PlacementResult& p : r.placements) placements.push_back(placement_json(p, side_groups));
   nlohmann::json structure = nlohmann::json::array();
