@@ -101,44 +101,59 @@ PlacementPlans make_plans(const PlacementRequest& r) {
 PairKey key_of(const PairMeasurement& m) { return {m.a, m.b, m.flags.first, m.flags.second}; }
 PairKey key_of(const PlannedPair& p) { return {p.a, p.b, p.flags.first, p.flags.second}; }
 
+// The sample's per-pair medians, measured one pair at a time now.
+std::map<PairKey, double> measure_serially(Backend& backend, const MeasurementPlan& sample) {
+  return pair_medians(backend.measure(sample, {}));
+}
+
 // The check's sample of `plans`, measured serially now (before what it checks).
 SerialSample measure_sample(Backend& backend, const PlacementPlans& plans, const Options& o) {
   SerialSample sample;
   sample.plan = plans.settings;
   sample.plan.rounds = serial_check_sample(plans.all_rounds, static_cast<std::size_t>(o.check_pairs));
-  sample.before = pair_medians(backend.measure(sample.plan, {}));
+  sample.before = measure_serially(backend, sample.plan);
   return sample;
 }
 
-// A pilot of the concurrency: only the map's rounds that hold the sample,
-// as planned, between two serial runs of the sample.
-SelfCheck pilot_check(Backend& backend, const PlacementRequest& r) {
-  const PlacementPlans plans = make_plans(r);
-  const SerialSample sample = measure_sample(backend, plans, *r.options);
-  MeasurementPlan pilot = plans.settings;
-  pilot.rounds = pilot_rounds(plans.all_rounds, static_cast<std::size_t>(r.options->check_pairs));
-  SelfCheck check =
-      judge_serial_check(backend, sample, backend.measure(pilot, {}), r.pairs_per_round, r.options->check_max_rel_diff);
-  check.pilot = true;
-  return check;
+// A pilot of one concurrency and what the map needs if it passes: the plans
+// (the same rounds and lines the pilot ran) and the sample, whose serial run
+// after the pilot is the map's serial run before.
+struct Pilot {
+  SelfCheck check;
+  PlacementPlans plans;
+  SerialSample sample;
+};
+
+// Only the map's rounds that hold the sample, as planned, between two serial
+// runs of the sample.
+Pilot run_pilot(Backend& backend, const PlacementRequest& r) {
+  Pilot p;
+  p.plans = make_plans(r);
+  p.sample = measure_sample(backend, p.plans, *r.options);
+  MeasurementPlan pilot = p.plans.settings;
+  pilot.rounds = pilot_rounds(p.plans.all_rounds, static_cast<std::size_t>(r.options->check_pairs));
+  const Measurements measured = backend.measure(pilot, {});
+  std::map<PairKey, double> after = measure_serially(backend, p.sample.plan);
+  p.check = judge_serial_check(p.sample, after, measured, r.pairs_per_round, r.options->check_max_rel_diff);
+  p.check.pilot = true;
+  p.sample.before = std::move(after);
+  return p;
 }
 
-}  // namespace
-
-PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, const ProgressFn& progress,
-                                  const StopFn& stop) {
+// measure_placement over plans made already, with the check's sample
+// measured already where `sample` holds it.
+PlacementResult measure_plans(Backend& backend, const PlacementRequest& r, const PlacementPlans& plans,
+                              std::optional<SerialSample> sample, const ProgressFn& progress, const StopFn& stop) {
   PlacementResult result;
   result.placement = r.placement;
   result.pairs_per_round = r.pairs_per_round;
-  const PlacementPlans plans = make_plans(r);
   const std::size_t plan_count = plans.by_class_pass.size();
 
   // A concurrent placement measures its serial check sample before the
   // passes and again after them; the passes keep only the sample's values.
-  std::optional<SerialSample> sample;
   std::set<PairKey> sample_keys;
   if (r.pairs_per_round > 1 && !plans.all_rounds.empty()) {
-    sample = measure_sample(backend, plans, *r.options);
+    if (!sample) sample = measure_sample(backend, plans, *r.options);
     for (const Round& round : sample->plan.rounds) sample_keys.insert(key_of(round.pairs.front()));
   }
 
@@ -184,9 +199,16 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, c
   if (!odd.pairs.empty()) result.line_sets = agreement(even.oneway_ns(), odd.oneway_ns());
 
   if (sample && result.complete && !sampled.pairs.empty())
-    result.checks.push_back(judge_serial_check(backend, *sample, sampled, r.pairs_per_round,
-                                               r.options->check_max_rel_diff));
+    result.checks.push_back(judge_serial_check(*sample, measure_serially(backend, sample->plan), sampled,
+                                               r.pairs_per_round, r.options->check_max_rel_diff));
   return result;
+}
+
+}  // namespace
+
+PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, const ProgressFn& progress,
+                                  const StopFn& stop) {
+  return measure_plans(backend, r, make_plans(r), std::nullopt, progress, stop);
 }
 
 PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
@@ -195,14 +217,23 @@ PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest r
   if (kind == ScheduleKind::Serial) request.pairs_per_round = 1;
   std::vector<SelfCheck> tried;
   // Auto: pilots choose the concurrency, halving it until one passes; the
-  // whole map is then measured once (and checks itself again).
+  // whole map is then measured once, on the passing pilot's plans and sample
+  // (and checks itself again).
+  std::optional<Pilot> passing;
   if (kind == ScheduleKind::Auto)
     for (; request.pairs_per_round > 1 && !(stop && stop()); request.pairs_per_round /= 2) {
-      tried.push_back(pilot_check(backend, request));
-      if (tried.back().passed) break;
+      Pilot pilot = run_pilot(backend, request);
+      tried.push_back(pilot.check);
+      if (pilot.check.passed) {
+        passing = std::move(pilot);
+        break;
+      }
     }
   for (;;) {
-    PlacementResult result = measure_placement(backend, request, progress, stop);
+    PlacementResult result =
+        passing ? measure_plans(backend, request, passing->plans, std::move(passing->sample), progress, stop)
+                : measure_placement(backend, request, progress, stop);
+    passing.reset();
     tried.insert(tried.end(), result.checks.begin(), result.checks.end());
     result.checks = tried;
     if (!result.complete) return result;

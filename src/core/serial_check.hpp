@@ -23,9 +23,10 @@ struct SerialSample {
   std::map<PairKey, double> before;
 };
 
-// Measures the sample again (after the map) and judges the concurrent values
-// `measured` against the serial mean, with `limit` as the allowed shift.
-SelfCheck judge_serial_check(Backend& backend, const SerialSample& sample, const Measurements& measured,
-                             int pairs_per_round, double limit);
+// Judges the concurrent values `measured` against the mean of the sample's
+// serial runs before (sample.before) and after (`after`) them, with `limit`
+// as the allowed shift.
+SelfCheck judge_serial_check(const SerialSample& sample, const std::map<PairKey, double>& after,
+                             const Measurements& measured, int pairs_per_round, double limit);
 
 }  // namespace cumap

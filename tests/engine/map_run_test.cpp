@@ -132,6 +132,22 @@ TEST(MapRun, AutoSchedulePilotsHalveConcurrencyUntilTheCheckPassesThenTheMapRuns
   EXPECT_LT(chip.pairs_measured, 2 * map_pairs) << "only one whole map";
 }
 
+// The pilot's serial run after it is the map's serial run before: a passing
+// pilot costs the map no second sample run.
+TEST(MapRun, APassingPilotHandsItsSampleToTheMap) {
+  test::FakeChipBackend chip({});
+  Options o = small_options();
+  o.schedule = ScheduleKind::Auto;
+  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  const int before = chip.measure_calls;
+  const PlacementResult p = measure_placement_scheduled(chip, request_for(homes, o, chip.units(), 4), {}, {});
+  ASSERT_EQ(p.checks.size(), 2u);
+  EXPECT_TRUE(p.checks[0].pilot && p.checks[0].passed);
+  EXPECT_TRUE(p.checks[1].passed);
+  EXPECT_EQ(chip.measure_calls - before, 3 + 4 + 1)
+      << "pilot: sample, rounds, sample; map: 2 classes x 2 lines; sample after the map";
+}
+
 TEST(MapRun, PilotRoundsAreTheMapsOwnRoundsThatHoldTheSample) {
   const PairRounds rounds = round_robin_rounds({0, 1, 2, 3, 4, 5, 6, 7}, false);
   std::vector<Round> planned;
