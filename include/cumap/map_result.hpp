@@ -55,13 +55,25 @@ struct PlacementResult {
   int pairs_per_round = 1;          // the concurrency the kept maps were measured at
   std::vector<SelfCheck> checks;    // one per concurrency tried, the kept one last
   std::vector<LatencyMap> per_class;  // flags in home class c (the first flag's class)
-  LatencyMap headline;              // every class, the same number of lines each
+  // The headline is every class together, the same number of lines each: its
+  // spec, and (like the rest) computed from per_class by summarize_placement,
+  // once: the reporters read these rather than going over the pairs again.
+  MapSpec headline;
+  std::vector<ValueMatrix> per_class_ns;  // per_class[c].oneway_ns()
+  ValueMatrix headline_ns;                // merge_maps(per_class, headline).oneway_ns()
+  ValueMatrix line_spread_ns;             // merge_maps(per_class, headline).line_spread_ns()
   // Two disjoint line sets (even and odd passes) of the headline, compared:
   // how much the map depends on which lines were used.
   Agreement line_sets;
   std::vector<AdditiveFit> fits;    // per class: RTT(a,b) = u(a) + u(b) + c
   RunStats stats;                   // summed over the plans that made the kept maps
+
+  std::vector<PairStats> timed_out() const;  // of every class
 };
+
+// Fills what a placement derives from its per-class maps: the headline spec,
+// the one-way matrices, line_sets and fits.
+void summarize_placement(PlacementResult& placement, MapSpec headline_spec);
 
 struct RunInfo {
   std::string tool_version;

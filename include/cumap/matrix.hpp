@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "cumap/backend.hpp"
@@ -67,5 +68,16 @@ LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSp
 
 // The pairs of several maps as one (the headline over every home class).
 LatencyMap merge_maps(const std::vector<LatencyMap>& maps, MapSpec spec);
+
+// What several maps over the same units show (the per-class maps of one
+// placement), computed together in one pass over their pairs.
+struct MapMatrices {
+  std::vector<ValueMatrix> per_map;  // maps[m].oneway_ns()
+  ValueMatrix combined;              // merge_maps(maps).oneway_ns(): each map weighs the same
+  ValueMatrix even_passes;           // the same from the even passes' lines only
+  ValueMatrix odd_passes;            // and from the odd ones: two disjoint line sets
+  ValueMatrix line_spread;           // merge_maps(maps).line_spread_ns()
+};
+MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int>& units, bool ordered);
 
 }  // namespace cumap

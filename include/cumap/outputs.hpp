@@ -33,9 +33,9 @@ ValueMatrix parse_matrix_csv(std::string_view text);
 ValueMatrix read_matrix_csv(const std::filesystem::path& path);
 
 // Long form, one row per pair, placement and flag line:
-// a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,
+// a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,line_correction_ns,
 // rtt_ns_median,p05_ns,p95_ns,min_ns,cycles_median,cold_ns,samples,iters,timed_out
-std::string pairs_csv(const std::vector<LatencyMap>& maps, Path via = Path::Global);
+std::string pairs_csv(const std::vector<const LatencyMap*>& maps, Path via = Path::Global);
 // Reads pairs.csv back (--resume). Throws UsageError naming the line on
 // anything this cumap would not have written.
 struct PlacedPairStats {

@@ -82,9 +82,11 @@ int run_homes(const HomesCommand& command) {
 
   clock.stamp(command.command_line);
 
-  write_homes_outputs(o, r, out);
+  PendingFiles files;
+  add_homes_outputs(o, r, files);
   // Last: a meta.json says the other files are complete.
-  out.write("meta.json", make_homes_meta(o, r).dump(2) + "\n");
+  files.add("meta.json", [&] { return make_homes_meta(o, r).dump(2) + "\n"; });
+  files.write_all(out);
   out.keep();
 
   if (interrupt.stop_requested()) {

@@ -51,18 +51,19 @@ HeatmapTable homes_heatmap_table(const HomesResult& homes, const std::vector<int
   return table;
 }
 
-void write_homes_outputs(const Options& o, const MapResult& r, OutputDirectory& out) {
-  out.write("homes.csv", homes_csv(r.homes));
-  out.write("homes.json", homes_json(r.homes).dump(2) + "\n");
+void add_homes_outputs(const Options& o, const MapResult& r, PendingFiles& files) {
+  files.add("homes.csv", [&r] { return homes_csv(r.homes); });
+  files.add("homes.json", [&r] { return homes_json(r.homes).dump(2) + "\n"; });
   HeatmapStyle style;
   style.colormap = o.colormap;
   style.value_label = "ns per dependent atomic";
   style.title = fmt::format("{} - home discovery: {} {}s x {} flag lines, {} home class(es)", r.device.name,
                             r.homes.table.units.size(), r.device.unit_name, r.homes.table.lines.size(),
                             r.homes.classes.class_count);
-  const HeatmapTable table =
-      homes_heatmap_table(r.homes, r.display_order, r.display_groups, r.device.unit_name);
-  out.write("heatmap-homes.png", encode_png(render_table_heatmap(table, style)));
+  files.add("heatmap-homes.png", [&r, style] {
+    return encode_png(render_table_heatmap(
+        homes_heatmap_table(r.homes, r.display_order, r.display_groups, r.device.unit_name), style));
+  });
 }
 
 }  // namespace cumap::cli

@@ -3,7 +3,7 @@
 
 #include "cumap/map_result.hpp"
 #include "cumap/options.hpp"
-#include "cumap/output_directory.hpp"
+#include "cli/pending_files.hpp"
 #include "cumap/render.hpp"
 
 namespace cumap::cli {
@@ -12,8 +12,9 @@ namespace cumap::cli {
 // each whole or not at all:
 //   homes.csv, homes.json   the unit x line table and the classes (outputs.hpp)
 //   heatmap-homes.png       that table drawn (homes_heatmap_table)
-// Reads result.device, .homes, .display_order and .display_groups.
-void write_homes_outputs(const Options& options, const MapResult& result, OutputDirectory& out);
+// Reads result.device, .homes, .display_order and .display_groups, which
+// must outlive `files`.
+void add_homes_outputs(const Options& options, const MapResult& result, PendingFiles& files);
 
 // The unit x line table as a picture: rows are the units in display order
 // (side, then topology group, then id) with those groups as separators;

@@ -61,7 +61,7 @@ void check_rotating_count(const Options& o) {
 
 void report_timeouts(const MapResult& r) {
   for (const PlacementResult& p : r.placements) {
-    const auto late = p.headline.timed_out();
+    const auto late = p.timed_out();
     if (late.empty()) continue;
     std::string list;
     for (std::size_t i = 0; i < late.size() && i < 20; ++i) list += fmt::format(" {}-{}", late[i].a, late[i].b);
@@ -88,7 +88,7 @@ void print_summary(const MapResult& r, const Options& o) {
   std::string line = fmt::format("{} ({}), {} {}s, {} home class(es)", r.device.name, r.device.backend,
                                  r.display_order.size(), r.device.unit_name, r.homes.classes.class_count);
   for (const PlacementResult& p : r.placements) {
-    const Summary s = summarize(p.headline.oneway_ns().values);
+    const Summary s = summarize(p.headline_ns.values);
     line += fmt::format("; {} one-way median {:.1f} ns (min {:.1f}, max {:.1f}, {} pair(s) per round)",
                         to_string(p.placement), s.median, s.min, s.max, p.pairs_per_round);
   }
@@ -108,12 +108,9 @@ int starting_pairs_per_round(const Options& o, const Capabilities& caps) {
 }
 
 std::vector<StructureRow> structure_of(const MapResult& r) {
-  for (const PlacementResult& p : r.placements) {
-    if (p.placement != Placement::SameLine) continue;
-    std::vector<ValueMatrix> per_class;
-    for (const LatencyMap& m : p.per_class) per_class.push_back(m.oneway_ns());
-    return structure_table(per_class, r.homes.unit_ids(), r.homes.classes.unit_side);
-  }
+  for (const PlacementResult& p : r.placements)
+    if (p.placement == Placement::SameLine)
+      return structure_table(p.per_class_ns, r.homes.unit_ids(), r.homes.classes.unit_side);
   return {};
 }
 

@@ -1,6 +1,5 @@
 #include "cli/map_outputs.hpp"
 
-#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,15 +22,16 @@ std::optional<Topology> groups_for_display(const MapResult& r) {
   return r.display_groups;
 }
 
-// A matrix CSV and its heatmap, in display order.
-HeatmapPanel write_map(OutputDirectory& out, const Options& o, const MapResult& r, const LatencyMap& map,
-                       const std::string& stem, HeatmapStyle style) {
-  const ValueMatrix shown = map.oneway_ns().reordered(r.display_order);
+// A matrix CSV and its heatmap, in display order; the panel is for heatmap.png.
+HeatmapPanel add_map(PendingFiles& files, const Options& o, const MapResult& r, const MapSpec& map,
+                     const ValueMatrix& oneway_ns, const std::string& stem, HeatmapStyle style) {
+  ValueMatrix shown = oneway_ns.reordered(r.display_order);
   const Summary cells = summarize(shown.values);  // the diagonal and missing cells (NaN) are ignored
-  out.write(fmt::format("matrix-{}.csv", stem), matrix_csv(shown));
-  style.title = heatmap_title(r.device, map.placement(), o.probe, map.spec.home_class, cells);
-  out.write(fmt::format("heatmap-{}.png", stem), encode_png(render_heatmap({{stem, shown}}, style)));
-  return {fmt::format("{} (median {:.0f} ns)", to_string(map.placement()), cells.median), shown};
+  style.title = heatmap_title(r.device, map.placement, o.probe, map.home_class, cells);
+  files.add(fmt::format("matrix-{}.csv", stem), [shown] { return matrix_csv(shown); });
+  files.add(fmt::format("heatmap-{}.png", stem),
+            [shown, stem, style] { return encode_png(render_heatmap({{stem, shown}}, style)); });
+  return {fmt::format("{} (median {:.0f} ns)", to_string(map.placement), cells.median), std::move(shown)};
 }
 
 // cluster_size,clusters,median_cycles,median_ns: the latency of one
@@ -54,17 +54,9 @@ std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe p
 }
 
 void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& out) {
-  // The two largest texts (a GPU run's pairs.csv is tens of MB, meta.json
-  // recomputes every map's agreement and fits) only read `r`: they are made
-  // on other threads while this one draws the heatmaps. Files are still
-  // written one at a time, in this order, meta.json last.
-  std::future<std::string> pairs = std::async(std::launch::async, [&] {
-    std::vector<LatencyMap> every_map;
-    for (const PlacementResult& p : r.placements) every_map.insert(every_map.end(), p.per_class.begin(), p.per_class.end());
-    return pairs_csv(every_map, o.via);
-  });
-  std::future<std::string> meta = std::async(std::launch::async, [&] { return make_meta(o, r).dump(2) + "\n"; });
-
+  // Every file only reads `r`: all are made at once on other threads, and
+  // written one at a time in this order, meta.json last.
+  PendingFiles files;
   HeatmapStyle style;
   style.colormap = o.colormap;
   style.groups = groups_for_display(r);
@@ -72,26 +64,33 @@ void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& ou
   std::vector<HeatmapPanel> panels;
   for (const PlacementResult& p : r.placements) {
     const std::string name = o.via == Path::Dsm ? "dsm" : std::string(to_string(p.placement));
-    panels.push_back(write_map(out, o, r, p.headline, name, style));
+    panels.push_back(add_map(files, o, r, p.headline, p.headline_ns, name, style));
     if (p.per_class.size() > 1)
-      for (const LatencyMap& m : p.per_class)
-        write_map(out, o, r, m, fmt::format("{}-home{}", name, m.spec.home_class), style);
+      for (std::size_t c = 0; c < p.per_class.size(); ++c)
+        add_map(files, o, r, p.per_class[c].spec, p.per_class_ns[c],
+                fmt::format("{}-home{}", name, p.per_class[c].spec.home_class), style);
     if (o.via != Path::Dsm && (r.lines_per_class > 1 || p.per_class.size() > 1))
-      out.write(fmt::format("line-spread-{}.csv", name),
-                matrix_csv(p.headline.line_spread_ns().reordered(r.display_order)));
+      files.add(fmt::format("line-spread-{}.csv", name),
+                [&r, &p] { return matrix_csv(p.line_spread_ns.reordered(r.display_order)); });
   }
   if (panels.size() > 1) {
     style.title = fmt::format("{} - one-way {} ping-pong latency, {} {}s, {}", r.device.name, to_string(o.probe),
                               r.display_order.size(), r.device.unit_name, class_words(MapSpec::kAllClasses));
-    out.write("heatmap.png", encode_png(render_heatmap(panels, style)));
+    files.add("heatmap.png", [panels, style] { return encode_png(render_heatmap(panels, style)); });
   }
-  out.write("pairs.csv", pairs.get());
+  files.add("pairs.csv", [&] {
+    std::vector<const LatencyMap*> every_map;
+    for (const PlacementResult& p : r.placements)
+      for (const LatencyMap& m : p.per_class) every_map.push_back(&m);
+    return pairs_csv(every_map, o.via);
+  });
   for (const PlacementResult& p : r.placements)
     if (p.stats.extra.contains("cluster_barrier"))
-      out.write("cluster-barrier.csv", cluster_barrier_csv(p.stats.extra["cluster_barrier"]));
-  write_homes_outputs(o, r, out);
+      files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.extra["cluster_barrier"]); });
+  add_homes_outputs(o, r, files);
   // Last: a meta.json says the other files are complete.
-  out.write("meta.json", meta.get());
+  files.add("meta.json", [&] { return make_meta(o, r).dump(2) + "\n"; });
+  files.write_all(out);
 }
 
 }  // namespace cumap::cli

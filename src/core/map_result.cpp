@@ -1,11 +1,36 @@
 #include "cumap/map_result.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace cumap {
+
+void summarize_placement(PlacementResult& p, MapSpec headline_spec) {
+  MapMatrices m = map_matrices(p.per_class, headline_spec.units, headline_spec.ordered);
+  p.per_class_ns = std::move(m.per_map);
+  p.headline_ns = std::move(m.combined);
+  p.line_spread_ns = std::move(m.line_spread);
+  p.fits.clear();
+  for (const ValueMatrix& c : p.per_class_ns) p.fits.push_back(fit_additive(c));
+  // Even passes against odd passes: two disjoint sets of lines per pair.
+  const bool one_line = std::all_of(p.per_class.begin(), p.per_class.end(), [](const LatencyMap& c) {
+    return std::all_of(c.pairs.begin(), c.pairs.end(), [](const PairStats& s) { return s.pass % 2 == 0; });
+  });
+  p.line_sets = one_line ? Agreement{} : agreement(m.even_passes, m.odd_passes);
+  p.headline = std::move(headline_spec);
+}
+
+std::vector<PairStats> PlacementResult::timed_out() const {
+  std::vector<PairStats> out;
+  for (const LatencyMap& m : per_class)
+    for (const PairStats& s : m.timed_out()) out.push_back(s);
+  return out;
+}
 
 std::vector<PairStats> MapResult::timed_out() const {
   std::vector<PairStats> out;
   for (const PlacementResult& p : placements)
-    for (const PairStats& s : p.headline.timed_out()) out.push_back(s);
+    for (const PairStats& s : p.timed_out()) out.push_back(s);
   return out;
 }
 

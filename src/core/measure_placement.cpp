@@ -165,6 +165,11 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& r, const
   std::size_t done = 0;
   for (int c = 0; c < plans.class_count && result.complete; ++c) {
     std::vector<PairMeasurement> class_pairs;
+    std::size_t planned = 0;
+    for (int pass = 0; pass < plans.passes; ++pass)
+      for (const Round& round : plans.by_class_pass[done + static_cast<std::size_t>(pass)].rounds)
+        planned += round.pairs.size();
+    class_pairs.reserve(planned);  // a GPU class has ~140 000 values: no regrowing
     for (int pass = 0; pass < plans.passes; ++pass) {
       if (stop && stop()) {
         result.complete = false;
@@ -188,15 +193,8 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& r, const
       if (p.home_class == c) map.pairs.push_back(p);
     if (correction) apply_line_correction(map, *correction);
     result.per_class.push_back(std::move(map));
-    result.fits.push_back(fit_additive(result.per_class.back().oneway_ns()));
   }
-  result.headline = merge_maps(result.per_class, {r.placement, MapSpec::kAllClasses, r.units, r.options->ordered,
-                                                  r.options->iters});
-
-  // Even passes against odd passes: two disjoint sets of lines per pair.
-  LatencyMap even{result.headline.spec, {}}, odd{result.headline.spec, {}};
-  for (const PairStats& p : result.headline.pairs) (p.pass % 2 == 0 ? even : odd).pairs.push_back(p);
-  if (!odd.pairs.empty()) result.line_sets = agreement(even.oneway_ns(), odd.oneway_ns());
+  summarize_placement(result, {r.placement, MapSpec::kAllClasses, r.units, r.options->ordered, r.options->iters});
 
   if (sample && result.complete && !sampled.pairs.empty())
     result.checks.push_back(judge_serial_check(*sample, measure_serially(backend, sample->plan), sampled,

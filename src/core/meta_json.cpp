@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ctime>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -84,23 +85,28 @@ nlohmann::json agreement_json(const Agreement& a) {
   return {{"n", a.n}, {"pearson_r", number_or_null(a.pearson_r)}, {"median_rel_diff", number_or_null(a.median_rel_diff)}};
 }
 
-nlohmann::json map_json(const LatencyMap& map) {
-  const ValueMatrix oneway = map.oneway_ns();
+// A map's entry: `spec` says which, `maps` hold its pairs (one class, or
+// every class for the headline).
+nlohmann::json map_json(const MapSpec& spec, std::span<const LatencyMap> maps, const ValueMatrix& oneway) {
   std::vector<double> cycles;
   std::set<std::pair<int, int>> pairs;
   std::set<std::pair<int, int>> timed_out;
   nlohmann::json timed_out_json = nlohmann::json::array();
-  for (const PairStats& p : map.pairs) {
-    pairs.emplace(p.a, p.b);
-    if (std::isfinite(p.cycles_median)) cycles.push_back(p.cycles_median);
-    // A pair may time out on several lines; list it once.
-    if (p.timed_out && timed_out.emplace(p.a, p.b).second) timed_out_json.push_back({p.a, p.b});
+  std::size_t measurements = 0;
+  for (const LatencyMap& map : maps) {
+    measurements += map.pairs.size();
+    for (const PairStats& p : map.pairs) {
+      pairs.emplace(p.a, p.b);
+      if (std::isfinite(p.cycles_median)) cycles.push_back(p.cycles_median);
+      // A pair may time out on several lines; list it once.
+      if (p.timed_out && timed_out.emplace(p.a, p.b).second) timed_out_json.push_back({p.a, p.b});
+    }
   }
   return {
-      {"placement", to_string(map.placement())},
-      {"home_class", map.spec.home_class == MapSpec::kAllClasses ? nlohmann::json("all") : nlohmann::json(map.spec.home_class)},
+      {"placement", to_string(spec.placement)},
+      {"home_class", spec.home_class == MapSpec::kAllClasses ? nlohmann::json("all") : nlohmann::json(spec.home_class)},
       {"pair_count", pairs.size()},
-      {"measurements", map.pairs.size()},
+      {"measurements", measurements},
       {"oneway_ns", summary_json(summarize(oneway.values))},  // NaN cells are ignored
       {"rtt_cycles_median", number_or_null(summarize(cycles).median)},
       {"timed_out_pairs", timed_out_json},
@@ -110,7 +116,7 @@ nlohmann::json map_json(const LatencyMap& map) {
 nlohmann::json placement_json(const PlacementResult& p, const Topology& sides) {
   nlohmann::json classes = nlohmann::json::array();
   for (std::size_t c = 0; c < p.per_class.size(); ++c) {
-    nlohmann::json j = map_json(p.per_class[c]);
+    nlohmann::json j = map_json(p.per_class[c].spec, std::span(&p.per_class[c], 1), p.per_class_ns[c]);
     const AdditiveFit& fit = p.fits[c];
     j["additive_fit"] = {{"r2", number_or_null(fit.r2)}, {"constant_ns", number_or_null(fit.constant)}};
     classes.push_back(j);
@@ -124,13 +130,13 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides) {
                       {"serial_vs_serial", agreement_json(c.serial_repeat)},
                       {"bias", number_or_null(c.bias)},
                       {"bias_standard_error", number_or_null(c.bias_uncertainty)}});
-  nlohmann::json j = map_json(p.headline);
+  nlohmann::json j = map_json(p.headline, p.per_class, p.headline_ns);
   j["complete"] = p.complete;
   j["pairs_per_round"] = p.pairs_per_round;
   j["serial_checks"] = checks;
   j["line_sets_agreement"] = agreement_json(p.line_sets);
   j["per_class"] = classes;
-  const double ari = sides.groups.size() > 1 ? topology_agreement(p.headline.oneway_ns(), sides) : kNaN;
+  const double ari = sides.groups.size() > 1 ? topology_agreement(p.headline_ns, sides) : kNaN;
   j["sides_agreement_ari"] = number_or_null(ari);
   j["stats"] = {{"device_seconds", p.stats.device_seconds}, {"launches", p.stats.launches},
                 {"clock_hz", number_or_null(p.stats.clock_hz)}, {"extra", p.stats.extra}};

@@ -5,6 +5,7 @@
 
 #include "cumap/matrix.hpp"
 #include "cumap/planner.hpp"
+#include "cumap/stats.hpp"
 
 namespace cumap {
 namespace {
@@ -151,6 +152,48 @@ TEST_F(core_HandMadeRun, MergeKeepsEveryPairUnderTheNewSpec) {
   const ValueMatrix m = merged.oneway_ns();
   EXPECT_DOUBLE_EQ(m.at(0, 1), 60.0);  // both lines of (0,2), from the first map
   EXPECT_DOUBLE_EQ(m.at(0, 2), 102.5);
+}
+
+// A placement's matrices in one pass: per class, the balanced headline, the
+// even/odd line sets and the spread, with one timed-out line hiding its cell
+// in its class and in everything over all classes, but not in the other class.
+TEST(core_MapMatrices, PerClassHeadlineLineSetsAndTimeouts) {
+  MapSpec spec;
+  spec.units = {0, 1, 2};
+  const auto pair = [](int a, int b, int cls, int pass, double rtt, bool timed_out = false) {
+    PairStats p;
+    p.a = a;
+    p.b = b;
+    p.home_class = cls;
+    p.pass = pass;
+    p.rtt_ns = summarize(std::vector<double>{rtt});
+    p.timed_out = timed_out;
+    return p;
+  };
+  std::vector<LatencyMap> maps(2, LatencyMap{spec, {}});
+  // (0,1): class 0 lines at 100 and 120 one-way, class 1 lines at 300 and 340.
+  maps[0].pairs = {pair(0, 1, 0, 0, 200), pair(0, 1, 0, 1, 240), pair(0, 2, 0, 0, 400)};
+  maps[1].pairs = {pair(0, 1, 1, 0, 600), pair(0, 1, 1, 1, 680), pair(0, 2, 1, 0, kNaN, true)};
+  const MapMatrices m = map_matrices(maps, spec.units, false);
+  ASSERT_EQ(m.per_map.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.per_map[0].at(0, 1), 110.0);
+  EXPECT_DOUBLE_EQ(m.per_map[1].at(1, 0), 320.0) << "mirrored";
+  EXPECT_DOUBLE_EQ(m.combined.at(0, 1), (110.0 + 320.0) / 2) << "each class weighs the same";
+  EXPECT_DOUBLE_EQ(m.even_passes.at(0, 1), (100.0 + 300.0) / 2);
+  EXPECT_DOUBLE_EQ(m.odd_passes.at(0, 1), (120.0 + 340.0) / 2);
+  EXPECT_DOUBLE_EQ(m.line_spread.at(0, 1), 240.0);
+  EXPECT_DOUBLE_EQ(m.per_map[0].at(0, 2), 200.0) << "class 0 finished there";
+  EXPECT_TRUE(std::isnan(m.per_map[1].at(0, 2)));
+  EXPECT_TRUE(std::isnan(m.combined.at(0, 2)));
+  EXPECT_TRUE(std::isnan(m.line_spread.at(0, 2)));
+  EXPECT_TRUE(std::isnan(m.combined.at(1, 2))) << "never measured";
+  EXPECT_TRUE(std::isnan(m.combined.at(1, 1)));
+  // The same as going over the merged pairs.
+  MapSpec all = spec;
+  all.home_class = MapSpec::kAllClasses;
+  const LatencyMap merged = merge_maps(maps, all);
+  EXPECT_DOUBLE_EQ(merged.oneway_ns().at(0, 1), m.combined.at(0, 1));
+  EXPECT_DOUBLE_EQ(merged.line_spread_ns().at(0, 1), m.line_spread.at(0, 1));
 }
 
 }  // namespace

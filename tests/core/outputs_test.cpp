@@ -46,7 +46,8 @@ LatencyMap two_pair_map() {
 }
 
 TEST(core_PairsCsv, HeaderAndOneWayColumns) {
-  const std::string csv = pairs_csv({two_pair_map()}, Path::Dsm);
+  const LatencyMap map = two_pair_map();
+  const std::string csv = pairs_csv({&map}, Path::Dsm);
   std::istringstream lines(csv);
   std::string header, first, second;
   std::getline(lines, header);
@@ -78,9 +79,9 @@ MapResult one_map_run(const LatencyMap& map) {
   PlacementResult placement;
   placement.placement = map.placement();
   placement.per_class = {map};
-  placement.fits = {AdditiveFit{}};
-  placement.headline = map;
-  placement.headline.spec.home_class = MapSpec::kAllClasses;
+  MapSpec headline = map.spec;
+  headline.home_class = MapSpec::kAllClasses;
+  summarize_placement(placement, headline);
   r.placements = {placement};
   r.structure = {StructureRow{"same-side", 2, 75.0, 50.0, 100.0, 2}};
   return r;

@@ -21,6 +21,7 @@ struct FakeChip {
   std::size_t crowded_above = 1000000;
   double crowding_penalty = 0.0;
   double noise = 0.0;  // every measurement off by up to this much (relative), differently each call
+  double cycles_per_ns = 0.0;  // > 0: measurements also come in cycles, as on a GPU
   // The first line probe reads this many lines after line 64 this much slower
   // for unit 0, as when a busy CPU preempts the probing thread for a while.
   std::uint64_t slow_stretch_lines = 0;
@@ -95,6 +96,7 @@ class FakeChipBackend final : public Backend {
         const double rtt = wobble * crowd * (reach_ns(p.a.unit, base + p.flags.first) + reach_ns(p.a.unit, base + p.flags.second) +
                                     reach_ns(p.b.unit, base + p.flags.first) + reach_ns(p.b.unit, base + p.flags.second));
         m.rtt_ns.assign(static_cast<std::size_t>(plan.counts.samples), rtt);
+        if (chip_.cycles_per_ns > 0) m.rtt_cycles.assign(m.rtt_ns.size(), rtt * chip_.cycles_per_ns);
         m.cold_rtt_ns = rtt * 2;
         out.pairs.push_back(std::move(m));
         ++pairs_measured;

@@ -88,7 +88,7 @@ TEST(MapRun, SameLineMapsPerClassShowNearAndFarUnits) {
     EXPECT_DOUBLE_EQ(v.at(near, 1 - near + 2), 150.0 + 250.0);
   }
   // Every pair on lines_per_class lines of every class.
-  EXPECT_EQ(p.headline.pairs.size(), 2u * 2u * 28u);
+  EXPECT_EQ(merge_maps(p.per_class, p.headline).pairs.size(), 2u * 2u * 28u);
   EXPECT_TRUE(p.checks.empty()) << "a serial map needs no serial check";
   EXPECT_GT(p.fits[0].r2, 0.99) << "the fake chip is exactly additive";
 }
@@ -213,7 +213,7 @@ TEST(MapRun, AStopRequestEndsThePlacementBeforeTheNextPass) {
       measure_placement(chip, request_for(homes, o, chip.units(), 4), {}, [&] { return ++asked > 1; });
   EXPECT_EQ(chip.measure_calls, 2) << "the serial sample before the map, one pass, and no check after it";
   EXPECT_FALSE(p.complete);
-  EXPECT_EQ(p.headline.pairs.size(), 28u) << "what was measured is kept";
+  EXPECT_EQ(merge_maps(p.per_class, p.headline).pairs.size(), 28u) << "what was measured is kept";
   EXPECT_TRUE(p.checks.empty());
 }
 
@@ -226,16 +226,16 @@ TEST(MapRun, AResumedPlacementMeasuresOnlyWhatIsMissing) {
       measure_placement(chip, request_for(homes, o, chip.units(), 1), {}, [&] { return ++asked > 3; });
   ASSERT_FALSE(first.complete);
   PlacementRequest again = request_for(homes, o, chip.units(), 1);
-  again.already_measured = first.headline.pairs;
+  again.already_measured = merge_maps(first.per_class, first.headline).pairs;
   const int calls_before = chip.measure_calls;
   const PlacementResult rest = measure_placement(chip, again, {}, {});
   EXPECT_TRUE(rest.complete);
-  EXPECT_EQ(rest.headline.pairs.size(), 2u * 2u * 28u);
+  EXPECT_EQ(merge_maps(rest.per_class, rest.headline).pairs.size(), 2u * 2u * 28u);
   EXPECT_EQ(chip.measure_calls - calls_before, 1) << "3 of the 4 (class, pass) plans were already done";
   const PlacementResult whole = measure_placement(chip, request_for(homes, o, chip.units(), 1), {}, {});
-  EXPECT_EQ(rest.headline.oneway_ns().values.size(), whole.headline.oneway_ns().values.size());
-  for (std::size_t i = 0; i < whole.headline.oneway_ns().values.size(); ++i) {
-    const double x = whole.headline.oneway_ns().values[i], y = rest.headline.oneway_ns().values[i];
+  EXPECT_EQ(rest.headline_ns.values.size(), whole.headline_ns.values.size());
+  for (std::size_t i = 0; i < whole.headline_ns.values.size(); ++i) {
+    const double x = whole.headline_ns.values[i], y = rest.headline_ns.values[i];
     EXPECT_TRUE((std::isnan(x) && std::isnan(y)) || x == y) << i;
   }
 }

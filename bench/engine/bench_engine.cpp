@@ -1,0 +1,65 @@
+// bench_engine: the host side of a whole map, without a device. A fake chip
+// shaped like an H100 (132 units, two home classes) answers instantly, so
+// what this times is cumap's own work: planning, the maps of 276 672 pair x
+// line values per placement, the checks and the output files. That is the
+// process wall time a GPU run adds on top of its kernels (issue #12).
+//
+//   bench_engine [OUT_DIR] [UNITS]
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "cli/map_outputs.hpp"
+#include "cli/run_clock.hpp"
+#include "cumap/map_run.hpp"
+#include "cumap/output_directory.hpp"
+#include "cumap/outputs.hpp"
+#include "fake_chip_backend.hpp"
+
+int main(int argc, char** argv) {
+  using namespace cumap;
+  Options o;
+  o.out_dir = argc > 1 ? argv[1] : "bench-engine-out";
+  o.iters = 20;  // 100 round trips per line: the issue's target configuration
+  o.samples = 5;
+  o.schedule = ScheduleKind::Concurrent;
+  o.quiet = true;
+  test::FakeChip spec;
+  spec.units = argc > 2 ? std::stoi(argv[2]) : 132;
+  spec.noise = 0.01;
+  spec.cycles_per_ns = 1.98;
+  test::FakeChipBackend chip(spec);
+
+  MapResult r;
+  cli::RunClock clock(r.run);
+  r.device = chip.device();
+  r.capabilities = chip.capabilities();
+  const std::vector<int> units = chip.units();
+  OutputDirectory out(o.out_dir);
+  clock.end_phase("open");
+  r.homes = discover_homes(chip, units, o, {});
+  clock.end_phase("homes");
+  const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
+  r.display_order = layout.order;
+  r.display_groups = layout.groups;
+  r.lines_per_class = 16;
+
+  PlacementRequest request;
+  request.units = units;
+  request.homes = &r.homes;
+  request.lines_per_class = r.lines_per_class;
+  request.pairs_per_round = r.capabilities.max_pairs_per_round;
+  request.options = &o;
+  for (Placement p : o.placements) {
+    request.placement = p;
+    r.placements.push_back(measure_placement_scheduled(chip, request, {}, {}));
+    clock.end_phase(std::string(to_string(p)));
+  }
+  clock.stamp("bench_engine");
+  cli::write_map_outputs(o, r, out);
+  out.keep();
+  clock.end_phase("outputs");
+  for (const auto& [phase, seconds] : r.run.phase_seconds) std::printf("%-12s %.3f s\n", phase.c_str(), seconds);
+  return 0;
+}

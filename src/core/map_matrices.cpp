@@ -1,0 +1,144 @@
+// From per-line statistics to matrix cells: the one-way maps of a placement
+// (per home class and over every class), the even/odd line-set halves and
+// the line spread, in one pass over the pairs. A GPU placement has about
+// 280 000 pair x line values, so the cells are one array grouped by a
+// counting sort, not a container per cell.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "cumap/matrix.hpp"
+#include "cumap/stats.hpp"
+
+namespace cumap {
+namespace {
+
+// One line's value in one matrix cell.
+struct CellEntry {
+  std::uint32_t map;  // which of the maps it came from
+  int home_class;
+  bool odd_pass;
+  double oneway;    // less the line's correction: what the maps show
+  double measured;  // as measured: how much the lines differ
+};
+
+// Every cell's entries, grouped by cell: cell i's are [begin[i], begin[i + 1]).
+struct Cells {
+  std::size_t n = 0;
+  std::vector<std::size_t> begin;
+  std::vector<CellEntry> entries;
+  std::vector<std::vector<bool>> timed_out;  // per map, per cell: a line of the cell timed out
+
+  std::span<CellEntry> of(std::size_t cell) { return std::span(entries).subspan(begin[cell], begin[cell + 1] - begin[cell]); }
+  bool any_timed_out(std::size_t cell) const {
+    return std::any_of(timed_out.begin(), timed_out.end(), [&](const auto& t) { return t[cell]; });
+  }
+};
+
+// Collects each pair's lines into matrix cells. Unordered maps put every
+// pair in both (a,b) and (b,a); ordered maps only in (a,b), since there the
+// direction is the measured quantity.
+Cells cells_of(std::span<const LatencyMap> maps, const std::vector<int>& units, bool ordered) {
+  Cells cells;
+  cells.n = units.size();
+  const std::size_t n = cells.n;
+  std::unordered_map<int, std::size_t> index;
+  for (std::size_t i = 0; i < n; ++i) index[units[i]] = i;
+
+  // Two passes over the pairs, counting then filling, so that the entries
+  // land grouped by cell without a second copy of them.
+  cells.timed_out.assign(maps.size(), std::vector<bool>(n * n, false));
+  cells.begin.assign(n * n + 1, 0);
+  std::vector<std::size_t> next;
+  for (const bool fill : {false, true}) {
+    if (fill) {
+      for (std::size_t i = 0; i < n * n; ++i) cells.begin[i + 1] += cells.begin[i];
+      cells.entries.resize(cells.begin.back());
+      next.assign(cells.begin.begin(), cells.begin.end() - 1);
+    }
+    for (std::size_t m = 0; m < maps.size(); ++m)
+      for (const PairStats& p : maps[m].pairs) {
+        const auto ia = index.find(p.a), ib = index.find(p.b);
+        if (ia == index.end() || ib == index.end() || p.a == p.b) continue;
+        for (const std::size_t cell : {ia->second * n + ib->second, ib->second * n + ia->second}) {
+          if (p.timed_out) cells.timed_out[m][cell] = true;
+          else if (std::isfinite(p.rtt_ns.median)) {
+            if (!fill) ++cells.begin[cell + 1];
+            else
+              cells.entries[next[cell]++] = {static_cast<std::uint32_t>(m), p.home_class, p.pass % 2 == 1,
+                                             p.corrected_oneway_ns(), p.oneway_median_ns()};
+          }
+          if (ordered) break;
+        }
+      }
+  }
+  return cells;
+}
+
+// A cell's value from the entries `keep` accepts: the median over its lines,
+// taken per home class, and the classes weighted equally (their mean). Why
+// not one median over all lines: with the lines split evenly between a near
+// and a far class that median is the midpoint between the slowest near line
+// and the fastest far line, so two extreme lines would decide it. `cell` is
+// sorted by class, then value.
+template <class Keep>
+double balanced_median(std::span<const CellEntry> cell, Keep keep) {
+  double sum = 0;
+  int classes = 0;
+  std::vector<double> values;
+  for (std::size_t i = 0; i < cell.size();) {
+    const int cls = cell[i].home_class;
+    values.clear();
+    for (; i < cell.size() && cell[i].home_class == cls; ++i)
+      if (keep(cell[i])) values.push_back(cell[i].oneway);
+    if (values.empty()) continue;
+    sum += percentile(values, 0.5);  // sorted already
+    ++classes;
+  }
+  return classes > 0 ? sum / classes : kNaN;
+}
+
+}  // namespace
+
+MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int>& units, bool ordered) {
+  Cells cells = cells_of(maps, units, ordered);
+  MapMatrices out;
+  out.per_map.assign(maps.size(), ValueMatrix::filled(units, kNaN));
+  for (ValueMatrix* m : {&out.combined, &out.even_passes, &out.odd_passes, &out.line_spread})
+    *m = ValueMatrix::filled(units, kNaN);
+
+  for (std::size_t i = 0; i < cells.n * cells.n; ++i) {
+    std::span<CellEntry> cell = cells.of(i);
+    std::sort(cell.begin(), cell.end(), [](const CellEntry& x, const CellEntry& y) {
+      return x.home_class != y.home_class ? x.home_class < y.home_class : x.oneway < y.oneway;
+    });
+    // One timed-out line makes a cell unreliable: it shows as missing rather
+    // than as the median of whatever lines happened to finish.
+    for (std::size_t m = 0; m < maps.size(); ++m)
+      if (!cells.timed_out[m][i])
+        out.per_map[m].values[i] = balanced_median(cell, [m](const CellEntry& e) { return e.map == m; });
+    if (cells.any_timed_out(i) || cell.empty()) continue;
+    out.combined.values[i] = balanced_median(cell, [](const CellEntry&) { return true; });
+    out.even_passes.values[i] = balanced_median(cell, [](const CellEntry& e) { return !e.odd_pass; });
+    out.odd_passes.values[i] = balanced_median(cell, [](const CellEntry& e) { return e.odd_pass; });
+    const auto [lo, hi] = std::minmax_element(cell.begin(), cell.end(), [](const CellEntry& x, const CellEntry& y) {
+      return x.measured < y.measured;
+    });
+    out.line_spread.values[i] = hi->measured - lo->measured;
+  }
+  return out;
+}
+
+ValueMatrix LatencyMap::oneway_ns() const {
+  return map_matrices(std::span(this, 1), units(), spec.ordered).combined;
+}
+
+ValueMatrix LatencyMap::line_spread_ns() const {
+  return map_matrices(std::span(this, 1), units(), spec.ordered).line_spread;
+}
+
+}  // namespace cumap
