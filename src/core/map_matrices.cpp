@@ -111,7 +111,11 @@ MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int
   for (ValueMatrix* m : {&out.combined, &out.even_passes, &out.odd_passes, &out.line_spread})
     *m = ValueMatrix::filled(units, kNaN);
 
-  for (std::size_t i = 0; i < cells.n * cells.n; ++i) {
+  // Cells are independent: spread them over the cores (OpenMP).
+  const auto cell_count = static_cast<std::ptrdiff_t>(cells.n * cells.n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t c = 0; c < cell_count; ++c) {
+    const auto i = static_cast<std::size_t>(c);
     std::span<CellEntry> cell = cells.of(i);
     std::sort(cell.begin(), cell.end(), [](const CellEntry& x, const CellEntry& y) {
       return x.home_class != y.home_class ? x.home_class < y.home_class : x.oneway < y.oneway;

@@ -76,7 +76,7 @@ TEST(hip_Backend, DescribesTheDevice) {
 TEST(hip_Backend, CapabilitiesFollowTheStreamBudget) {
   Rig rig = make_rig(FakeHipConfig{});
   EXPECT_EQ(rig.backend->capabilities().max_pairs_per_round, 12);  // 24 queues on Instinct
-  EXPECT_EQ(rig.backend->capabilities().default_lines_per_class, 16);
+  EXPECT_EQ(rig.backend->capabilities().default_lines_per_class, 32);
   DeviceSelection s;
   s.max_streams = 6;
   Rig small = make_rig(FakeHipConfig{}, s);
