@@ -6,9 +6,7 @@
 # 100 round trips per line with 32 and with 16 lines per class.
 # usage: bench/h100-defaults32.sh BIN_DIR OUT_DIR
 set -u -o pipefail
-BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); mkdir -p "$OUT"; LOG="$OUT/log.txt"
-HERE=$(dirname "${BASH_SOURCE[0]}")
-. "$HERE/log_steps.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"  # BIN, OUT, LOG, HERE from BIN_DIR OUT_DIR
 log_device
 C="$BIN/cumap"
 step "$C" topology --backend cuda --json "$OUT/topology.json"

@@ -6,8 +6,7 @@
 # log.txt and one directory per run (bench/analyze_wave2.py compares two).
 # usage: bench/h100-final.sh BIN_DIR OUT_DIR   (BIN_DIR: cumap, cumap-before, bench_compare, bench_floor)
 set -u -o pipefail
-BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); mkdir -p "$OUT"; LOG="$OUT/log.txt"
-. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"  # BIN, OUT, LOG, HERE from BIN_DIR OUT_DIR
 log_device
 C="$BIN/cumap"
 # Before/after: the old tool's single-address map, twice, against the new per-class maps of ref.

@@ -6,9 +6,7 @@
 # cross-home. Output: OUT_DIR with log.txt and one directory per run.
 # usage: bench/h100-lines-final.sh BIN_DIR OUT_DIR
 set -u -o pipefail
-BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); mkdir -p "$OUT"; LOG="$OUT/log.txt"
-HERE=$(dirname "${BASH_SOURCE[0]}")
-. "$HERE/log_steps.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"  # BIN, OUT, LOG, HERE from BIN_DIR OUT_DIR
 log_device
 C="$BIN/cumap"
 CUMAP_BINARY="$C" step "$BIN/cuda_device_tests" --gtest_brief=1

@@ -7,9 +7,7 @@
 # and corrected by the home table). Then --cross-home.
 # usage: bench/h100-lines.sh BIN_DIR OUT_DIR
 set -u -o pipefail
-BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); mkdir -p "$OUT"; LOG="$OUT/log.txt"
-HERE=$(dirname "${BASH_SOURCE[0]}")
-. "$HERE/log_steps.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"  # BIN, OUT, LOG, HERE from BIN_DIR OUT_DIR
 log_device
 C="$BIN/cumap"
 timed "$C" topology --backend cuda

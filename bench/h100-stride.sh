@@ -5,9 +5,8 @@
 # bench/analyze_lines.py compares the first k lines of each run.
 # usage: bench/h100-stride.sh BIN_DIR OUT_DIR STRIDE...
 set -u -o pipefail
-BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); shift 2; mkdir -p "$OUT"; LOG="$OUT/log.txt"
-HERE=$(dirname "${BASH_SOURCE[0]}")
-. "$HERE/log_steps.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"  # BIN, OUT, LOG, HERE from BIN_DIR OUT_DIR
+shift 2  # the strides remain
 log_device
 L="--backend cuda --same-line --schedule concurrent --iters 20 --samples 5 --rotating-count 64 --home-chain 8"
 for s in "$@"; do

@@ -4,9 +4,7 @@
 # --schedule concurrent and auto, twice each, with phase_seconds.
 # usage: bench/h100-wall.sh BIN_DIR OUT_DIR
 set -u -o pipefail
-BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); mkdir -p "$OUT"; LOG="$OUT/log.txt"
-HERE=$(dirname "${BASH_SOURCE[0]}")
-. "$HERE/log_steps.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"  # BIN, OUT, LOG, HERE from BIN_DIR OUT_DIR
 log_device
 CUMAP_BINARY="$BIN/cumap" step "$BIN/cuda_device_tests" --gtest_brief=1
 step "$BIN/conformance_tests" --gtest_brief=1

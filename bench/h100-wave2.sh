@@ -10,12 +10,7 @@
 #   BIN_DIR: cumap, cumap-before (the pre-seam build), cuda_device_tests,
 #   conformance_tests, bench_compare, bench_floor, and optionally dsm_device_tests.
 set -u -o pipefail
-BIN=$(realpath "$1")
-OUT=$(realpath -m "$2")
-mkdir -p "$OUT"
-LOG="$OUT/log.txt"
-
-. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"  # BIN, OUT, LOG, HERE from BIN_DIR OUT_DIR
 
 { date -u +"date %Y-%m-%dT%H:%M:%SZ"; uname -r;
   nvidia-smi --query-gpu=name,serial,pci.bus_id,driver_version,clocks.max.sm,ecc.mode.current,mig.mode.current --format=csv;

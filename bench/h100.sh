@@ -8,12 +8,7 @@
 #   BIN_DIR holds cumap, cuda_device_tests, bench_compare, bench_floor and
 #   bench_harness_vs_minimal (from a -DCUMAP_CUDA=ON build).
 set -u -o pipefail
-BIN=$(realpath "$1")
-OUT=$(realpath -m "$2")
-mkdir -p "$OUT"
-LOG="$OUT/log.txt"
-
-. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"  # BIN, OUT, LOG, HERE from BIN_DIR OUT_DIR
 
 { date -u +"date %Y-%m-%dT%H:%M:%SZ"; uname -r;
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,temperature.gpu,power.draw,ecc.mode.current,mig.mode.current --format=csv;

@@ -1,5 +1,9 @@
-# Sourced by the bench/h100*.sh scripts: every command and its output go to
-# the terminal and to $LOG; `timed` adds the wall time. Each step is bounded.
+# Sourced by the bench/h100*.sh scripts (their arguments: BIN_DIR OUT_DIR):
+# sets BIN and OUT (made absolute; OUT created), LOG (OUT/log.txt) and HERE
+# (bench/). Every command and its output go to the terminal and to $LOG;
+# `timed` adds the wall time. Each step is bounded.
+BIN=$(realpath "$1"); OUT=$(realpath -m "$2"); mkdir -p "$OUT"; LOG="$OUT/log.txt"
+HERE=$(dirname "${BASH_SOURCE[0]}")
 step() { printf '\n$ %s\n' "$*" | tee -a "$LOG"; timeout 300 "$@" 2>&1 | tee -a "$LOG"; }
 timed() {
   printf '\n$ %s\n' "$*" | tee -a "$LOG"
