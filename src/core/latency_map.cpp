@@ -1,16 +1,14 @@
 // From raw round-trip samples to per-pair statistics (map_matrices.cpp makes
 // the matrices).
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
-#include <cstdint>
-#include <span>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "cumap/matrix.hpp"
 
 namespace cumap {
+
 LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSpec spec,
                                   const std::function<int(int tag)>& home_class_of_tag,
                                   const std::function<int(int tag)>& pass_of_tag) {
