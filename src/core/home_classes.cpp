@@ -47,23 +47,28 @@ struct Profiles {
   const double* line(std::size_t l) const { return values.data() + l * units; }
 };
 
+// Moves the finite values of a profile by their mean, so that it is the
+// shape across units that is compared, not the level; others become NaN.
+void centre(double* values, std::size_t n) {
+  double sum = 0.0;
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::isfinite(values[i])) {
+      sum += values[i];
+      ++count;
+    }
+  const double mean = count > 0 ? sum / static_cast<double>(count) : 0.0;
+  for (std::size_t i = 0; i < n; ++i) values[i] = std::isfinite(values[i]) ? values[i] - mean : kNaN;
+}
+
 Profiles centred_profiles(const LineLatencyTable& table) {
   Profiles p;
   p.lines = table.lines.size();
   p.units = table.units.size();
-  p.values.assign(p.lines * p.units, kNaN);
+  p.values.resize(p.lines * p.units);
   for (std::size_t l = 0; l < p.lines; ++l) {
-    double sum = 0.0;
-    std::size_t count = 0;
-    for (std::size_t u = 0; u < p.units; ++u)
-      if (const double v = table.ns_at(u, l); std::isfinite(v)) {
-        sum += v;
-        ++count;
-      }
-    if (count == 0) continue;
-    const double mean = sum / static_cast<double>(count);
-    for (std::size_t u = 0; u < p.units; ++u)
-      if (const double v = table.ns_at(u, l); std::isfinite(v)) p.values[l * p.units + u] = v - mean;
+    for (std::size_t u = 0; u < p.units; ++u) p.values[l * p.units + u] = table.ns_at(u, l);
+    centre(p.values.data() + l * p.units, p.units);
   }
   return p;
 }
@@ -319,13 +324,7 @@ std::vector<int> nearest_classes(const HomeClasses& classes, const LineLatencyTa
   const Profiles lines = centred_profiles(table);
   // The classes' profiles (median latency per unit), centred like the lines'.
   std::vector<std::vector<double>> centred = classes.class_unit_ns;
-  for (std::vector<double>& profile : centred) {
-    double sum = 0.0;
-    std::size_t count = 0;
-    for (double v : profile)
-      if (std::isfinite(v)) sum += v, ++count;
-    for (double& v : profile) v -= count > 0 ? sum / static_cast<double>(count) : 0.0;
-  }
+  for (std::vector<double>& profile : centred) centre(profile.data(), profile.size());
   std::vector<const double*> profiles;
   for (const std::vector<double>& profile : centred) profiles.push_back(profile.data());
   std::vector<int> nearest(lines.lines);
