@@ -8,7 +8,6 @@
 
 #include "cli/homes_outputs.hpp"
 #include "cli/map_command.hpp"
-#include "cli/progress.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/backend.hpp"
 #include "cumap/error.hpp"
@@ -69,16 +68,7 @@ int run_homes(const HomesCommand& command) {
   // what it measured); a second one leaves at once.
   InterruptHandler interrupt;
   clock.end_phase("open");
-  {
-    Progress progress("homes", "units", o.quiet);
-    r.homes = discover_homes(*backend, units, o, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
-    progress.finish();
-  }
-  clock.end_phase("homes");
-  r.topology = restrict_topology(backend->topology(), units);
-  const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
-  r.display_order = layout.order;
-  r.display_groups = layout.groups;
+  find_homes_and_layout(*backend, units, o, r, clock);
 
   clock.stamp(command.command_line);
 

@@ -138,6 +138,21 @@ std::unique_ptr<Backend> open_backend(const Options& o, MapResult& r, std::vecto
   return backend;
 }
 
+void find_homes_and_layout(Backend& backend, const std::vector<int>& units, const Options& o, MapResult& r,
+                           RunClock& clock) {
+  {
+    Progress progress("homes", "units", o.quiet);
+    r.homes = discover_homes(backend, units, o, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
+    progress.finish();
+  }
+  clock.end_phase("homes");
+  r.topology = restrict_topology(backend.topology(), units);
+  const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
+  r.display_order = layout.order;
+  r.display_groups = layout.groups;
+  clock.end_phase("topology");
+}
+
 int run_map(const MapCommand& command) {
   Options o = command.options;
   std::optional<ResumedRun> resumed;
@@ -162,17 +177,8 @@ int run_map(const MapCommand& command) {
   const StopFn stop = [&] { return interrupt.stop_requested(); };
   clock.end_phase("open");
 
-  {
-    Progress progress("homes", "units", o.quiet);
-    r.homes = discover_homes(*backend, units, o, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
-    progress.finish();
-  }
-  clock.end_phase("homes");
+  find_homes_and_layout(*backend, units, o, r, clock);
   if (resumed) check_same_homes(*resumed, r.homes);
-  r.topology = restrict_topology(backend->topology(), units);
-  const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
-  r.display_order = layout.order;
-  r.display_groups = layout.groups;
   r.lines_per_class = o.rotating_count > 0 ? o.rotating_count : r.capabilities.default_lines_per_class;
 
   PlacementRequest request;

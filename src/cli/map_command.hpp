@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
+#include "cli/run_clock.hpp"
 #include "cumap/backend.hpp"
 #include "cumap/map_result.hpp"
 
@@ -20,5 +21,11 @@ std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& 
 // records its identity and capabilities in `result`, and sets `units` to the
 // --units choice among its units (sorted).
 std::unique_ptr<Backend> open_backend(const Options& options, MapResult& result, std::vector<int>& units);
+
+// The next step, and all that `cumap homes` measures: the flag lines' homes
+// from `units` (with progress; phase "homes"), then the units' topology and
+// the display order by side (phase "topology": on cuda it launches clusters).
+void find_homes_and_layout(Backend& backend, const std::vector<int>& units, const Options& options,
+                           MapResult& result, RunClock& clock);
 
 }  // namespace cumap::cli
