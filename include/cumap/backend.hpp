@@ -114,9 +114,15 @@ struct DeviceSelection {
 std::vector<BackendKind> built_backends();
 std::unique_ptr<Backend> make_backend(const DeviceSelection& selection);
 
-// Single-device backends: throws UsageError unless every unit of the plan is
-// on `device` and in `available` (ascending), naming the first that is not.
+// Single-device backends: throws UsageError unless every unit of the plan
+// (its units and its pairs') is on `device` and in `available` (ascending),
+// naming the first that is not.
 void check_plan_units(const MeasurementPlan& plan, int device, const std::vector<int>& available,
                       const std::string& unit_name);
+
+// Every backend runs the pairs of a round at once: throws UsageError if a
+// round uses a unit or a flag word in two pairs, or a pair is one unit or
+// has both flags on one word.
+void check_rounds_disjoint(const MeasurementPlan& plan, const std::string& unit_name);
 
 }  // namespace cumap

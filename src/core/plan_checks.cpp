@@ -1,5 +1,8 @@
-// Checks every single-device backend makes before it executes a plan.
+// Checks every backend makes before it executes a plan.
 #include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -10,18 +13,60 @@ namespace cumap {
 
 void check_plan_units(const MeasurementPlan& plan, int device, const std::vector<int>& available,
                       const std::string& unit_name) {
-  for (const UnitRef& u : plan.units) {
+  const auto check = [&](const UnitRef& u) {
     if (u.device != device)
       throw UsageError(fmt::format("this backend measures one device ({}); the plan names {} {} of device {}", device,
                                    unit_name, u.unit, u.device));
     if (!std::binary_search(available.begin(), available.end(), u.unit))
       throw UsageError(fmt::format("{} {} does not exist on this device ({}s: {})", unit_name, u.unit, unit_name,
                                    format_unit_list(available)));
-  }
+  };
+  for (const UnitRef& u : plan.units) check(u);
+  for (const Round& round : plan.rounds)
+    for (const PlannedPair& p : round.pairs) {
+      check(p.a);
+      check(p.b);
+    }
   if (protocol::round_trips(plan.counts) > protocol::kMaxRoundTrips)
     throw UsageError("--iters x --samples is too large: a pair's flag values must fit in 31 bits");
   if (plan.counts.iters < 1 || plan.counts.samples < 1 || plan.counts.warmup < 0)
     throw UsageError("iters and samples must be at least 1, warmup at least 0");
+}
+
+namespace {
+
+// The smallest value `values` holds twice (sorting it), if any.
+template <typename T>
+std::optional<T> repeated(std::vector<T>& values) {
+  std::sort(values.begin(), values.end());
+  const auto it = std::adjacent_find(values.begin(), values.end());
+  return it == values.end() ? std::nullopt : std::optional<T>(*it);
+}
+
+}  // namespace
+
+void check_rounds_disjoint(const MeasurementPlan& plan, const std::string& unit_name) {
+  // Sorted vectors reused over the rounds, not sets: a GPU pass has ~130
+  // rounds of 66 pairs, and a tree node per unit and word cost a quarter of
+  // the pass's kernel time (bench/RESULTS.md, fourth session).
+  std::vector<int> units;
+  std::vector<std::uint64_t> words;
+  for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
+    units.clear();
+    words.clear();
+    for (const PlannedPair& p : plan.rounds[r].pairs) {
+      if (p.a == p.b)
+        throw UsageError(fmt::format("plan: pair {}-{} is one {}", p.a.unit, p.b.unit, unit_name));
+      if (p.flags.first == p.flags.second)
+        throw UsageError(fmt::format("plan: pair {}-{} has both flags on one word", p.a.unit, p.b.unit));
+      units.insert(units.end(), {unit_id(p.a), unit_id(p.b)});
+      words.insert(words.end(), {p.flags.first, p.flags.second});
+    }
+    if (const auto u = repeated(units))
+      throw UsageError(fmt::format("plan: round {} uses {} {} in two pairs", r, unit_name, *u));
+    if (const auto w = repeated(words))
+      throw UsageError(fmt::format("plan: round {} uses the flag word at byte {} twice", r, *w));
+  }
 }
 
 }  // namespace cumap

@@ -51,23 +51,7 @@ void check_cpu_plan(const MeasurementPlan& plan, const std::vector<int>& cpus) {
     throw UsageError("--via dsm needs the cuda backend (thread-block clusters); the cpu backend signals through memory");
   if (plan.probe == Probe::Mbarrier) throw UsageError("--probe mbarrier exists only with --via dsm on the cuda backend");
   check_plan_units(plan, 0, cpus, "cpu");
-  // Pairs of one round run at once: a CPU or a flag word in two of them
-  // would make the pairs measure (or answer) each other.
-  for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
-    std::set<int> busy_cpus;
-    std::set<std::uint64_t> busy_words;
-    for (const PlannedPair& p : plan.rounds[r].pairs) {
-      for (const UnitRef& u : {p.a, p.b}) {
-        if (u.device != 0 || !std::binary_search(cpus.begin(), cpus.end(), u.unit))
-          throw UsageError(fmt::format("cpu {} (device {}) is not one this process may run on", u.unit, u.device));
-        if (!busy_cpus.insert(u.unit).second)
-          throw UsageError(fmt::format("round {} uses cpu {} in two pairs", r, u.unit));
-      }
-      for (std::uint64_t w : {p.flags.first, p.flags.second})
-        if (!busy_words.insert(w).second)
-          throw UsageError(fmt::format("round {} uses flag offset {} twice", r, w));
-    }
-  }
+  check_rounds_disjoint(plan, "cpu");
 }
 
 class CpuBackend final : public Backend {

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "cumap/backend.hpp"
 #include "cumap/error.hpp"
 
 namespace cumap::cuda {
@@ -36,21 +36,12 @@ void check_flag_word(std::uint64_t offset, const FlagArena& arena, const Planned
 
 void check_plan_flags(const MeasurementPlan& plan) {
   check_arena(plan.arena);
-  for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
-    std::set<int> units;
-    std::set<std::uint64_t> words;
-    for (const PlannedPair& p : plan.rounds[r].pairs) {
+  for (const Round& round : plan.rounds)
+    for (const PlannedPair& p : round.pairs) {
       check_flag_word(p.flags.first, plan.arena, p);
       check_flag_word(p.flags.second, plan.arena, p);
-      if (p.flags.first == p.flags.second)
-        throw UsageError(fmt::format("plan: pair {}-{} has both flags on one word", p.a.unit, p.b.unit));
-      if (p.a.unit == p.b.unit) throw UsageError(fmt::format("plan: pair {}-{} is one unit", p.a.unit, p.b.unit));
-      if (!units.insert(p.a.unit).second || !units.insert(p.b.unit).second)
-        throw UsageError(fmt::format("plan: round {} has two pairs on one unit ({}-{})", r, p.a.unit, p.b.unit));
-      if (!words.insert(p.flags.first).second || !words.insert(p.flags.second).second)
-        throw UsageError(fmt::format("plan: round {} has two pairs on one flag word ({}-{})", r, p.a.unit, p.b.unit));
     }
-  }
+  check_rounds_disjoint(plan, "SM");
 }
 
 LaunchPairs launch_pairs(const MeasurementPlan& plan, RoundRange range) {
@@ -92,6 +83,7 @@ std::vector<PairMeasurement> decode_launch(const MeasurementPlan& plan, RoundRan
   const int samples = plan.counts.samples;
   const int iters = plan.counts.iters;
   std::vector<PairMeasurement> out;
+  out.reserve(records.status.size());
   std::size_t i = 0;  // the pair's index in the launch
   for (std::size_t r = range.begin; r < range.end; ++r) {
     for (const PlannedPair& p : plan.rounds[r].pairs) {
@@ -104,6 +96,8 @@ std::vector<PairMeasurement> decode_launch(const MeasurementPlan& plan, RoundRan
       m.timed_out = records.status.at(i) != kPairOk;
       if (!m.timed_out) {
         m.cold_rtt_ns = static_cast<double>(records.cold_cycles.at(i)) / cyc_per_ns;
+        m.rtt_cycles.reserve(static_cast<std::size_t>(samples));
+        m.rtt_ns.reserve(static_cast<std::size_t>(samples));
         for (int s = 0; s < samples; ++s) {
           const double cycles = static_cast<double>(records.sample_cycles.at(i * samples + s)) / iters;
           m.rtt_cycles.push_back(cycles);

@@ -30,9 +30,9 @@ struct RoundRange {
 };
 std::vector<RoundRange> launch_round_ranges(std::size_t round_count, std::size_t per_launch);
 
-// UsageError unless every flag word is 4-byte aligned and inside the arena,
-// the two words of a pair differ, and no two pairs of one round share a unit
-// or a flag word (the kernel would run them into each other).
+// UsageError unless every flag word is 4-byte aligned and inside the arena
+// and the rounds are disjoint (check_rounds_disjoint: the kernel would run
+// them into each other).
 void check_plan_flags(const MeasurementPlan& plan);
 
 // The device records of one launch: its pairs in plan order, the number of

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -193,27 +192,13 @@ void HipBackend::check_plan(const MeasurementPlan& plan) const {
   if (plan.probe == Probe::Mbarrier) throw UsageError("--probe mbarrier exists only with --via dsm on the cuda backend");
   const std::vector<int> ids = units();
   check_plan_units(plan, device_, ids, unit_name_);
-  // Pairs of one round run at once: a unit or a flag word in two of them
-  // would make the pairs answer each other.
-  for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
-    std::set<int> busy_units;
-    std::set<std::uint64_t> busy_words;
-    for (const PlannedPair& p : plan.rounds[r].pairs) {
-      for (const UnitRef& u : {p.a, p.b}) {
-        if (u.device != device_ || !std::binary_search(ids.begin(), ids.end(), u.unit))
-          throw UsageError(fmt::format("{} {} of device {} is not on this device ({} {}s)", unit_name_, u.unit,
-                                       u.device, ids.size(), unit_name_));
-        if (!busy_units.insert(u.unit).second)
-          throw UsageError(fmt::format("round {} uses {} {} in two pairs", r, unit_name_, u.unit));
-      }
-      for (std::uint64_t w : {p.flags.first, p.flags.second}) {
+  check_rounds_disjoint(plan, unit_name_);
+  for (const Round& round : plan.rounds)
+    for (const PlannedPair& p : round.pairs)
+      for (std::uint64_t w : {p.flags.first, p.flags.second})
         if (w % protocol::kFlagBytes != 0 || w + protocol::kFlagBytes > plan.arena.bytes)
           throw UsageError(fmt::format("flag offset {} is outside the {}-byte flag arena or not 4-byte aligned", w,
                                        plan.arena.bytes));
-        if (!busy_words.insert(w).second) throw UsageError(fmt::format("round {} uses flag offset {} twice", r, w));
-      }
-    }
-  }
 }
 
 // The arena lives as long as the backend and moves only for a different one,
