@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -86,6 +88,25 @@ TEST(core_Stats, PearsonKnownValueSkippingNaN) {
 TEST(core_Stats, PearsonUndefinedIsNaN) {
   EXPECT_TRUE(std::isnan(pearson(std::vector<double>{1, 1, 1}, std::vector<double>{1, 2, 3})));
   EXPECT_TRUE(std::isnan(pearson(std::vector<double>{1}, std::vector<double>{2})));
+}
+
+// summarize() selects ranks instead of sorting: it must give what the
+// sorted percentiles give, ties and all, at every size.
+TEST(core_Stats, SummaryAgreesWithSortedPercentiles) {
+  std::mt19937 random(7);
+  for (std::size_t n : {1u, 2u, 3u, 20u, 21u, 1000u, 4097u}) {
+    std::vector<double> v(n);
+    std::uniform_int_distribution<int> value(0, 50);  // many ties
+    for (double& x : v) x = value(random) * 0.5;
+    std::vector<double> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    const Summary s = summarize(v);
+    EXPECT_EQ(s.median, percentile(sorted, 0.5)) << n;
+    EXPECT_EQ(s.p05, percentile(sorted, 0.05)) << n;
+    EXPECT_EQ(s.p95, percentile(sorted, 0.95)) << n;
+    EXPECT_EQ(s.min, sorted.front()) << n;
+    EXPECT_EQ(s.max, sorted.back()) << n;
+  }
 }
 
 }  // namespace
