@@ -7,24 +7,46 @@
 namespace cumap::cuda {
 namespace {
 
-__global__ void clock_calibration_kernel(std::uint64_t* marks, std::uint64_t settle_ns, std::uint64_t measure_ns) {
+// %globaltimer and clock64 at both ends of a spin of `ns` nanoseconds.
+struct Marks {
+  std::uint64_t g0, g1;
+  long long c0, c1;
+};
+
+__device__ Marks spin_for(std::uint64_t ns) {
   using dev::globaltimer_ns;
-  // Spin first so the SM clock leaves its idle state, then count cycles over a
-  // known stretch of %globaltimer.
-  const std::uint64_t t_start = globaltimer_ns();
-  while (globaltimer_ns() - t_start < settle_ns) {
-  }
-  const std::uint64_t g0 = globaltimer_ns();
-  const long long c0 = clock64();
-  std::uint64_t g1;
+  Marks m;
+  m.g0 = globaltimer_ns();
+  m.c0 = clock64();
   do {
-    g1 = globaltimer_ns();
-  } while (g1 - g0 < measure_ns);
-  const long long c1 = clock64();
-  marks[0] = static_cast<std::uint64_t>(c0);
-  marks[1] = g0;
-  marks[2] = static_cast<std::uint64_t>(c1);
-  marks[3] = g1;
+    m.g1 = globaltimer_ns();
+  } while (m.g1 - m.g0 < ns);
+  m.c1 = clock64();
+  return m;
+}
+
+__device__ double cycles_per_ns(const Marks& m) {
+  return static_cast<double>(m.c1 - m.c0) / static_cast<double>(m.g1 - m.g0);
+}
+
+__global__ void clock_calibration_kernel(std::uint64_t* marks, std::uint64_t settle_ns, std::uint64_t measure_ns) {
+  // Spin first so the SM clock leaves its idle state: until two 2 ms windows
+  // in a row agree within 0.2 % (at once on a GPU that was just busy, as in
+  // a map), for at most settle_ns. Then count cycles over a known stretch of
+  // %globaltimer.
+  constexpr std::uint64_t kWindowNs = 2'000'000;
+  const std::uint64_t t_start = dev::globaltimer_ns();
+  double previous = cycles_per_ns(spin_for(kWindowNs));
+  while (dev::globaltimer_ns() - t_start < settle_ns) {
+    const double rate = cycles_per_ns(spin_for(kWindowNs));
+    if (fabs(rate - previous) <= 0.002 * previous) break;
+    previous = rate;
+  }
+  const Marks m = spin_for(measure_ns);
+  marks[0] = static_cast<std::uint64_t>(m.c0);
+  marks[1] = m.g0;
+  marks[2] = static_cast<std::uint64_t>(m.c1);
+  marks[3] = m.g1;
 }
 
 }  // namespace

@@ -6,8 +6,9 @@
 
 namespace cumap::cuda {
 
-// One thread spins `settle_ns`, then writes clock64/%globaltimer marks
-// (start cycles, start ns, end cycles, end ns) around a further `measure_ns`.
+// One thread spins until the SM clock is steady (at most `settle_ns`), then
+// writes clock64/%globaltimer marks (start cycles, start ns, end cycles, end
+// ns) around a further `measure_ns`.
 void launch_clock_calibration(std::uint64_t* marks, std::uint64_t settle_ns, std::uint64_t measure_ns,
                               cudaStream_t stream);
 

@@ -62,7 +62,7 @@ class RealCudaRuntime final : public CudaRuntime {
 
   std::array<std::uint64_t, 4> calibrate_clock() override {
     DeviceBuffer<std::uint64_t> marks(4);
-    launch_clock_calibration(marks.get(), 50'000'000, 20'000'000, stream_.get());
+    launch_clock_calibration(marks.get(), 50'000'000, 10'000'000, stream_.get());
     const auto m = marks.download(4, stream_.get());
     return {m[0], m[1], m[2], m[3]};
   }
@@ -135,8 +135,15 @@ class RealCudaRuntime final : public CudaRuntime {
 
   Measurements measure_dsm(const MeasurementPlan& plan, const std::vector<int>& sm_ids, double cycles_per_ns,
                            const ProgressFn& progress) override {
-    const DsmContext ctx{facts_.ordinal, stream_.get(), facts_.cc_major, facts_.cc_minor, sm_ids,
-                         facts_.max_sm_clock_hz, cycles_per_ns, smem_bytes_};
+    DsmContext ctx;
+    ctx.device = facts_.ordinal;
+    ctx.stream = stream_.get();
+    ctx.cc_major = facts_.cc_major;
+    ctx.cc_minor = facts_.cc_minor;
+    ctx.sm_ids = sm_ids;
+    ctx.max_sm_clock_hz = facts_.max_sm_clock_hz;
+    ctx.cycles_per_ns = cycles_per_ns;
+    ctx.smem_bytes = smem_bytes_;
     return cuda::measure_dsm(plan, ctx, progress);
   }
 
