@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <limits>
 #include <thread>
 
 #include "backends/cpu/cpu_affinity.hpp"
@@ -36,22 +37,23 @@ constexpr int kMinRepeats = 7;
 
 std::vector<double> probe_lines_from_cpu(int cpu, const std::vector<std::atomic<std::uint32_t>*>& lines, int chain,
                                          int repeats) {
-  // A CPU thread can be preempted or share its core with a neighbour, which
-  // only ever adds time: the fastest of several chains is the line's latency
-  // (the median let a busy machine's noise split lines into false classes).
+  // A CPU thread can be preempted, share its core with a neighbour or slow
+  // down with the clock, which only ever adds time: the fastest of several
+  // chains is the line's latency (the median let a busy machine's noise split
+  // lines into false classes). The repeats are sweeps over every line, not
+  // back-to-back chains on one line: a slow stretch of time then costs each
+  // line one sweep, instead of making a run of consecutive lines look like a
+  // class of their own (seen on a loaded 2-core CI machine).
   // steady_clock is coarse against one atomic (~6 ns), so chains are long.
   chain = std::max(chain, kMinChain);
   repeats = std::max(repeats, kMinRepeats);
-  std::vector<double> fastest_ns(lines.size());
+  std::vector<double> fastest_ns(lines.size(), std::numeric_limits<double>::infinity());
   std::exception_ptr error;
   std::thread prober([&] {
     try {
       pin_current_thread(cpu);
-      std::vector<double> timings(static_cast<std::size_t>(repeats));
-      for (std::size_t l = 0; l < lines.size(); ++l) {
-        for (double& t : timings) t = time_chain(lines[l], chain);
-        fastest_ns[l] = *std::min_element(timings.begin(), timings.end());
-      }
+      for (int sweep = 0; sweep < repeats; ++sweep)
+        for (std::size_t l = 0; l < lines.size(); ++l) fastest_ns[l] = std::min(fastest_ns[l], time_chain(lines[l], chain));
     } catch (...) {
       error = std::current_exception();
     }
