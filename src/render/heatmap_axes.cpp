@@ -10,34 +10,31 @@ namespace {
 // Baseline that centres digits' ink on `center` (works for both directions).
 int centred_baseline(int center, const TextExtent& ink) { return center + (ink.ascent - ink.descent) / 2; }
 
-// The part of every name after their common prefix ("GPC3" -> "3" among
-// GPC0..GPC7), or nothing if that would leave some name empty.
-std::string common_prefix(const std::vector<AxisGroup>& spans) {
+// A group name's last word: "S0 GPC3" -> "GPC3".
+std::string last_word(const std::string& name) {
+  const std::size_t space = name.rfind(' ');
+  return space == std::string::npos ? name : name.substr(space + 1);
+}
+
+// What every group's last word starts with ("GPC" among GPC0..GPC7), or
+// nothing if that would leave some last word empty.
+std::string common_prefix(const std::vector<AxisGroup>& groups) {
   std::string prefix;
   bool first = true;
-  for (const auto& span : spans) {
-    if (span.name.empty()) continue;
+  for (const auto& group : groups) {
+    if (group.name.empty()) continue;
+    const std::string word = last_word(group.name);
     if (first) {
-      prefix = span.name;
+      prefix = word;
       first = false;
       continue;
     }
-    const auto mismatch = std::mismatch(prefix.begin(), prefix.end(), span.name.begin(), span.name.end());
+    const auto mismatch = std::mismatch(prefix.begin(), prefix.end(), word.begin(), word.end());
     prefix.erase(mismatch.first, prefix.end());
   }
-  for (const auto& span : spans)
-    if (!span.name.empty() && span.name.size() == prefix.size()) return {};
+  for (const auto& group : groups)
+    if (!group.name.empty() && last_word(group.name).size() == prefix.size()) return {};
   return prefix;
-}
-
-// The longest of name, name without the shared prefix, that fits `room`; empty if neither does.
-std::string fitting_name(Font& font, const std::string& name, const std::string& prefix, int room) {
-  if (font.measure(name, kGroupLabelPx).width <= room) return name;
-  if (!prefix.empty()) {
-    std::string shorter = name.substr(prefix.size());
-    if (font.measure(shorter, kGroupLabelPx).width <= room) return shorter;
-  }
-  return {};
 }
 
 // Calls draw(name, centre) for every named group along an axis of `cell`
@@ -45,13 +42,14 @@ std::string fitting_name(Font& font, const std::string& name, const std::string&
 // longest form that fits the group's length.
 template <typename Draw>
 void each_fitting_name(Font& font, const std::vector<AxisGroup>& groups, int cell, const Draw& draw) {
-  const std::string prefix = common_prefix(groups);
   for (const auto& group : groups) {
     if (group.name.empty()) continue;
     const int length = (group.end - group.begin) * cell;
-    const std::string name = fitting_name(font, group.name, prefix, length - 4);
-    if (name.empty()) continue;  // better no name than names running into each other
-    draw(name, group.begin * cell + length / 2);
+    for (const std::string& name : group_name_forms(groups, group.name))
+      if (font.measure(name, kGroupLabelPx).width <= length - 4) {
+        draw(name, group.begin * cell + length / 2);
+        break;  // none fits: better no name than names running into each other
+      }
   }
 }
 
@@ -98,6 +96,15 @@ void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std
       font.draw(image, name, kGroupLabelPx, rows.x + line.ascent,
                 p.y + center + font.measure(name, kGroupLabelPx).width / 2, kInk, TextDirection::Up);
     });
+}
+
+std::vector<std::string> group_name_forms(const std::vector<AxisGroup>& groups, const std::string& name) {
+  std::vector<std::string> forms{name};
+  const std::string word = last_word(name);
+  if (word != name) forms.push_back(word);
+  const std::string prefix = common_prefix(groups);
+  if (!prefix.empty() && word.size() > prefix.size()) forms.push_back(word.substr(prefix.size()));
+  return forms;
 }
 
 }  // namespace cumap::render

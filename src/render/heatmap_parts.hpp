@@ -74,6 +74,11 @@ Rgb text_color_on(Rgb background);
 // for them), column labels below it, rotated; group names outside those.
 void draw_axis_labels(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid);
 void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid);
+// The names a group may show, longest first, where its whole name does not
+// fit: without its leading words ("S0 GPC3" -> "GPC3", the group within its
+// side), then without what every group's last word starts with ("3" among
+// GPC0..GPC7). Never a name cut inside a word.
+std::vector<std::string> group_name_forms(const std::vector<AxisGroup>& groups, const std::string& name);
 
 // colorbar.cpp
 void draw_colorbar(Image& image, Font& font, const HeatmapLayout& layout, const ColorScale& scale,

@@ -215,5 +215,18 @@ TEST_F(render_Heatmap, missing_font_is_a_usage_error_naming_the_package) {
   }
 }
 
+// A group name too long for its rows is shortened by whole words, never cut
+// inside one: "S0 GPC0" once showed as "0 GPC0" (the "S" every name starts
+// with was taken for a shared prefix).
+TEST(render_GroupNames, ShorterFormsDropWholeWordsThenTheSharedStem) {
+  const std::vector<AxisGroup> sided{{0, 8, "S0 GPC0"}, {8, 24, "S0 GPC2"}, {24, 40, "S1 GPC1"}};
+  EXPECT_EQ(render::group_name_forms(sided, "S0 GPC0"), (std::vector<std::string>{"S0 GPC0", "GPC0", "0"}));
+  const std::vector<AxisGroup> plain{{0, 8, "GPC0"}, {8, 16, "GPC1"}, {16, 20, ""}};
+  EXPECT_EQ(render::group_name_forms(plain, "GPC1"), (std::vector<std::string>{"GPC1", "1"}));
+  // No stem to drop when it is a whole name.
+  const std::vector<AxisGroup> stem_is_a_name{{0, 8, "GPC"}, {8, 16, "GPC1"}};
+  EXPECT_EQ(render::group_name_forms(stem_is_a_name, "GPC1"), (std::vector<std::string>{"GPC1"}));
+}
+
 }  // namespace
 }  // namespace cumap
