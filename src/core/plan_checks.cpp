@@ -47,7 +47,7 @@ std::optional<T> repeated(std::vector<T>& values) {
 
 void check_rounds_disjoint(const MeasurementPlan& plan, const std::string& unit_name) {
   // Sorted vectors reused over the rounds, not sets: a GPU pass has ~130
-  // rounds of 66 pairs, and a tree node per unit and word cost a quarter of
+  // rounds of 66 pairs, and a tree node per unit and word cost a tenth of
   // the pass's kernel time (bench/RESULTS.md, fourth session).
   std::vector<int> units;
   std::vector<std::uint64_t> words;
