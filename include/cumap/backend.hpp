@@ -120,9 +120,10 @@ std::unique_ptr<Backend> make_backend(const DeviceSelection& selection);
 void check_plan_units(const MeasurementPlan& plan, int device, const std::vector<int>& available,
                       const std::string& unit_name);
 
-// Every backend runs the pairs of a round at once: throws UsageError if a
-// round uses a unit or a flag word in two pairs, or a pair is one unit or
-// has both flags on one word.
-void check_rounds_disjoint(const MeasurementPlan& plan, const std::string& unit_name);
+// Every backend's check of a plan's pairs: throws UsageError unless every
+// flag is an aligned word inside the arena, no pair is one unit or has both
+// flags on one word, and no round uses a unit or a flag word in two pairs
+// (the pairs of a round run at once: they would answer each other).
+void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name);
 
 }  // namespace cumap

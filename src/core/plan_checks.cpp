@@ -45,7 +45,7 @@ std::optional<T> repeated(std::vector<T>& values) {
 
 }  // namespace
 
-void check_rounds_disjoint(const MeasurementPlan& plan, const std::string& unit_name) {
+void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name) {
   // Sorted vectors reused over the rounds, not sets: a GPU pass has ~130
   // rounds of 66 pairs, and a tree node per unit and word cost a tenth of
   // the pass's kernel time (bench/RESULTS.md, fourth session).
@@ -55,6 +55,11 @@ void check_rounds_disjoint(const MeasurementPlan& plan, const std::string& unit_
     units.clear();
     words.clear();
     for (const PlannedPair& p : plan.rounds[r].pairs) {
+      for (std::uint64_t w : {p.flags.first, p.flags.second})
+        if (w % protocol::kFlagBytes != 0 || w + protocol::kFlagBytes > plan.arena.bytes)
+          throw UsageError(fmt::format("plan: the flag at byte {} of pair {}-{} is not an aligned word of the "
+                                       "{}-byte flag arena",
+                                       w, p.a.unit, p.b.unit, plan.arena.bytes));
       if (p.a == p.b)
         throw UsageError(fmt::format("plan: pair {}-{} is one {}", p.a.unit, p.b.unit, unit_name));
       if (p.flags.first == p.flags.second)

@@ -12,10 +12,10 @@ PlannedPair pair_on(int a, int b, std::uint64_t first, std::uint64_t second) {
   return {{0, a}, {0, b}, {first, second}, 0};
 }
 
-// The message of the UsageError `plan` makes check_rounds_disjoint throw; empty if none.
-std::string disjoint_error(const MeasurementPlan& plan) {
+// The message of the UsageError `plan` makes check_plan_rounds throw; empty if none.
+std::string rounds_error(const MeasurementPlan& plan) {
   try {
-    check_rounds_disjoint(plan, "SM");
+    check_plan_rounds(plan, "SM");
   } catch (const UsageError& e) {
     return e.what();
   }
@@ -25,34 +25,45 @@ std::string disjoint_error(const MeasurementPlan& plan) {
 TEST(core_PlanChecks, DisjointRoundsPass) {
   MeasurementPlan plan;
   plan.rounds = {{{pair_on(0, 1, 0, 4), pair_on(2, 3, 128, 132)}}, {{pair_on(0, 2, 0, 4), pair_on(1, 3, 128, 132)}}};
-  EXPECT_EQ(disjoint_error(plan), "");
+  EXPECT_EQ(rounds_error(plan), "");
 }
 
 TEST(core_PlanChecks, AUnitInTwoPairsOfARoundIsNamed) {
   MeasurementPlan plan;
   plan.rounds = {{{pair_on(0, 1, 0, 4)}}, {{pair_on(5, 1, 0, 4), pair_on(2, 5, 128, 132)}}};
-  EXPECT_EQ(disjoint_error(plan), "plan: round 1 uses SM 5 in two pairs");
+  EXPECT_EQ(rounds_error(plan), "plan: round 1 uses SM 5 in two pairs");
 }
 
 TEST(core_PlanChecks, AFlagWordInTwoPairsOfARoundIsNamed) {
   MeasurementPlan plan;
   plan.rounds = {{{pair_on(0, 1, 0, 4), pair_on(2, 3, 4, 132)}}};
-  EXPECT_EQ(disjoint_error(plan), "plan: round 0 uses the flag word at byte 4 twice");
+  EXPECT_EQ(rounds_error(plan), "plan: round 0 uses the flag word at byte 4 twice");
 }
 
 TEST(core_PlanChecks, APairOnOneUnitOrOneWordIsAnError) {
   MeasurementPlan one_unit;
   one_unit.rounds = {{{pair_on(3, 3, 0, 4)}}};
-  EXPECT_EQ(disjoint_error(one_unit), "plan: pair 3-3 is one SM");
+  EXPECT_EQ(rounds_error(one_unit), "plan: pair 3-3 is one SM");
   MeasurementPlan one_word;
   one_word.rounds = {{{pair_on(3, 4, 8, 8)}}};
-  EXPECT_EQ(disjoint_error(one_word), "plan: pair 3-4 has both flags on one word");
+  EXPECT_EQ(rounds_error(one_word), "plan: pair 3-4 has both flags on one word");
+}
+
+TEST(core_PlanChecks, AFlagOutsideTheArenaOrMisalignedIsNamed) {
+  MeasurementPlan plan;
+  plan.arena.bytes = 4096;
+  plan.rounds = {{{pair_on(0, 1, 0, 4094)}}};
+  EXPECT_EQ(rounds_error(plan), "plan: the flag at byte 4094 of pair 0-1 is not an aligned word of the 4096-byte flag arena");
+  plan.rounds = {{{pair_on(0, 1, 4092, 4096)}}};
+  EXPECT_EQ(rounds_error(plan), "plan: the flag at byte 4096 of pair 0-1 is not an aligned word of the 4096-byte flag arena");
+  plan.rounds = {{{pair_on(0, 1, 0, 4092)}}};
+  EXPECT_EQ(rounds_error(plan), "");
 }
 
 TEST(core_PlanChecks, TheSameUnitIdOnTwoDevicesIsTwoUnits) {
   MeasurementPlan plan;
   plan.rounds = {{{{{0, 7}, {1, 7}, {0, 4}, 0}}}};
-  EXPECT_EQ(disjoint_error(plan), "");
+  EXPECT_EQ(rounds_error(plan), "");
 }
 
 TEST(core_PlanChecks, PairUnitsMustBeOnTheDevice) {

@@ -51,7 +51,7 @@ void check_cpu_plan(const MeasurementPlan& plan, const std::vector<int>& cpus) {
     throw UsageError("--via dsm needs the cuda backend (thread-block clusters); the cpu backend signals through memory");
   if (plan.probe == Probe::Mbarrier) throw UsageError("--probe mbarrier exists only with --via dsm on the cuda backend");
   check_plan_units(plan, 0, cpus, "cpu");
-  check_rounds_disjoint(plan, "cpu");
+  check_plan_rounds(plan, "cpu");
 }
 
 class CpuBackend final : public Backend {

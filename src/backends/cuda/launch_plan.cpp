@@ -24,24 +24,9 @@ std::vector<RoundRange> launch_round_ranges(std::size_t round_count, std::size_t
   return ranges;
 }
 
-namespace {
-
-void check_flag_word(std::uint64_t offset, const FlagArena& arena, const PlannedPair& p) {
-  if (offset % protocol::kFlagBytes != 0 || offset + protocol::kFlagBytes > arena.bytes)
-    throw UsageError(fmt::format("plan: the flag at byte {} of pair {}-{} is not an aligned word of the {}-byte arena",
-                                 offset, p.a.unit, p.b.unit, arena.bytes));
-}
-
-}  // namespace
-
 void check_plan_flags(const MeasurementPlan& plan) {
   check_arena(plan.arena);
-  for (const Round& round : plan.rounds)
-    for (const PlannedPair& p : round.pairs) {
-      check_flag_word(p.flags.first, plan.arena, p);
-      check_flag_word(p.flags.second, plan.arena, p);
-    }
-  check_rounds_disjoint(plan, "SM");
+  check_plan_rounds(plan, "SM");
 }
 
 LaunchPairs launch_pairs(const MeasurementPlan& plan, RoundRange range) {

@@ -30,9 +30,8 @@ struct RoundRange {
 };
 std::vector<RoundRange> launch_round_ranges(std::size_t round_count, std::size_t per_launch);
 
-// UsageError unless every flag word is 4-byte aligned and inside the arena
-// and the rounds are disjoint (check_rounds_disjoint: the kernel would run
-// them into each other).
+// UsageError unless the arena is one the kernel can address and the pairs
+// pass check_plan_rounds (the kernel would run them into each other).
 void check_plan_flags(const MeasurementPlan& plan);
 
 // The device records of one launch: its pairs in plan order, the number of

@@ -192,13 +192,7 @@ void HipBackend::check_plan(const MeasurementPlan& plan) const {
   if (plan.probe == Probe::Mbarrier) throw UsageError("--probe mbarrier exists only with --via dsm on the cuda backend");
   const std::vector<int> ids = units();
   check_plan_units(plan, device_, ids, unit_name_);
-  check_rounds_disjoint(plan, unit_name_);
-  for (const Round& round : plan.rounds)
-    for (const PlannedPair& p : round.pairs)
-      for (std::uint64_t w : {p.flags.first, p.flags.second})
-        if (w % protocol::kFlagBytes != 0 || w + protocol::kFlagBytes > plan.arena.bytes)
-          throw UsageError(fmt::format("flag offset {} is outside the {}-byte flag arena or not 4-byte aligned", w,
-                                       plan.arena.bytes));
+  check_plan_rounds(plan, unit_name_);
 }
 
 // The arena lives as long as the backend and moves only for a different one,
