@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../sanitizer_build.hpp"
 #include "cumap/homes.hpp"
 #include "cumap/topology_discovery.hpp"
 
@@ -80,7 +81,9 @@ TEST(core_ClassifyLines, TwoHalvesOfAnH100) {
   const HomeClasses h = classify_lines(t);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   RecordProperty("classify_seconds", std::to_string(seconds));
-  EXPECT_LT(seconds, 3.0);  // about 0.1 s here; generous for a loaded machine
+  // About 0.1 s here; generous for a loaded machine. A sanitized build (-O0,
+  // shadow memory) takes 100x longer and says nothing about this bound.
+  if (!CUMAP_ASAN_BUILD) EXPECT_LT(seconds, 3.0);
 
   ASSERT_EQ(h.class_count, 2);
   ASSERT_EQ(h.line_class.size(), 1024u);
