@@ -18,6 +18,6 @@ step python3 "$HERE/analyze_lines.py" "$OUT/ref0" "$OUT/ref1052672"
 for lines in 32 16 16; do
   timed "$C" --backend cuda --iters 20 --samples 5 --rotating-count "$lines" --schedule concurrent --out "$OUT/speed$lines"
   phases "$OUT/speed$lines"
-  python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('kernel seconds', [round(p['stats']['device_seconds'],3) for p in m['maps']])" "$OUT/speed$lines/meta.json" | tee -a "$LOG"
+  kernel_seconds "$OUT/speed$lines"
 done
 echo done | tee -a "$LOG"

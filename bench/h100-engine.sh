@@ -9,9 +9,7 @@ set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"  # BIN, OUT, LOG, HERE from BIN_DIR OUT_DIR
 log_device
 C="$BIN/cumap"
-CUMAP_BINARY="$C" step "$BIN/cuda_device_tests" --gtest_brief=1
-step "$BIN/bench_engine" "$OUT/engine"
-rm -rf "$OUT/engine"
+device_tests_and_engine
 for i in 1 2; do
   timed "$C" --backend cuda --iters 20 --samples 5 --schedule concurrent --out "$OUT/concurrent$i"; phases "$OUT/concurrent$i"
 done

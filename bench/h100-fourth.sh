@@ -10,13 +10,11 @@ set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/log_steps.sh"  # BIN, OUT, LOG, HERE from BIN_DIR OUT_DIR
 log_device
 C="$BIN/cumap"
-CUMAP_BINARY="$C" step "$BIN/cuda_device_tests" --gtest_brief=1
-step "$BIN/bench_engine" "$OUT/engine"
-rm -rf "$OUT/engine"
+device_tests_and_engine
 for i in 1 2 3; do
   timed "$C" --backend cuda --iters 20 --samples 5 --rotating-count 16 --schedule concurrent --out "$OUT/speed$i"
   phases "$OUT/speed$i"
-  python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('kernel seconds', [round(p['stats']['device_seconds'],3) for p in m['maps']])" "$OUT/speed$i/meta.json" | tee -a "$LOG"
+  kernel_seconds "$OUT/speed$i"
 done
 for off in 0 1052672; do
   timed "$C" --backend cuda --rotating-count 64 --iters 50 --flag-offset "$off" --out "$OUT/lines64-$off"

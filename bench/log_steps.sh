@@ -21,3 +21,14 @@ log_device() {
 phases() {
   python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('phases', ' '.join(f\"{p['phase']} {p['seconds']:.2f}\" for p in m['phase_seconds']), 'wall_seconds (before outputs)', round(m['wall_seconds'],2))" "$1/meta.json" | tee -a "$LOG"
 }
+# Each placement's kernel time (device_seconds) from a run's meta.json.
+kernel_seconds() {
+  python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('kernel seconds', [round(p['stats']['device_seconds'],3) for p in m['maps']])" "$1/meta.json" | tee -a "$LOG"
+}
+# A session's first checks: the device tests (CUMAP_BINARY: the cumap they
+# run) and the host side alone (bench_engine, its files removed after).
+device_tests_and_engine() {
+  CUMAP_BINARY="$BIN/cumap" step "$BIN/cuda_device_tests" --gtest_brief=1
+  step "$BIN/bench_engine" "$OUT/engine"
+  rm -rf "$OUT/engine"
+}
