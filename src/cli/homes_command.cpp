@@ -74,9 +74,7 @@ int run_homes(const HomesCommand& command) {
 
   PendingFiles files;
   add_homes_outputs(o, r, files);
-  // Last: a meta.json says the other files are complete.
-  files.add("meta.json", [&] { return make_homes_meta(o, r).dump(2) + "\n"; });
-  files.write_all(out);
+  files.write_all_then_meta(out, [&] { return make_homes_meta(o, r); });
   out.keep();
 
   if (interrupt.stop_requested()) {

@@ -88,9 +88,7 @@ void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& ou
     if (p.stats.extra.contains("cluster_barrier"))
       files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.extra["cluster_barrier"]); });
   add_homes_outputs(o, r, files);
-  // Last: a meta.json says the other files are complete.
-  files.add("meta.json", [&] { return make_meta(o, r).dump(2) + "\n"; });
-  files.write_all(out);
+  files.write_all_then_meta(out, [&] { return make_meta(o, r); });
 }
 
 }  // namespace cumap::cli

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cumap/output_directory.hpp"
 
 namespace cumap::cli {
@@ -20,9 +22,11 @@ class PendingFiles {
     files_.emplace_back(std::move(name), std::async(std::launch::async, std::move(make)));
   }
 
-  // Waits for each file in turn and writes it (each whole or not at all); an
-  // exception from a maker comes out here.
-  void write_all(OutputDirectory& out) {
+  // Adds meta.json, made by `make_meta`, last: its presence says the other
+  // files are complete. Then waits for each file in turn and writes it (each
+  // whole or not at all); an exception from a maker comes out here.
+  void write_all_then_meta(OutputDirectory& out, std::function<nlohmann::json()> make_meta) {
+    add("meta.json", [make_meta = std::move(make_meta)] { return make_meta().dump(2) + "\n"; });
     for (auto& [name, content] : files_) out.write(name, content.get());
     files_.clear();
   }
