@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 
+#include "cli/map_command.hpp"
 #include "cli/map_outputs.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/map_run.hpp"
@@ -38,11 +39,7 @@ int main(int argc, char** argv) {
   const std::vector<int> units = chip.units();
   OutputDirectory out(o.out_dir);
   clock.end_phase("open");
-  r.homes = discover_homes(chip, units, o, {});
-  clock.end_phase("homes");
-  const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
-  r.display_order = layout.order;
-  r.display_groups = layout.groups;
+  cli::find_homes_and_layout(chip, units, o, r, clock);
   r.lines_per_class = 16;
 
   PlacementRequest request;
