@@ -85,8 +85,6 @@ nlohmann::json agreement_json(const Agreement& a) {
   return {{"n", a.n}, {"pearson_r", number_or_null(a.pearson_r)}, {"median_rel_diff", number_or_null(a.median_rel_diff)}};
 }
 
-// A map's entry: `spec` says which, `maps` hold its pairs (one class, or
-// every class for the headline).
 // How many distinct (a, b) pairs `maps` hold: a headline has ~280 000
 // values of ~8 600 pairs, counted on a grid of the map's units (a std::set
 // of pairs made meta.json the slowest output file).
@@ -108,6 +106,8 @@ std::size_t distinct_pairs(const std::vector<int>& spec_units, std::span<const L
   return count;
 }
 
+// A map's entry: `spec` says which, `maps` hold its pairs (one class, or
+// every class for the headline), `oneway` its matrix.
 nlohmann::json map_json(const MapSpec& spec, std::span<const LatencyMap> maps, const ValueMatrix& oneway) {
   std::vector<double> cycles;
   std::set<std::pair<int, int>> timed_out;
