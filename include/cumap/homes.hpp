@@ -36,10 +36,15 @@ struct ClassifyOptions {
   int max_classes = 16;
 };
 
+// Labels are canonical, so that two runs of one chip name classes and sides
+// alike wherever their flag arena landed: side 0 is the side that holds the
+// lowest unit id (by unit_id()), home class 0 the class that side is near,
+// and so on by the lowest unit id near each class (classes no unit is
+// nearest to come last).
 struct HomeClasses {
   int class_count = 1;
-  std::vector<int> line_class;  // per table line: 0..class_count-1; class 0 has the most lines
-  std::vector<int> unit_side;   // per table unit: the class whose lines it reaches fastest
+  std::vector<int> line_class;  // per table line: 0..class_count-1
+  std::vector<int> unit_side;   // per table unit: the class whose lines it reaches fastest (0 without data)
   // [class][unit]: median latency (ns) from the unit to the lines of the class.
   std::vector<std::vector<double>> class_unit_ns;
   // How clearly the classes separate: the smallest distance between two

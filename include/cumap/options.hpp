@@ -60,7 +60,7 @@ struct Options {
 
   // Cold-cache and memory-behaviour controls.
   bool flush_cache = false;
-  int rotating_count = 0;  // lines per pair and home class; 0 = the backend's default
+  std::optional<int> rotating_count;  // lines per pair and home class; unset: the backend's default
   bool l2_persist = false;
   Probe probe = Probe::Cas;
 

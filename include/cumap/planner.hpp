@@ -53,6 +53,11 @@ struct LinePools {
 std::vector<Round> assign_lines(const PairRounds& rounds, const LinePools& pools, Placement placement, int cls,
                                 int pass, int passes, int tag, int device = 0);
 
+// The dsm path's rounds: each flag lives in its poller's own shared memory,
+// so the pairs have no flag line (FlagSite keeps its defaults, which the dsm
+// kernel does not read) and no home class. Units are on `device`.
+std::vector<Round> rounds_without_lines(const PairRounds& rounds, int tag, int device = 0);
+
 // Where a sampled pair sits in the plan: round index and slot in the round.
 struct PlanPosition {
   std::size_t round = 0;

@@ -48,6 +48,7 @@ struct Choices {
   std::string schedule = "auto";
   std::string via = "global";
   std::string flag_offset = "0";
+  int rotating_count = 0;  // read only when given (MapFlags::rotating_count)
 
   void apply(Options& o) const {
     o.backend = kBackends.at(backend);
@@ -110,6 +111,7 @@ CLI::Option* add_home_options(CLI::App& app, Options& o, Choices& c) {
 struct MapFlags {
   CLI::Option* units = nullptr;
   CLI::Option* concurrency = nullptr;
+  CLI::Option* rotating_count = nullptr;
 };
 
 MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line, bool& split_line, bool& cross_home) {
@@ -138,10 +140,9 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
                "for each flag line");
   app.add_option("--resume", o.resume_dir, "continue the interrupted run in DIR (same options), measuring only the missing pairs");
   app.add_flag("--flush-cache", o.flush_cache, "flush L2 before each round (AMD: also the instruction cache)");
-  app.add_option("--rotating-count", o.rotating_count,
-                 "flag lines every pair uses in every home class; cells are the median over them "
-                 "(default 0: the backend's choice, GPU 16, CPU 1)")
-      ->capture_default_str();
+  f.rotating_count = app.add_option("--rotating-count", c.rotating_count,
+                                    "flag lines every pair uses in every home class; cells are the median over "
+                                    "them (default: the backend's choice, GPU 32, CPU 1)");
   app.add_flag("--l2-persist", o.l2_persist, "CUDA: keep the flags in a persisting L2 window");
   add_choice(app, "--probe", c.probe, kProbes,
              "signalling operation: cas, exch, acq-rel, volatile; mbarrier with --via dsm");
@@ -257,9 +258,9 @@ void validate_options(const Options& o) {
   if (!std::isfinite(o.timeout_ms) || !(o.timeout_ms > 0) || o.timeout_ms > kMaxTimeoutMs)
     throw UsageError(fmt::format("--timeout-ms must be more than 0 and at most {:.0f} (an hour); got {}",
                                  kMaxTimeoutMs, o.timeout_ms));
-  if (o.rotating_count < 0)
-    throw UsageError(fmt::format("--rotating-count must be at least 1, or 0 for the backend's choice (got {})",
-                                 o.rotating_count));
+  if (o.rotating_count && *o.rotating_count < 1)
+    throw UsageError(fmt::format("--rotating-count must be at least 1 (got {}); leave it out for the backend's "
+                                 "choice", *o.rotating_count));
   if (o.concurrency < 0) throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", o.concurrency));
   if (o.check_pairs < 1) throw UsageError(fmt::format("--check-pairs must be at least 1 (got {})", o.check_pairs));
   if (o.home_lines < 1 || o.home_lines > kMaxHomeLines)
@@ -389,6 +390,7 @@ Command parse_command_line(int argc, char** argv) {
   if (map_flags.concurrency->count() > 0 && map.options.concurrency < 1)
     throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", map.options.concurrency));
   map.options.flag_offset = parse_flag_offset(map_choices.flag_offset);
+  if (map_flags.rotating_count->count() > 0) map.options.rotating_count = map_choices.rotating_count;
   if (same_line != split_line) map.options.placements = {same_line ? Placement::SameLine : Placement::SplitLine};
   if (cross_home) {
     map.options.cross_home = true;

@@ -11,6 +11,7 @@
 
 #include "backends/cuda/gpu_neighbours.hpp"
 #include "cli/map_outputs.hpp"
+#include "cli/map_summary.hpp"
 #include "cli/resumed_run.hpp"
 #include "cli/run_clock.hpp"
 #include "cli/progress.hpp"
@@ -54,9 +55,9 @@ void check_backend_can(const Options& o, const DeviceInfo& device, const Capabil
 
 // More lines per pair than were probed would only repeat lines.
 void check_rotating_count(const Options& o) {
-  if (o.rotating_count > o.home_lines)
+  if (o.rotating_count && *o.rotating_count > o.home_lines)
     throw UsageError(fmt::format("--rotating-count {} asks for more lines per class than the {} lines probed "
-                                 "(--home-lines)", o.rotating_count, o.home_lines));
+                                 "(--home-lines)", *o.rotating_count, o.home_lines));
 }
 
 void report_timeouts(const MapResult& r) {
@@ -82,22 +83,6 @@ void report_checks(const PlacementResult& placement) {
                c.passed ? "" : " (over the limit)");
 }
 
-// One line: device, units, home classes and sides, each placement's headline
-// median and range, the structure table's levels, where the files went.
-void print_summary(const MapResult& r, const Options& o) {
-  std::string line = fmt::format("{} ({}), {} {}s, {} home class(es)", r.device.name, r.device.backend,
-                                 r.display_order.size(), r.device.unit_name, r.homes.classes.class_count);
-  for (const PlacementResult& p : r.placements) {
-    const Summary s = summarize(p.headline_ns.values);
-    line += fmt::format("; {} one-way median {:.1f} ns (min {:.1f}, max {:.1f}, {} pair(s) per round)",
-                        to_string(p.placement), s.median, s.min, s.max, p.pairs_per_round);
-  }
-  for (const StructureRow& row : r.structure)
-    line += fmt::format("; {} near {}: {:.1f} ns", row.relation, row.near_units, row.median_ns);
-  line += fmt::format("; written to {}", o.out_dir.string());
-  fmt::print("{}\n", line);
-}
-
 // The concurrency to start from: what the user asked for, within what the
 // backend can run.
 int starting_pairs_per_round(const Options& o, const Capabilities& caps) {
@@ -107,7 +92,9 @@ int starting_pairs_per_round(const Options& o, const Capabilities& caps) {
   return o.concurrency > 0 ? std::min(o.concurrency, most) : most;
 }
 
-std::vector<StructureRow> structure_of(const MapResult& r) {
+// By sides and home classes: nothing on the dsm path, which has neither.
+std::vector<StructureRow> structure_of(const MapResult& r, const Options& o) {
+  if (o.via == Path::Dsm) return {};
   for (const PlacementResult& p : r.placements)
     if (p.placement == Placement::SameLine)
       return structure_table(p.per_class_ns, r.homes.unit_ids(), r.homes.classes.unit_side);
@@ -140,12 +127,14 @@ std::unique_ptr<Backend> open_backend(const Options& o, MapResult& r, std::vecto
 
 void find_homes_and_layout(Backend& backend, const std::vector<int>& units, const Options& o, MapResult& r,
                            RunClock& clock) {
-  {
+  // Through distributed shared memory each flag is in its poller's own
+  // shared memory: no flag line, so no homes and no sides.
+  if (o.via != Path::Dsm) {
     Progress progress("homes", "units", o.quiet);
     r.homes = discover_homes(backend, units, o, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
     progress.finish();
+    clock.end_phase("homes");
   }
-  clock.end_phase("homes");
   r.topology = restrict_topology(backend.topology(), units);
   const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
   r.display_order = layout.order;
@@ -179,7 +168,7 @@ int run_map(const MapCommand& command) {
 
   find_homes_and_layout(*backend, units, o, r, clock);
   if (resumed) check_same_homes(*resumed, r.homes);
-  r.lines_per_class = o.rotating_count > 0 ? o.rotating_count : r.capabilities.default_lines_per_class;
+  r.lines_per_class = o.rotating_count.value_or(r.capabilities.default_lines_per_class);
 
   PlacementRequest request;
   request.units = units;
@@ -207,7 +196,7 @@ int run_map(const MapCommand& command) {
     clock.end_phase(std::string(to_string(p)));
   }
   r.interrupted = interrupt.stop_requested();
-  r.structure = structure_of(r);
+  r.structure = structure_of(r, o);
 
   clock.stamp(command.command_line);
 
@@ -220,7 +209,7 @@ int run_map(const MapCommand& command) {
     return InterruptHandler::kExitInterrupted;
   }
   report_timeouts(r);
-  if (!o.quiet) print_summary(r, o);
+  if (!o.quiet) fmt::print("{}\n", map_summary_line(r, o));
   return r.timed_out().empty() ? kExitOk : kExitTimedOut;
 }
 

@@ -13,7 +13,9 @@
 namespace cumap::cli {
 namespace {
 
-std::string class_words(int home_class) {
+// What the flags' lines were, for titles.
+std::string flag_words(Path via, int home_class) {
+  if (via == Path::Dsm) return "flags in shared memory";
   return home_class == MapSpec::kAllClasses ? "all home classes" : fmt::format("flags in home class {}", home_class);
 }
 
@@ -27,7 +29,7 @@ HeatmapPanel add_map(PendingFiles& files, const Options& o, const MapResult& r, 
                      const ValueMatrix& oneway_ns, const std::string& stem, HeatmapStyle style) {
   ValueMatrix shown = oneway_ns.reordered(r.display_order);
   const Summary cells = summarize(shown.values);  // the diagonal and missing cells (NaN) are ignored
-  style.title = heatmap_title(r.device, map.placement, o.probe, map.home_class, cells);
+  style.title = heatmap_title(r.device, map.placement, o.probe, flag_words(o.via, map.home_class), cells);
   files.add(fmt::format("matrix-{}.csv", stem), [shown] { return matrix_csv(shown); });
   files.add(fmt::format("heatmap-{}.png", stem),
             [shown, stem, style] { return encode_png(render_heatmap({{stem, shown}}, style)); });
@@ -46,11 +48,10 @@ std::string cluster_barrier_csv(const nlohmann::json& table) {
 
 }  // namespace
 
-std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe probe, int home_class,
+std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe probe, const std::string& flags,
                           const Summary& cells) {
   return fmt::format("{} - {}, {}, {} - one-way median {:.1f} ns (range {:.1f}-{:.1f})", device.name,
-                     to_string(placement), to_string(probe), class_words(home_class), cells.median, cells.min,
-                     cells.max);
+                     to_string(placement), to_string(probe), flags, cells.median, cells.min, cells.max);
 }
 
 void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& out) {
@@ -75,7 +76,7 @@ void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& ou
   }
   if (panels.size() > 1) {
     style.title = fmt::format("{} - one-way {} ping-pong latency, {} {}s, {}", r.device.name, to_string(o.probe),
-                              r.display_order.size(), r.device.unit_name, class_words(MapSpec::kAllClasses));
+                              r.display_order.size(), r.device.unit_name, flag_words(o.via, MapSpec::kAllClasses));
     files.add("heatmap.png", [panels, style] { return encode_png(render_heatmap(panels, style)); });
   }
   files.add("pairs.csv", [&] {
@@ -87,7 +88,7 @@ void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& ou
   for (const PlacementResult& p : r.placements)
     if (p.stats.extra.contains("cluster_barrier"))
       files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.extra["cluster_barrier"]); });
-  add_homes_outputs(o, r, files);
+  if (o.via != Path::Dsm) add_homes_outputs(o, r, files);
   files.write_all_then_meta(out, [&] { return make_meta(o, r); });
 }
 

@@ -14,11 +14,12 @@ namespace cumap::cli {
 //   line-spread-<placement>.csv                       largest minus smallest per-line value (several lines)
 //   heatmap.png                                       every placement's headline on one scale
 //   pairs.csv, meta.json
-//   homes.csv, homes.json, heatmap-homes.png          home discovery (homes_outputs.hpp)
+//   homes.csv, homes.json, heatmap-homes.png          home discovery (homes_outputs.hpp; not with --via dsm)
 void write_map_outputs(const Options& options, const MapResult& result, OutputDirectory& out);
 
-// "NVIDIA H100 - same-line, cas, all home classes - one-way median 402.1 ns (range 301.0-611.3)".
-std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe probe, int home_class,
+// "NVIDIA H100 - same-line, cas, all home classes - one-way median 402.1 ns (range 301.0-611.3)";
+// `flags` says where the flags were ("all home classes", "flags in home class 1", ...).
+std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe probe, const std::string& flags,
                           const Summary& cells);
 
 }  // namespace cumap::cli

@@ -242,6 +242,80 @@ void place_strays(const Profiles& p, const std::vector<int>& strays, std::vector
   }
 }
 
+// Per unit, the class whose lines it reaches fastest; -1 for a unit with no
+// finite latency to any class.
+std::vector<int> nearest_class_of_units(const std::vector<std::vector<double>>& class_unit_ns, std::size_t units) {
+  std::vector<int> side(units, -1);
+  for (std::size_t u = 0; u < units; ++u) {
+    double fastest = kInf;
+    for (std::size_t c = 0; c < class_unit_ns.size(); ++c)
+      if (const double v = class_unit_ns[c][u]; std::isfinite(v) && v < fastest) {
+        fastest = v;
+        side[u] = static_cast<int>(c);
+      }
+  }
+  return side;
+}
+
+// Labels two runs of one chip agree on, wherever the flag arena landed (the
+// lines are other lines in every allocation; the units are the same units):
+// side 0 is the side that holds the lowest unit id, home class 0 the class
+// that side is near; then classes by the lowest unit id near them. A class
+// no unit is nearest to (possible with many classes) comes after those, by
+// the unit relatively nearest to it, then by its lowest line offset. Sides
+// are classes, so they follow. Before this, classes were ordered by size and
+// then by their lowest line offset: two flag offsets swapped home0 and home1.
+void relabel_canonically(HomeClasses& homes, const LineLatencyTable& table) {
+  const std::size_t n_units = table.units.size();
+  const std::size_t n_classes = homes.class_unit_ns.size();
+  const std::vector<int> side = nearest_class_of_units(homes.class_unit_ns, n_units);
+  struct Key {
+    bool nobody_near = true;
+    int unit = std::numeric_limits<int>::max();
+    std::uint64_t lowest_line = std::numeric_limits<std::uint64_t>::max();
+    auto operator<=>(const Key&) const = default;
+  };
+  std::vector<Key> key(n_classes);
+  for (std::size_t u = 0; u < n_units; ++u)
+    if (side[u] >= 0) {
+      Key& k = key[static_cast<std::size_t>(side[u])];
+      k.nobody_near = false;
+      k.unit = std::min(k.unit, unit_id(table.units[u]));
+    }
+  for (std::size_t c = 0; c < n_classes; ++c) {
+    for (std::size_t l = 0; l < homes.line_class.size(); ++l)
+      if (homes.line_class[l] == static_cast<int>(c)) key[c].lowest_line = std::min(key[c].lowest_line, table.lines[l]);
+    if (!key[c].nobody_near) continue;
+    // The unit for which this class is least far compared with its other classes.
+    double best = kInf;
+    for (std::size_t u = 0; u < n_units; ++u) {
+      double sum = 0.0;
+      std::size_t count = 0;
+      for (std::size_t k = 0; k < n_classes; ++k)
+        if (std::isfinite(homes.class_unit_ns[k][u])) sum += homes.class_unit_ns[k][u], ++count;
+      const double relative = homes.class_unit_ns[c][u] - sum / static_cast<double>(std::max<std::size_t>(count, 1));
+      const int id = unit_id(table.units[u]);
+      if (std::isfinite(relative) && (relative < best || (relative == best && id < key[c].unit))) {
+        best = relative;
+        key[c].unit = id;
+      }
+    }
+  }
+  std::vector<std::size_t> order(n_classes);  // order[new label] = label as found
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return key[x] < key[y]; });
+  std::vector<int> label(n_classes);
+  for (std::size_t c = 0; c < n_classes; ++c) label[order[c]] = static_cast<int>(c);
+
+  std::vector<std::vector<double>> by_label(n_classes);
+  for (std::size_t c = 0; c < n_classes; ++c) by_label[c] = std::move(homes.class_unit_ns[order[c]]);
+  homes.class_unit_ns = std::move(by_label);
+  for (int& c : homes.line_class) c = label[static_cast<std::size_t>(c)];
+  homes.unit_side.assign(n_units, 0);
+  for (std::size_t u = 0; u < n_units; ++u)
+    if (side[u] >= 0) homes.unit_side[u] = label[static_cast<std::size_t>(side[u])];
+}
+
 }  // namespace
 
 std::vector<std::uint64_t> HomeClasses::lines_of(int c, const std::vector<std::uint64_t>& lines) const {
@@ -280,18 +354,6 @@ HomeClasses classify_lines(const LineLatencyTable& table, const ClassifyOptions&
       place_strays(profiles, strays, groups);
     }
   }
-  // Deterministic labels: the largest class first; equal sizes by the lowest
-  // line offset.
-  const auto lowest_offset = [&](const Group& g) {
-    std::uint64_t lowest = std::numeric_limits<std::uint64_t>::max();
-    for (int l : g.lines) lowest = std::min(lowest, table.lines[static_cast<std::size_t>(l)]);
-    return lowest;
-  };
-  std::stable_sort(groups.begin(), groups.end(), [&](const Group& x, const Group& y) {
-    if (x.lines.size() != y.lines.size()) return x.lines.size() > y.lines.size();
-    return lowest_offset(x) < lowest_offset(y);
-  });
-
   HomeClasses homes;
   homes.class_count = std::max<int>(1, static_cast<int>(groups.size()));
   homes.line_class.assign(n_lines, 0);
@@ -308,15 +370,7 @@ HomeClasses classify_lines(const LineLatencyTable& table, const ClassifyOptions&
       homes.class_unit_ns[c][u] = summarize(values).median;  // NaN cells are skipped
     }
   }
-  homes.unit_side.assign(n_units, 0);
-  for (std::size_t u = 0; u < n_units; ++u) {
-    double fastest = kInf;
-    for (std::size_t c = 0; c < homes.class_unit_ns.size(); ++c)
-      if (const double v = homes.class_unit_ns[c][u]; std::isfinite(v) && v < fastest) {
-        fastest = v;
-        homes.unit_side[u] = static_cast<int>(c);
-      }
-  }
+  relabel_canonically(homes, table);
   return homes;
 }
 

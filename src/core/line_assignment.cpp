@@ -101,4 +101,11 @@ std::vector<Round> assign_lines(const PairRounds& rounds, const LinePools& pools
   return out;
 }
 
+std::vector<Round> rounds_without_lines(const PairRounds& rounds, int tag, int device) {
+  std::vector<Round> out(rounds.size());
+  for (std::size_t r = 0; r < rounds.size(); ++r)
+    for (const UnitPair& p : rounds[r]) out[r].pairs.push_back({UnitRef{device, p.a}, UnitRef{device, p.b}, FlagSite{}, tag});
+  return out;
+}
+
 }  // namespace cumap

@@ -80,8 +80,8 @@ PlacementPlans make_plans(const PlacementRequest& r) {
   const PairRounds rounds = pair_rounds(r);
   PlacementPlans plans;
   // Inside a cluster the flags are in the partners' shared memory: L2 homes
-  // and flag lines do not apply, and the path itself decides which pairs it
-  // can reach, so one pass over the pairs says everything.
+  // and flag lines do not apply (no homes were found), and the path itself
+  // decides which pairs it can reach, so one pass over the pairs says everything.
   const bool dsm = r.options->via == Path::Dsm;
   plans.class_count = dsm ? 1 : classes.class_count;
   plans.passes = dsm ? 1 : r.lines_per_class;
@@ -89,8 +89,10 @@ PlacementPlans make_plans(const PlacementRequest& r) {
   for (int c = 0; c < plans.class_count; ++c)
     for (int pass = 0; pass < plans.passes; ++pass) {
       MeasurementPlan plan = base_plan(r);
+      const int tag = tag_of(c, pass);
       plan.rounds = without_measured(
-          assign_lines(rounds, pools, r.placement, c, pass, plans.passes, tag_of(c, pass), r.options->device),
+          dsm ? rounds_without_lines(rounds, tag, r.options->device)
+              : assign_lines(rounds, pools, r.placement, c, pass, plans.passes, tag, r.options->device),
           r.already_measured, c, pass);
       plans.all_rounds.insert(plans.all_rounds.end(), plan.rounds.begin(), plan.rounds.end());
       plans.by_class_pass.push_back(std::move(plan));

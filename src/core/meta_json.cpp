@@ -56,7 +56,7 @@ nlohmann::json options_json(const Options& o) {
       {"out_dir", o.out_dir.string()},
       {"quiet", o.quiet},
       {"flush_cache", o.flush_cache},
-      {"rotating_count", o.rotating_count},
+      {"rotating_count", o.rotating_count ? nlohmann::json(*o.rotating_count) : nlohmann::json()},  // null: the backend's
       {"schedule", to_string(o.schedule)},
       {"concurrency", o.concurrency},
       {"check_pairs", o.check_pairs},
@@ -133,7 +133,9 @@ nlohmann::json map_json(const MapSpec& spec, std::span<const LatencyMap> maps, c
   };
 }
 
-nlohmann::json placement_json(const PlacementResult& p, const Topology& sides) {
+// `sides` is empty where the map has no homes (--via dsm): then the entry
+// says nothing of home classes, flag lines or sides.
+nlohmann::json placement_json(const PlacementResult& p, const Topology& sides, bool homes) {
   nlohmann::json classes = nlohmann::json::array();
   for (std::size_t c = 0; c < p.per_class.size(); ++c) {
     nlohmann::json j = map_json(p.per_class[c].spec, std::span(&p.per_class[c], 1), p.per_class_ns[c]);
@@ -154,10 +156,14 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides) {
   j["complete"] = p.complete;
   j["pairs_per_round"] = p.pairs_per_round;
   j["serial_checks"] = checks;
-  j["line_sets_agreement"] = agreement_json(p.line_sets);
-  j["per_class"] = classes;
-  const double ari = sides.groups.size() > 1 ? topology_agreement(p.headline_ns, sides) : kNaN;
-  j["sides_agreement_ari"] = number_or_null(ari);
+  if (homes) {
+    j["line_sets_agreement"] = agreement_json(p.line_sets);
+    j["per_class"] = classes;
+    const double ari = sides.groups.size() > 1 ? topology_agreement(p.headline_ns, sides) : kNaN;
+    j["sides_agreement_ari"] = number_or_null(ari);
+  } else {
+    j.erase("home_class");
+  }
   j["stats"] = {{"device_seconds", p.stats.device_seconds}, {"launches", p.stats.launches},
                 {"clock_hz", number_or_null(p.stats.clock_hz)}, {"extra", p.stats.extra}};
   return j;
@@ -262,9 +268,12 @@ std::string homes_csv(const HomesResult& h) {
 }
 
 nlohmann::json make_meta(const Options& options, const MapResult& r) {
+  // Inside a cluster (--via dsm) the flags are in shared memory: a map there
+  // has no flag lines, home classes or sides, and its meta.json names none.
+  const bool homes = options.via != Path::Dsm;
   const Topology side_groups = home_sides(r.homes);
   nlohmann::json placements = nlohmann::json::array();
-  for (const PlacementResult& p : r.placements) placements.push_back(placement_json(p, side_groups));
+  for (const PlacementResult& p : r.placements) placements.push_back(placement_json(p, side_groups, homes));
   nlohmann::json structure = nlohmann::json::array();
   for (const StructureRow& row : r.structure)
     structure.push_back({{"relation", row.relation}, {"near_units", row.near_units}, {"median_ns", number_or_null(row.median_ns)},
@@ -276,8 +285,12 @@ nlohmann::json make_meta(const Options& options, const MapResult& r) {
   j["other_compute_processes"] = r.other_processes;
   j["capabilities"] = caps;
   j["options"] = options_json(options);
-  j["lines_per_class"] = r.lines_per_class;
-  j["structure"] = structure;
+  if (homes) {
+    j["lines_per_class"] = r.lines_per_class;
+    j["structure"] = structure;
+  } else {
+    j.erase("homes");
+  }
   j["maps"] = placements;
   return j;
 }

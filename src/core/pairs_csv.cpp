@@ -5,6 +5,8 @@
 //   home_class            home class of the first flag's line (see homes.json)
 //   pass                  which of the pair's lines in that class
 //   first_flag, second_flag  byte offsets of the two flags in the flag arena
+//                         (home_class and the flags are empty on the dsm path:
+//                         its flags are in shared memory, on no flag line)
 //   oneway_ns_median      one-way latency: the median round trip / 2, as measured
 //   line_correction_ns    what the home table predicts this line adds (one-way);
 //                         the matrices show oneway_ns_median minus it
@@ -47,11 +49,14 @@ struct Row {
   const PairStats* pair;
 };
 
-void put_row(fmt::memory_buffer& out, std::string_view path, const Row& row) {
+void put_row(fmt::memory_buffer& out, Path via, const Row& row) {
   const PairStats& p = *row.pair;
   const Summary& rtt = p.rtt_ns;
-  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},{},{},{},{},{},{},"), p.a, p.b, path, row.placement,
-                 p.home_class, p.pass, p.first_flag, p.second_flag);
+  if (via == Path::Dsm)
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},dsm,{},,{},,,"), p.a, p.b, row.placement, p.pass);
+  else
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},global,{},{},{},{},{},"), p.a, p.b, row.placement,
+                   p.home_class, p.pass, p.first_flag, p.second_flag);
   for (double v : {p.oneway_median_ns(), p.line_correction_ns, rtt.median, rtt.p05 / 2.0, rtt.p95 / 2.0, rtt.min / 2.0,
                    p.cycles_median, p.cold_ns}) {
     put_cell(out, v);
@@ -68,13 +73,12 @@ std::string pairs_csv(const std::vector<const LatencyMap*>& maps, Path via) {
     for (const PairStats& p : map->pairs) rows.push_back({to_string(map->placement()), &p});
   constexpr std::size_t kBlockRows = 4096;
   std::vector<fmt::memory_buffer> blocks((rows.size() + kBlockRows - 1) / kBlockRows);
-  const std::string_view path = to_string(via);
   const auto block_count = static_cast<std::ptrdiff_t>(blocks.size());
 #pragma omp parallel for schedule(dynamic)
   for (std::ptrdiff_t b = 0; b < block_count; ++b) {
     const std::size_t begin = static_cast<std::size_t>(b) * kBlockRows;
     for (std::size_t i = begin; i < std::min(rows.size(), begin + kBlockRows); ++i)
-      put_row(blocks[static_cast<std::size_t>(b)], path, rows[i]);
+      put_row(blocks[static_cast<std::size_t>(b)], via, rows[i]);
   }
 
   std::string csv =
@@ -140,15 +144,17 @@ std::vector<PlacedPairStats> parse_pairs_csv(std::string_view text) {
       throw UsageError(fmt::format("pairs.csv line {}: {} fields, the header has {}", line_no, f.size(), col.size()));
     const auto at = [&](const char* name) -> const std::string& { return f[col.at(name)]; };
     const auto whole = [&](const char* name) { return static_cast<long long>(number(at(name), line_no)); };
+    // Empty on the dsm path (no flag line): 0, as that path plans them.
+    const auto whole_or_zero = [&](const char* name) { return at(name).empty() ? 0LL : whole(name); };
     PlacedPairStats row;
     row.placement = placement_from_string(at("placement"));
     PairStats& p = row.stats;
     p.a = static_cast<int>(whole("a"));
     p.b = static_cast<int>(whole("b"));
-    p.home_class = static_cast<int>(whole("home_class"));
+    p.home_class = static_cast<int>(whole_or_zero("home_class"));
     p.pass = static_cast<int>(whole("pass"));
-    p.first_flag = static_cast<std::uint64_t>(whole("first_flag"));
-    p.second_flag = static_cast<std::uint64_t>(whole("second_flag"));
+    p.first_flag = static_cast<std::uint64_t>(whole_or_zero("first_flag"));
+    p.second_flag = static_cast<std::uint64_t>(whole_or_zero("second_flag"));
     // p05, p95 and min are one-way in the file, the statistics round trips.
     p.rtt_ns = {number(at("rtt_ns_median"), line_no), 2 * number(at("p05_ns"), line_no),
                 2 * number(at("p95_ns"), line_no), 2 * number(at("min_ns"), line_no), kNaN,

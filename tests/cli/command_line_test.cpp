@@ -26,7 +26,7 @@ Options map_options(const std::vector<std::string>& args) {
 
 TEST(cli_CommandLine, NewMapOptionsReachOptions) {
   const Options o = map_options({"--schedule", "concurrent", "--concurrency", "8", "--check-pairs", "16", "--via",
-                                 "dsm", "--home-lines", "64", "--flag-offset", "4096", "--rotating-count", "0",
+                                 "dsm", "--home-lines", "64", "--flag-offset", "4096", "--rotating-count", "8",
                                  "--resume", "earlier"});
   EXPECT_EQ(o.schedule, ScheduleKind::Concurrent);
   EXPECT_EQ(o.concurrency, 8);
@@ -34,8 +34,9 @@ TEST(cli_CommandLine, NewMapOptionsReachOptions) {
   EXPECT_EQ(o.via, Path::Dsm);
   EXPECT_EQ(o.home_lines, 64);
   EXPECT_EQ(o.flag_offset, 4096u);
-  EXPECT_EQ(o.rotating_count, 0);
+  EXPECT_EQ(o.rotating_count, 8);
   EXPECT_EQ(o.resume_dir, "earlier");
+  EXPECT_FALSE(map_options({}).rotating_count.has_value()) << "left out: the backend's default";
 }
 
 TEST(cli_CommandLine, CrossHomeIsAddedToTheChosenPlacements) {

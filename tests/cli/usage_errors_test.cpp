@@ -83,6 +83,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"iters_zero", {"--iters", "0"}, "--iters"},
                       BadInput{"samples_zero", {"--samples", "0"}, "--samples"},
                       BadInput{"rotating_count_negative", {"--rotating-count", "-1"}, "--rotating-count"},
+                      // 0 once meant "the backend's choice"; now leaving it out does, and 0 is refused.
+                      BadInput{"rotating_count_zero", {"--rotating-count", "0"}, "at least 1"},
                       // 10^8 copies of two pages each do not fit in any machine's memory.
                       BadInput{"rotating_count_too_large", {"--rotating-count", "100000000"}, "--rotating-count"},
                       BadInput{"l2_persist_on_cpu", {"--l2-persist"}, "--l2-persist"},

@@ -87,7 +87,7 @@ TEST(core_ClassifyLines, TwoHalvesOfAnH100) {
 
   ASSERT_EQ(h.class_count, 2);
   ASSERT_EQ(h.line_class.size(), 1024u);
-  // Equal sizes: class 0 is the one holding the lowest offset, line 0.
+  // Unit 0 is on the chip's side 0, so its classes and sides keep their numbers.
   for (int l = 0; l < chip.lines; ++l) EXPECT_EQ(h.line_class[static_cast<std::size_t>(l)], chip.class_of_line(l)) << l;
   for (int u = 0; u < chip.units; ++u) EXPECT_EQ(h.unit_side[static_cast<std::size_t>(u)], chip.side_of_unit(u)) << u;
   EXPECT_GE(h.separation, 4.0);
@@ -113,17 +113,43 @@ TEST(core_NearestClasses, ASecondProbeFallsInTheFirstProbesClasses) {
   for (int l = 0; l < chip.lines; ++l) EXPECT_EQ(found[static_cast<std::size_t>(l)], chip.class_of_line(l)) << l;
 }
 
-TEST(core_ClassifyLines, LargestClassIsClassZero) {
+// Side 0 holds the lowest unit id and class 0 is the class it is near, however
+// many lines each class has and whichever class holds the lowest line offset.
+TEST(core_ClassifyLines, ClassZeroIsTheClassTheLowestUnitIsNear) {
   Chip chip = h100_like();
   chip.lines = 256;
-  chip.class_of_line = [](int l) { return (l / 32) % 4 == 3 ? 0 : 1; };  // class 1 holds 3/4 of the lines
+  // The chip's class 1 holds 3/4 of the lines and line 0; unit 0 is near class 0.
+  chip.class_of_line = [](int l) { return (l / 32) % 4 == 3 ? 0 : 1; };
   const HomeClasses h = classify_lines(chip.table());
   ASSERT_EQ(h.class_count, 2);
-  for (int l = 0; l < chip.lines; ++l)
-    EXPECT_EQ(h.line_class[static_cast<std::size_t>(l)], chip.class_of_line(l) == 1 ? 0 : 1) << l;
-  // Sides follow the relabelling.
-  EXPECT_EQ(h.unit_side[0], 1);
-  EXPECT_EQ(h.unit_side[2], 0);
+  for (int l = 0; l < chip.lines; ++l) EXPECT_EQ(h.line_class[static_cast<std::size_t>(l)], chip.class_of_line(l)) << l;
+  EXPECT_EQ(h.unit_side[0], 0);
+  EXPECT_EQ(h.unit_side[2], 1);
+}
+
+// Another flag offset probes other lines: here the lines' homes are shifted
+// by one class, and unit 0 is on the chip's "second" side. The labels follow
+// the units, so both runs name every unit's side, and the class of the lines
+// near a unit, the same.
+TEST(core_ClassifyLines, LabelsFollowTheUnitsNotTheLines) {
+  for (int shift : {0, 1})
+    for (int first_side : {0, 1}) {
+      Chip chip = h100_like();
+      chip.lines = 256;
+      chip.side_of_unit = [first_side](int u) { return (u / 2 + first_side) % 2; };
+      chip.class_of_line = [shift](int l) { return (l / 32 + shift) % 2; };
+      const HomeClasses h = classify_lines(chip.table());
+      ASSERT_EQ(h.class_count, 2);
+      for (int u = 0; u < chip.units; ++u)
+        EXPECT_EQ(h.unit_side[static_cast<std::size_t>(u)], (u / 2) % 2) << "unit " << u << ", shift " << shift;
+      // A line is labelled with the side of the units near it.
+      for (int l = 0; l < chip.lines; ++l) {
+        const int near_side_label = (chip.class_of_line(l) - first_side + 2) % 2;
+        EXPECT_EQ(h.line_class[static_cast<std::size_t>(l)], near_side_label) << "line " << l << ", shift " << shift;
+      }
+      // class_unit_ns follows the labels: unit 0 is near class 0.
+      EXPECT_LT(h.class_unit_ns[0][0] + 50.0, h.class_unit_ns[1][0]);
+    }
 }
 
 TEST(core_ClassifyLines, EightXcdsOfAnMi300) {
@@ -142,6 +168,7 @@ TEST(core_ClassifyLines, EightXcdsOfAnMi300) {
     const int side = h.unit_side[static_cast<std::size_t>(u)];
     const int xcd_line = (u / 38) * 8;  // first line homed on this unit's XCD
     EXPECT_EQ(side, h.line_class[static_cast<std::size_t>(xcd_line)]) << u;
+    EXPECT_EQ(side, u / 38) << u;  // canonical: numbered by the lowest CU near each class
   }
   EXPECT_GE(h.separation, 4.0);
 }

@@ -47,7 +47,7 @@ LatencyMap two_pair_map() {
 
 TEST(core_PairsCsv, HeaderAndOneWayColumns) {
   const LatencyMap map = two_pair_map();
-  const std::string csv = pairs_csv({&map}, Path::Dsm);
+  const std::string csv = pairs_csv({&map});
   std::istringstream lines(csv);
   std::string header, first, second;
   std::getline(lines, header);
@@ -57,9 +57,27 @@ TEST(core_PairsCsv, HeaderAndOneWayColumns) {
             "a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,line_correction_ns,"
             "rtt_ns_median,p05_ns,p95_ns,min_ns,cycles_median,cold_ns,samples,iters,timed_out");
   // p05/p95/min are one-way, like the median; rtt_ns_median and cold_ns are round trips.
-  EXPECT_EQ(first, "0,1,dsm,same-line,1,0,256,260,100.000,0.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
-  EXPECT_EQ(second, "1,2,dsm,same-line,1,2,4096,4100,,0.000,,,,,,,0,50,1");
+  EXPECT_EQ(first, "0,1,global,same-line,1,0,256,260,100.000,0.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
+  EXPECT_EQ(second, "1,2,global,same-line,1,2,4096,4100,,0.000,,,,,,,0,50,1");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
+}
+
+// Inside a cluster the flags are in shared memory: no home class, no flag
+// offsets; the file still reads back (--resume).
+TEST(core_PairsCsv, TheDsmPathNamesNoHomeClassOrFlagLine) {
+  const LatencyMap map = two_pair_map();
+  const std::string csv = pairs_csv({&map}, Path::Dsm);
+  std::istringstream lines(csv);
+  std::string header, first;
+  std::getline(lines, header);
+  std::getline(lines, first);
+  EXPECT_EQ(first, "0,1,dsm,same-line,,0,,,100.000,0.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
+  const auto back = parse_pairs_csv(csv);
+  ASSERT_EQ(back.size(), 3u);
+  EXPECT_EQ(back[1].stats.home_class, 0);
+  EXPECT_EQ(back[1].stats.pass, 2);
+  EXPECT_EQ(back[1].stats.first_flag, 0u);
+  EXPECT_TRUE(back[1].stats.timed_out);
 }
 
 // A run of one placement with one home class: the headline is the class's map.
@@ -85,6 +103,23 @@ MapResult one_map_run(const LatencyMap& map) {
   r.placements = {placement};
   r.structure = {StructureRow{"same-side", 2, 75.0, 50.0, 100.0, 2}};
   return r;
+}
+
+// --via dsm: the flags are in shared memory, so meta.json says nothing of
+// homes, sides, classes or lines (it used to give DSM cells a home class).
+TEST(core_Meta, TheDsmPathNamesNoHomesSidesOrClasses) {
+  Options options;
+  options.via = Path::Dsm;
+  const nlohmann::json meta = make_meta(options, one_map_run(two_pair_map()));
+  for (const char* key : {"homes", "structure", "lines_per_class"}) EXPECT_FALSE(meta.contains(key)) << key;
+  ASSERT_EQ(meta["maps"].size(), 1u);
+  for (const char* key : {"home_class", "per_class", "sides_agreement_ari", "line_sets_agreement"})
+    EXPECT_FALSE(meta["maps"][0].contains(key)) << key;
+  EXPECT_TRUE(meta["maps"][0].contains("oneway_ns"));
+  // The global path keeps them.
+  const nlohmann::json global = make_meta(Options{}, one_map_run(two_pair_map()));
+  for (const char* key : {"homes", "structure", "lines_per_class"}) EXPECT_TRUE(global.contains(key)) << key;
+  EXPECT_TRUE(global["maps"][0].contains("per_class"));
 }
 
 TEST(core_Meta, HasEveryDocumentedKey) {

@@ -48,6 +48,31 @@ TEST(MapRun, HomeDiscoveryFindsTheFakeChipsClassesAndSides) {
               chip.home_of(homes.table.lines[l]) == chip.home_of(0));
 }
 
+// Two runs of one chip at flag offsets one home apart probe lines whose homes
+// are swapped; a user compares them by file name, so home classes and sides
+// must be named by the units, not by the lines (issue: home0 of one run was
+// home1 of the other).
+TEST(MapRun, TwoFlagOffsetsNameClassesAndSidesAlike) {
+  test::FakeChipBackend chip({});
+  Options o = small_options();
+  const HomesResult first = discover_homes(chip, chip.units(), o, {});
+  o.flag_offset = 32 * protocol::kLineBytes;  // one fake home further: every line's home changes
+  const HomesResult second = discover_homes(chip, chip.units(), o, {});
+  ASSERT_EQ(first.classes.class_count, 2);
+  ASSERT_EQ(second.classes.class_count, 2);
+  ASSERT_NE(chip.home_of(first.arena.offset_bytes), chip.home_of(second.arena.offset_bytes));
+  EXPECT_EQ(first.classes.unit_side, second.classes.unit_side);
+  EXPECT_EQ(first.classes.unit_side[0], 0) << "side 0 holds the lowest unit";
+  for (std::size_t u = 0; u < first.table.units.size(); ++u)
+    EXPECT_EQ(first.classes.unit_side[u], first.table.units[u].unit % 2) << "unit u is near fake home u % 2";
+  // Class c is the class side c is near, in both runs: a line's class is the
+  // side of the units near it.
+  for (const HomesResult* h : {&first, &second})
+    for (std::size_t l = 0; l < h->table.lines.size(); ++l)
+      EXPECT_EQ(h->classes.line_class[l], chip.home_of(h->table.lines[l] + h->arena.offset_bytes)) << l;
+  EXPECT_EQ(first.classes.class_unit_ns, second.classes.class_unit_ns);
+}
+
 // What a busy 2-core CI machine showed: a slow stretch of the probe made a
 // block of lines look like a second home. Re-probing every eighth line finds
 // that the split does not reproduce, and one class is kept.
