@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   request.units = units;
   request.homes = &r.homes;
   request.lines_per_class = r.lines_per_class;
+  request.iters = r.iters = *o.iters;
   request.pairs_per_round = r.capabilities.max_pairs_per_round;
   request.options = &o;
   for (Placement p : o.placements) {

@@ -42,6 +42,9 @@ struct Capabilities {
   bool l2_persist = false;
   bool dsm = false;
   int default_lines_per_class = 1;  // --rotating-count when the user gives none
+  // --iters when the user gives none. With many lines per class a pair's
+  // round trips are better spent on more lines than on more per line.
+  int default_iters = Options::kDefaultIters;
 };
 
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();

@@ -93,6 +93,7 @@ struct MapResult {
   std::vector<int> display_order;  // the measured units, side, then group, then id
   HomesResult homes;
   int lines_per_class = 1;
+  int iters = Options::kDefaultIters;  // round trips per sample, as measured (--iters or the backend's)
   std::vector<PlacementResult> placements;
   std::vector<StructureRow> structure;  // from the same-line per-class maps
   bool interrupted = false;

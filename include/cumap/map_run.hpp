@@ -28,6 +28,7 @@ struct PlacementRequest {
   std::vector<int> units;
   const HomesResult* homes = nullptr;
   int lines_per_class = 1;
+  int iters = Options::kDefaultIters;  // round trips per sample
   int pairs_per_round = 1;  // 1: the serial schedule (row-major); more: round-robin rounds
   std::map<int, int> exclusive_key;
   const Options* options = nullptr;

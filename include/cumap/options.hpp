@@ -30,7 +30,10 @@ struct Options {
   BackendKind backend = BackendKind::Auto;
   int device = 0;
   std::string units_spec;  // "" = every unit of the device; else e.g. "0-7,16"
-  int iters = 100;         // round trips per sample
+  // Round trips per sample; unset: the backend's default (Capabilities::default_iters,
+  // kDefaultIters on the dsm path).
+  std::optional<int> iters;
+  static constexpr int kDefaultIters = 100;
   int samples = 5;         // samples per pair
   int warmup = 20;         // round trips before timing starts
   double timeout_ms = 1000.0;  // budget of every wait loop

@@ -49,6 +49,7 @@ struct Choices {
   std::string via = "global";
   std::string flag_offset = "0";
   int rotating_count = 0;  // read only when given (MapFlags::rotating_count)
+  int iters = 0;           // read only when given (MapFlags::iters)
 
   void apply(Options& o) const {
     o.backend = kBackends.at(backend);
@@ -112,6 +113,7 @@ struct MapFlags {
   CLI::Option* units = nullptr;
   CLI::Option* concurrency = nullptr;
   CLI::Option* rotating_count = nullptr;
+  CLI::Option* iters = nullptr;
 };
 
 MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line, bool& split_line, bool& cross_home) {
@@ -121,7 +123,7 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
   app.add_flag("--split-line", split_line, "the flags in different cache lines (default: both placements)");
   app.add_flag("--cross-home", cross_home,
                "also map with the two flags in lines of different home classes (in addition to the placements above)");
-  app.add_option("--iters", o.iters, "round trips per sample")->capture_default_str();
+  f.iters = app.add_option("--iters", c.iters, "round trips per sample (default: the backend's choice, GPU 50, CPU 100)");
   app.add_option("--samples", o.samples, "samples per pair")->capture_default_str();
   app.add_option("--warmup", o.warmup, "untimed round trips before the samples")->capture_default_str();
   app.add_option("--timeout-ms", o.timeout_ms,
@@ -142,7 +144,7 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
   app.add_flag("--flush-cache", o.flush_cache, "flush L2 before each round (AMD: also the instruction cache)");
   f.rotating_count = app.add_option("--rotating-count", c.rotating_count,
                                     "flag lines every pair uses in every home class; cells are the median over "
-                                    "them (default: the backend's choice, GPU 32, CPU 1)");
+                                    "them (default: the backend's choice, GPU 64, CPU 1)");
   app.add_flag("--l2-persist", o.l2_persist, "CUDA: keep the flags in a persisting L2 window");
   add_choice(app, "--probe", c.probe, kProbes,
              "signalling operation: cas, exch, acq-rel, volatile; mbarrier with --via dsm");
@@ -252,7 +254,7 @@ constexpr int kMaxHomeStride = 1 << 20;
 constexpr std::uint64_t kMaxArenaBytes = std::uint64_t{1} << 30;
 
 void validate_options(const Options& o) {
-  if (o.iters < 1) throw UsageError(fmt::format("--iters must be at least 1 (got {})", o.iters));
+  if (o.iters && *o.iters < 1) throw UsageError(fmt::format("--iters must be at least 1 (got {})", *o.iters));
   if (o.samples < 1) throw UsageError(fmt::format("--samples must be at least 1 (got {})", o.samples));
   if (o.warmup < 0) throw UsageError(fmt::format("--warmup must not be negative (got {})", o.warmup));
   if (!std::isfinite(o.timeout_ms) || !(o.timeout_ms > 0) || o.timeout_ms > kMaxTimeoutMs)
@@ -391,6 +393,7 @@ Command parse_command_line(int argc, char** argv) {
     throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", map.options.concurrency));
   map.options.flag_offset = parse_flag_offset(map_choices.flag_offset);
   if (map_flags.rotating_count->count() > 0) map.options.rotating_count = map_choices.rotating_count;
+  if (map_flags.iters->count() > 0) map.options.iters = map_choices.iters;
   if (same_line != split_line) map.options.placements = {same_line ? Placement::SameLine : Placement::SplitLine};
   if (cross_home) {
     map.options.cross_home = true;

@@ -169,11 +169,15 @@ int run_map(const MapCommand& command) {
   find_homes_and_layout(*backend, units, o, r, clock);
   if (resumed) check_same_homes(*resumed, r.homes);
   r.lines_per_class = o.rotating_count.value_or(r.capabilities.default_lines_per_class);
+  // The backend's round trips per sample go with its lines per class; the
+  // dsm path has no lines and keeps the plain default.
+  r.iters = o.iters.value_or(o.via == Path::Dsm ? Options::kDefaultIters : r.capabilities.default_iters);
 
   PlacementRequest request;
   request.units = units;
   request.homes = &r.homes;
   request.lines_per_class = r.lines_per_class;
+  request.iters = r.iters;
   request.pairs_per_round = starting_pairs_per_round(o, r.capabilities);
   request.exclusive_key = r.capabilities.exclusive_key;
   request.options = &o;

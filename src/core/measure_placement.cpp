@@ -27,7 +27,7 @@ MeasurementPlan base_plan(const PlacementRequest& r) {
   const Options& o = *r.options;
   MeasurementPlan plan;
   for (int u : r.units) plan.units.push_back(unit_ref(u, o.device));
-  plan.counts = {o.iters, o.samples, o.warmup, o.ordered};
+  plan.counts = {r.iters, o.samples, o.warmup, o.ordered};
   plan.probe = o.probe;
   plan.timeout_ms = o.timeout_ms;
   plan.arena = r.homes->arena;
@@ -189,14 +189,14 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& r, const
         class_pairs.push_back(std::move(p));
       }
     }
-    MapSpec spec{r.placement, c, r.units, r.options->ordered, r.options->iters};
+    MapSpec spec{r.placement, c, r.units, r.options->ordered, r.iters};
     LatencyMap map = summarize_measurements(class_pairs, spec, class_of_tag, pass_of_tag);
     for (const PairStats& p : r.already_measured)
       if (p.home_class == c) map.pairs.push_back(p);
     if (correction) apply_line_correction(map, *correction);
     result.per_class.push_back(std::move(map));
   }
-  summarize_placement(result, {r.placement, MapSpec::kAllClasses, r.units, r.options->ordered, r.options->iters});
+  summarize_placement(result, {r.placement, MapSpec::kAllClasses, r.units, r.options->ordered, r.iters});
 
   if (sample && result.complete && !sampled.pairs.empty())
     result.checks.push_back(judge_serial_check(*sample, measure_serially(backend, sample->plan), sampled,

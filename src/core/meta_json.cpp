@@ -48,7 +48,7 @@ nlohmann::json options_json(const Options& o) {
       {"backend", to_string(o.backend)},
       {"device", o.device},
       {"units_spec", o.units_spec},
-      {"iters", o.iters},
+      {"iters", o.iters ? nlohmann::json(*o.iters) : nlohmann::json()},  // null: the backend's
       {"samples", o.samples},
       {"warmup", o.warmup},
       {"timeout_ms", o.timeout_ms},
@@ -285,6 +285,7 @@ nlohmann::json make_meta(const Options& options, const MapResult& r) {
   j["other_compute_processes"] = r.other_processes;
   j["capabilities"] = caps;
   j["options"] = options_json(options);
+  j["iters"] = r.iters;  // as measured
   if (homes) {
     j["lines_per_class"] = r.lines_per_class;
     j["structure"] = structure;

@@ -15,8 +15,11 @@ namespace {
 // Options that say where and how loudly, not what is measured.
 const std::set<std::string> kNotCompared{"out_dir", "quiet", "resume_dir"};
 
-// A recorded value for a message: compact JSON, one line, not too long.
-std::string shown(const nlohmann::json& value) { return printable_excerpt(value.dump(), 60); }
+// A recorded value for a message: compact JSON, one line, not too long;
+// null is an option left to the backend (--iters, --rotating-count).
+std::string shown(const nlohmann::json& value) {
+  return value.is_null() ? "the backend's default" : printable_excerpt(value.dump(), 60);
+}
 
 // The current options exactly as meta.json records them: make_meta is the
 // one place that knows the field names and spellings, so they are taken

@@ -34,12 +34,17 @@ TEST(core_ResumeCheck, OutputDirQuietAndResumeDirAreIgnored) {
 
 TEST(core_ResumeCheck, FirstDifferenceIsNamedWithBothValues) {
   Options o;
+  o.iters = 100;
   Options other = o;
   other.iters = 7;
   other.probe = Probe::Exch;
   const auto diff = first_option_difference(earlier_meta(o), other);
   ASSERT_TRUE(diff);
   EXPECT_EQ(*diff, "iters: the earlier run used 100, this one 7");
+  // Left to the backend is a value of its own: resuming must not change it.
+  const auto unset = first_option_difference(earlier_meta(Options{}), other);
+  ASSERT_TRUE(unset);
+  EXPECT_EQ(*unset, "iters: the earlier run used the backend's default, this one 7");
 
   other.iters = o.iters;
   const auto probe = first_option_difference(earlier_meta(o), other);

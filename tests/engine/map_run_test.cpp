@@ -28,6 +28,7 @@ PlacementRequest request_for(const HomesResult& homes, const Options& o, std::ve
   r.units = std::move(units);
   r.homes = &homes;
   r.lines_per_class = 2;
+  r.iters = *o.iters;
   r.pairs_per_round = per_round;
   r.options = &o;
   return r;

@@ -87,10 +87,12 @@ class CudaBackend final : public Backend {
     c.l2_persist = true;
     c.dsm = rt_->facts().cc_major >= 9;
     // One line's home shapes a map as much as the pair does, and so do the
-    // L2 slices within a home: 32 lines per class make an H100's per-class
-    // maps independent of the allocation (r >= 0.99, <= 1 %), 16 did not
-    // quite (bench/RESULTS.md, third session).
-    c.default_lines_per_class = 32;
+    // L2 slices within a home. On the H100, 32 lines of 500 round trips per
+    // class kept per-class maps of two allocations at r 0.988-0.995; 64 lines
+    // of 250 at r 0.995-0.998 for 5 % more kernel time (bench/RESULTS.md,
+    // fourth session and issue #23's runs).
+    c.default_lines_per_class = 64;
+    c.default_iters = 50;
     return c;
   }
 
