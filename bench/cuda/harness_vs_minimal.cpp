@@ -71,17 +71,25 @@ int main(int argc, char** argv) {
     pp.settings.wait_budget_cycles = 2'000'000'000ull;
     pp.settings.round_budget_cycles = 20'000'000'000ull;
     pp.settings.round_ns_estimate = static_cast<unsigned>((iters * samples + 21) * 700);
-    pp.arena = flags.get();
+    // A launch group of one GPU.
+    pp.self = 0;
+    pp.group_size = 1;
+    pp.group_blocks = static_cast<unsigned>(sms);
+    pp.arenas[0] = flags.get();
+    pp.controls[0] = control.words();
     auto harness = [&](const std::vector<DevicePair>& list) {
       flags.zero(stream.get());  // the minimal kernel leaves its last values behind
       LaunchPairs lp;
       for (std::size_t i = 0; i < list.size(); ++i) {
-        lp.pairs.push_back({list[i].a, list[i].b, 0, 1, static_cast<int>(i)});
+        lp.pairs.push_back({list[i].a, list[i].b, 0, 0, 0, 0, 1, static_cast<int>(i)});
         lp.round_starts.push_back(static_cast<unsigned>(i));
       }
       lp.round_starts.push_back(static_cast<unsigned>(list.size()));
       PingPongBuffers buffers(list.size(), list.size(), samples);
+      DeviceBuffer<unsigned> sides_done(list.size());
+      sides_done.zero(stream.get());
       buffers.prepare(pp, lp, stream.get());
+      pp.sides_done = sides_done.get();
       control.reset(stream.get());
       control.point(pp);
       launch_pingpong(pp, sms, smem, stream.get());

@@ -110,16 +110,22 @@ struct DeviceSelection {
   int device = 0;
   HipUnit hip_unit = HipUnit::Cu;
   int max_streams = 0;  // hip: Options::max_streams
+  // Two or more: one backend over all of them, a map across GPUs (cuda only;
+  // UsageError elsewhere). Empty or one: `device` alone.
+  std::vector<int> devices;
 };
 
 // Which backends this build contains, and a factory that resolves Auto.
 // Throws UsageError when the requested backend is not built or has no device.
 std::vector<BackendKind> built_backends();
 std::unique_ptr<Backend> make_backend(const DeviceSelection& selection);
+// How many devices `kind` sees (cpu: 1; a GPU backend without a device: 0).
+// Throws UsageError when it is not built.
+int device_count(BackendKind kind);
 
 // Single-device backends: throws UsageError unless every unit of the plan
 // (its units and its pairs') is on `device` and in `available` (ascending),
-// naming the first that is not.
+// and every pair's flags are on `device`, naming the first that is not.
 void check_plan_units(const MeasurementPlan& plan, int device, const std::vector<int>& available,
                       const std::string& unit_name);
 

@@ -92,7 +92,8 @@ struct StructureRow {
   double p95_ns = 0.0;
   std::size_t cells = 0;
 };
-// `per_class[c]` is the one-way map measured with flags in class c.
+// `per_class[c]` is the one-way map measured with flags in class c. Only
+// pairs on one device count (ids across devices by unit_id()).
 std::vector<StructureRow> structure_table(const std::vector<ValueMatrix>& per_class,
                                           const std::vector<int>& units, const std::vector<int>& unit_side);
 

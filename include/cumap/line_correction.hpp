@@ -9,6 +9,7 @@
 // corrected lines per class reproduce across allocations about as well as
 // 32 uncorrected ones.
 #include <cstdint>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -18,21 +19,31 @@ namespace cumap {
 
 class LineCorrection {
  public:
-  explicit LineCorrection(const HomesResult& homes);
-  // One-way ns to subtract from the pair's value on these flags: half the
-  // round trip's predicted excess, i.e. half the mean over the two flag lines
-  // of T[a][L] + T[b][L] minus the same for the average line of L's class.
-  // 0 where the table lacks the unit or the line (nothing is known).
-  double oneway_ns(int a, int b, std::uint64_t first_flag, std::uint64_t second_flag) const;
+  // `homes` must outlive the correction (it keeps pointers into it).
+  explicit LineCorrection(const RunHomes& homes);
+  explicit LineCorrection(RunHomes&&) = delete;
+  // One-way ns to subtract from the pair's value on these flags of
+  // `flag_device`: half the round trip's predicted excess, i.e. half the mean
+  // over the two flag lines of T[a][L] + T[b][L] minus the same for the
+  // average line of L's class. A unit on another device than the flags
+  // reaches them over the link between devices, which home discovery does
+  // not measure: its terms are left out. 0 where a unit is in no device's
+  // table, or the flag device's table lacks the line or a value for a unit
+  // on it (nothing is known).
+  double oneway_ns(int a, int b, int flag_device, std::uint64_t first_flag, std::uint64_t second_flag) const;
 
  private:
-  // T[a][L] - average over L's class, for a table row and a flag's line.
-  double excess(int unit, std::uint64_t flag) const;
-
-  const HomesResult* homes_;
-  std::unordered_map<int, std::size_t> row_of_unit_;
-  std::unordered_map<std::uint64_t, std::size_t> column_of_line_;
-  std::vector<std::vector<double>> class_mean_;  // [class][row]
+  // One device's table: rows by unit id, columns by line, class averages.
+  struct DeviceTable {
+    const HomesResult* homes = nullptr;
+    std::unordered_map<int, std::size_t> row_of_unit;
+    std::unordered_map<std::uint64_t, std::size_t> column_of_line;
+    std::vector<std::vector<double>> class_mean;  // [class][row]
+    // T[row][L] - average over L's class; NaN where unknown.
+    double excess(std::size_t row, std::uint64_t flag) const;
+  };
+  std::map<int, DeviceTable> devices_;
+  std::unordered_map<int, int> device_of_unit_;  // every table's units
 };
 
 // Sets every pair's line_correction_ns in `map`.

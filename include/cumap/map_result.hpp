@@ -12,9 +12,15 @@
 
 namespace cumap {
 
-// Home discovery on the flag arena every map of the run uses.
+// Home discovery on one device's flag arena, which every map of the run
+// uses for the flags that device holds. Homes are a device's own (its L2
+// slices), so a run over several devices has one of these per device.
 struct HomesResult {
+  int device = 0;
   FlagArena arena;
+  // The table's units as the run's maps and files name them (unit ids;
+  // unit_id() across devices), in table order, as unit_side is.
+  std::vector<int> unit_ids;
   LineLatencyTable table;
   HomeClasses classes;
   // Every eighth line is probed again: the share that fell in its class again
@@ -22,14 +28,19 @@ struct HomesResult {
   // kept; unreproduced_class_count says how many the first probe suggested.
   double recheck_agreement = 1.0;
   int unreproduced_class_count = 0;
-
-  // The table's units by id, in table order (as unit_side is).
-  std::vector<int> unit_ids() const {
-    std::vector<int> ids;
-    for (const UnitRef& u : table.units) ids.push_back(u.unit);
-    return ids;
-  }
 };
+
+// A run's homes, one entry per device in device order (none on the dsm path).
+using RunHomes = std::vector<HomesResult>;
+// The most classes any device has (1 without homes): per-class maps go up to it.
+int class_count(const RunHomes& homes);
+// Every unit with its side (the class of its own device it is near), in
+// device order, then table order.
+struct UnitSides {
+  std::vector<int> units;
+  std::vector<int> sides;
+};
+UnitSides unit_sides(const RunHomes& homes);
 
 // A concurrent map checks itself: a sample of pairs measured one at a time
 // on the same flag words, before the map and again after it. The two serial
@@ -90,8 +101,8 @@ struct MapResult {
   Capabilities capabilities;
   Topology topology;               // as discovered, restricted to the measured units
   Topology display_groups;         // side x group, in display order (separators and labels)
-  std::vector<int> display_order;  // the measured units, side, then group, then id
-  HomesResult homes;
+  std::vector<int> display_order;  // the measured units, device, side, then group, then id
+  RunHomes homes;
   int lines_per_class = 1;
   int iters = Options::kDefaultIters;  // round trips per sample, as measured (--iters or the backend's)
   std::vector<PlacementResult> placements;

@@ -17,16 +17,17 @@ namespace cumap {
 // measured so far is kept).
 using StopFn = std::function<bool()>;
 
-// Probes `options.home_lines` lines of a flag arena moved by
-// `options.flag_offset` from every unit of `units`, and classifies them.
-HomesResult discover_homes(Backend& backend, const std::vector<int>& units, const Options& options,
-                           const ProgressFn& progress);
+// Per device of `units` (ids below kDeviceUnitStride are on options.device):
+// probes `options.home_lines` lines of its flag arena, moved by
+// `options.flag_offset`, from each of its units, and classifies them.
+RunHomes discover_homes(Backend& backend, const std::vector<int>& units, const Options& options,
+                        const ProgressFn& progress);
 
 // What measure_placement needs besides the backend.
 struct PlacementRequest {
   Placement placement = Placement::SameLine;
   std::vector<int> units;
-  const HomesResult* homes = nullptr;
+  const RunHomes* homes = nullptr;
   int lines_per_class = 1;
   int iters = Options::kDefaultIters;  // round trips per sample
   int pairs_per_round = 1;  // 1: the serial schedule (row-major); more: round-robin rounds
@@ -55,9 +56,10 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& requ
 PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
                                             const StopFn& stop);
 
-// The display order that reads the same on every chip: by side (the home
-// class a unit is near), then by topology group, then by id; and the groups
-// to draw as separators ("S0 GPC1", ...). Without sides or groups, what exists.
+// The display order that reads the same on every chip: by device (ids by
+// unit_id()), by side (the home class of its device a unit is near), then by
+// topology group, then by id; and the groups to draw as separators ("S0
+// GPC1", "g1 S0 GPC1" across devices). Without sides or groups, what exists.
 struct DisplayLayout {
   std::vector<int> order;
   Topology groups;

@@ -17,7 +17,8 @@ struct PairStats {
   int a = 0;
   int b = 0;
   int pass = 0;                 // which of the pair's lines in this class (0 .. lines per class - 1)
-  int home_class = 0;           // home class of the first flag's line
+  int home_class = 0;           // home class of the first flag's line (a class of the flag device)
+  int flag_device = 0;          // the device whose memory (flag arena) held the flags
   std::uint64_t first_flag = 0;   // byte offsets of the two flags in the flag arena
   std::uint64_t second_flag = 0;
   Summary rtt_ns{};            // round trip, over samples
@@ -50,8 +51,9 @@ struct LatencyMap {
   Placement placement() const { return spec.placement; }
   const std::vector<int>& units() const { return spec.units; }
   // One-way latency in ns per cell: the median over the pair's lines of each
-  // line's median (less its line correction), per home class; over several classes, the mean of the
-  // class medians (each class weighs the same). Unordered maps are mirrored;
+  // line's median (less its line correction), per home class and flag device;
+  // over several, the mean of those medians (each class, and each side of a
+  // pair across devices, weighs the same). Unordered maps are mirrored;
   // ordered ones are not.
   ValueMatrix oneway_ns() const;
   // Largest minus smallest per-line median one-way latency as measured (before

@@ -22,6 +22,10 @@ enum class ScheduleKind { Auto, Serial, Concurrent };
 // How the signal travels (--via): through global memory (L2 atomics) or,
 // inside a thread-block cluster, through distributed shared memory.
 enum class Path { Global, Dsm };
+// --flag-on: whose memory holds the flags of a pair across devices: the
+// first unit's (a: the pinger with --ordered, else the lower id), the
+// second's, or each in turn.
+enum class FlagOn { A, B, Both };
 
 // Everything the user chose, filled by the CLI and passed down by const
 // reference. Defaults live here so that tests and the CLI agree on them.
@@ -29,6 +33,11 @@ struct Options {
   std::vector<Placement> placements{Placement::SameLine, Placement::SplitLine};  // + CrossHome with --cross-home
   BackendKind backend = BackendKind::Auto;
   int device = 0;
+  // --devices: one map over the units of several GPUs ("0,1", "0-3" or
+  // "all"); empty: the one device of --device. Such a run names units by
+  // unit_id() (plan.hpp), its default device is 0.
+  std::string devices_spec;
+  FlagOn flag_on = FlagOn::Both;  // across devices: whose memory holds a pair's flags
   std::string units_spec;  // "" = every unit of the device; else e.g. "0-7,16"
   // Round trips per sample; unset: the backend's default (Capabilities::default_iters,
   // kDefaultIters on the dsm path).
@@ -82,5 +91,6 @@ std::string_view to_string(Probe p);
 std::string_view to_string(UnitOrder o);
 std::string_view to_string(ScheduleKind s);
 std::string_view to_string(Path p);
+std::string_view to_string(FlagOn f);  // "a", "b", "both"
 
 }  // namespace cumap

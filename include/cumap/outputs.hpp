@@ -33,7 +33,7 @@ ValueMatrix parse_matrix_csv(std::string_view text);
 ValueMatrix read_matrix_csv(const std::filesystem::path& path);
 
 // Long form, one row per pair, placement and flag line:
-// a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,line_correction_ns,
+// a,b,via,placement,home_class,pass,first_flag,second_flag,flags_on,oneway_ns_median,line_correction_ns,
 // rtt_ns_median,p05_ns,p95_ns,min_ns,cycles_median,cold_ns,samples,iters,timed_out
 std::string pairs_csv(const std::vector<const LatencyMap*>& maps, Path via = Path::Global);
 // Reads pairs.csv back (--resume). Throws UsageError naming the line on
@@ -51,15 +51,17 @@ nlohmann::json make_meta(const Options& options, const MapResult& result);
 nlohmann::json make_homes_meta(const Options& options, const MapResult& result);
 
 // homes.json: the arena, every line's class, every unit's side, per-class
-// latencies by unit. homes.csv: the unit x line table, long form
-// (unit,line_offset,home_class,cycles,ns).
-nlohmann::json homes_json(const HomesResult& homes);
-std::string homes_csv(const HomesResult& homes);
+// latencies by unit; across devices {"devices": [that, per device]}.
+// homes.csv: the unit x line table, long form (unit,line_offset,home_class,
+// cycles,ns); a line is in the arena of the unit's device.
+nlohmann::json homes_json(const RunHomes& homes);
+std::string homes_csv(const RunHomes& homes);
 
 // The sides (units grouped by the home class they are near) as a topology.
 Topology sides_as_topology(const std::vector<int>& units, const std::vector<int>& unit_side);
-// The same for the units home discovery probed.
-Topology home_sides(const HomesResult& homes);
+// The same for the units home discovery probed: "side0", ...; across
+// devices "g0 side0", ... (sides are a device's own).
+Topology home_sides(const RunHomes& homes);
 
 std::string utc_timestamp_now();
 std::string host_name();

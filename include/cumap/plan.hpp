@@ -26,7 +26,7 @@ struct UnitRef {
 // Maps, matrices and CSVs name a unit by one int. On one device it is the
 // unit's own id (SM, CU, CPU). A run over several devices numbers unit u of
 // device d as d * kDeviceUnitStride + u (written "g<d>.<u>" in CSVs), so ids of
-// device 0 stay what they are.
+// device 0 stay what they are; such a run's default device is 0.
 inline constexpr int kDeviceUnitStride = 100000;
 constexpr int unit_id(UnitRef u) { return u.device * kDeviceUnitStride + u.unit; }
 // The unit an id names; ids below the stride are on `default_device` (the one
@@ -34,25 +34,30 @@ constexpr int unit_id(UnitRef u) { return u.device * kDeviceUnitStride + u.unit;
 constexpr UnitRef unit_ref(int id, int default_device) {
   return id >= kDeviceUnitStride ? UnitRef{id / kDeviceUnitStride, id % kDeviceUnitStride} : UnitRef{default_device, id};
 }
+// The inverse: the id of `u` in a run whose default device is `default_device`.
+constexpr int unit_id(UnitRef u, int default_device) { return u.device == default_device ? u.unit : unit_id(u); }
 
-// The flag arena: one allocation a backend keeps for its lifetime (it
-// reallocates only when a plan asks for a different size or offset), so that
-// an offset names the same memory, and so the same L2 home, in every call:
-// home discovery and the maps that choose lines by home depend on it.
+// The flag arena: one allocation per device that holds flags, which a backend
+// keeps for its lifetime (it reallocates only when a plan asks for a
+// different size or offset), so that an offset names the same memory, and so
+// the same L2 home, in every call: home discovery and the maps that choose
+// lines by home depend on it. Every device's arena has this same layout.
 // `offset_bytes` (--flag-offset) moves the whole arena that far into a larger
 // allocation, to show that a result does not depend on one address.
 struct FlagArena {
-  int device = 0;  // whose memory holds the flags
   std::uint64_t bytes = 64 * 1024;
   std::uint64_t offset_bytes = 0;
   bool operator==(const FlagArena&) const = default;
 };
 
-// Where a pair's two flags are: byte offsets into the arena, 4-byte aligned.
-// The pinger of a round trip signals on `first` and waits on `second`.
+// Where a pair's two flags are: byte offsets into the flag arena of `device`,
+// 4-byte aligned. The pinger of a round trip signals on `first` and waits on
+// `second`. A pair on one device keeps its flags there; a pair across devices
+// has them in the memory of one of its two (--flag-on).
 struct FlagSite {
   std::uint64_t first = 0;
   std::uint64_t second = protocol::kSameLineGapBytes;
+  int device = 0;  // last, so that {first, second} reads as it always did
   bool operator==(const FlagSite&) const = default;
 };
 
@@ -79,7 +84,7 @@ struct MeasurementPlan {
   protocol::Counts counts;
   Probe probe = Probe::Cas;
   double timeout_ms = 1000.0;  // budget of every wait
-  FlagArena arena;
+  FlagArena arena;             // the layout of the flag arena of every device the pairs' flags are on
   Path path = Path::Global;
   bool flush_cache = false;  // flush the last-level cache before every round
   bool l2_persist = false;   // CUDA: the arena in a persisting-L2 window
@@ -92,8 +97,10 @@ struct MeasurementPlan {
 };
 
 // Home discovery: the latency of a chain of dependent atomics from each unit
-// (one at a time, the others idle) to each line of the arena.
+// (one at a time, the others idle) to each line of the arena of `device`,
+// which every unit is on (homes are a device's own: its L2 slices).
 struct LineProbePlan {
+  int device = 0;
   std::vector<UnitRef> units;
   std::vector<std::uint64_t> lines;  // byte offsets of 128-byte lines in the arena
   FlagArena arena;

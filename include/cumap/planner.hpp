@@ -7,14 +7,18 @@
 #include <map>
 #include <vector>
 
+#include "cumap/options.hpp"
 #include "cumap/placement.hpp"
 #include "cumap/plan.hpp"
 
 namespace cumap {
 
+// Two units by id (unit_id() across devices), and the device whose memory
+// holds their flags (place_flags sets it; the rounds' makers leave 0).
 struct UnitPair {
   int a;
   int b;
+  int flags_on = 0;
   bool operator==(const UnitPair&) const = default;
 };
 using PairRounds = std::vector<std::vector<UnitPair>>;
@@ -28,30 +32,52 @@ PairRounds serial_rounds(const std::vector<int>& units, bool ordered);
 // exactly once. `ordered`: every round a second time with the pairs reversed.
 PairRounds round_robin_rounds(const std::vector<int>& units, bool ordered);
 
+// Rounds over the units of several devices (ids by unit_id(), so the device
+// is id / kDeviceUnitStride): first the pairs on one device, every device's
+// round-robin rounds side by side (round k holds round k of each device:
+// they run on different chips at once), then the pairs across devices, every
+// two devices in bipartite rounds (round r pairs the i-th unit of one with
+// the (i + r)-th of the other), device pairs that share no device side by
+// side. Every unordered pair exactly once; same-device rounds never hold a
+// pair across devices, so a chip's own map is measured as it would be alone.
+// `ordered`: every round a second time with the pairs reversed.
+PairRounds device_rounds(const std::vector<int>& units, bool ordered);
+
 // Cuts rounds so that none has more than `max_pairs` pairs and no two pairs of
 // one round share an exclusive key (CPU: the physical core; two pairs on SMT
 // siblings of one core would measure each other). Units missing from
 // `exclusive_key` conflict with nobody. Order of pairs is kept.
 PairRounds limit_rounds(const PairRounds& rounds, int max_pairs, const std::map<int, int>& exclusive_key = {});
 
-// Lines available to the planner: the arena's lines grouped by home class,
-// each in ascending offset order.
+// Which device's memory holds each pair's flags (UnitPair::flags_on). A
+// pair on one device keeps them there; a pair across devices has them on
+// a's device (FlagOn::A), b's (B), or both: then every round that holds a
+// pair across devices comes twice, first with a's, then with b's. Ids below
+// kDeviceUnitStride are on `default_device`.
+PairRounds place_flags(const PairRounds& rounds, FlagOn flag_on, int default_device);
+
+// Lines available to the planner on one device: its arena's lines grouped
+// by home class (that device's classes), each in ascending offset order.
 struct LinePools {
   std::vector<std::vector<std::uint64_t>> by_class;
 };
+// Every device's pools, by device.
+using DeviceLinePools = std::map<int, LinePools>;
 
 // Which lines the pairs of `rounds` use in pass `pass` (0 .. passes-1) when
-// the first flag is in class `cls`:
-// - every pair of a round gets its own line (so pools need at least as many
-//   lines as the largest round has pairs; throws UsageError otherwise);
+// the first flag is in class `cls` of the device that holds the pair's flags:
+// - every pair of a round gets its own line (so a device's pools need at
+//   least as many lines as a round has pairs with flags there; throws
+//   UsageError otherwise);
 // - over `passes` passes, one pair sees `passes` different lines (as far as
 //   the pool allows) and every line of the pool is used about equally;
 // - same-line: the second flag is the next word of the line; split-line: the
 //   first word of another line of the same class, not used by any other pair
 //   of the round; cross-home: a line of class (cls + 1) % class_count.
-// Tags are `tag`. Units are on `device`.
-std::vector<Round> assign_lines(const PairRounds& rounds, const LinePools& pools, Placement placement, int cls,
-                                int pass, int passes, int tag, int device = 0);
+// Pairs whose flag device has no class `cls` are left out. Tags are `tag`.
+// Ids below kDeviceUnitStride are units of `default_device`.
+std::vector<Round> assign_lines(const PairRounds& rounds, const DeviceLinePools& pools, Placement placement, int cls,
+                                int pass, int passes, int tag, int default_device = 0);
 
 // The dsm path's rounds: each flag lives in its poller's own shared memory,
 // so the pairs have no flag line (FlagSite keeps its defaults, which the dsm

@@ -14,6 +14,9 @@ namespace cumap {
 namespace {
 
 std::unique_ptr<Backend> make_one(BackendKind kind, const DeviceSelection& selection) {
+  // A map across devices is the CUDA backend's alone (peer memory, system-scope atomics).
+  if (selection.devices.size() > 1 && kind != BackendKind::Cuda)
+    throw UsageError(fmt::format("--devices (a map across GPUs) needs the cuda backend, not {}", to_string(kind)));
   switch (kind) {
     case BackendKind::Cpu: return make_cpu_backend(selection);
     case BackendKind::Cuda:
@@ -47,7 +50,35 @@ std::vector<BackendKind> built_backends() {
   return kinds;
 }
 
+int device_count(BackendKind kind) {
+  switch (kind) {
+    case BackendKind::Cpu: return 1;
+    case BackendKind::Cuda:
+#if CUMAP_HAVE_CUDA
+      return cuda_device_count();
+#else
+      throw UsageError("this cumap was built without the CUDA backend (configure with -DCUMAP_CUDA=ON)");
+#endif
+    case BackendKind::Hip:
+#if CUMAP_HAVE_HIP
+      return hip_device_count();
+#else
+      throw UsageError("this cumap was built without the HIP backend (configure with -DCUMAP_HIP=ON)");
+#endif
+    case BackendKind::Auto: break;
+  }
+  throw UsageError("device_count: name a backend");
+}
+
 std::unique_ptr<Backend> make_backend(const DeviceSelection& selection) {
+  // Across devices: the CUDA backend (Auto resolves to it; others refuse).
+  if (selection.devices.size() > 1 && selection.backend == BackendKind::Auto) {
+#if CUMAP_HAVE_CUDA
+    return make_one(BackendKind::Cuda, selection);
+#else
+    throw UsageError("--devices (a map across GPUs) needs the CUDA backend; this cumap was built without it");
+#endif
+  }
   if (selection.backend != BackendKind::Auto) return make_one(selection.backend, selection);
   // Auto: the first GPU backend that finds a device, else the CPU. A GPU
   // backend without a device says so with UsageError; that is expected here.

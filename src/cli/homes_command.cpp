@@ -35,20 +35,27 @@ std::string class_summary(const HomesResult& h, int c) {
   return text;
 }
 
-// One line: device, units and lines, classes with their latencies, sides.
-void print_summary(const MapResult& r, const Options& o) {
-  const HomesResult& h = r.homes;
-  std::string line = fmt::format("{} ({}), {} {}s x {} lines: {} home class(es)", r.device.name, r.device.backend,
-                                 h.table.units.size(), r.device.unit_name, h.table.lines.size(),
-                                 h.classes.class_count);
+// One device's part: units and lines, classes with their latencies, sides.
+std::string device_summary(const HomesResult& h, const std::string& unit_name) {
+  std::string text = fmt::format("{} {}s x {} lines: {} home class(es)", h.table.units.size(), unit_name,
+                                 h.table.lines.size(), h.classes.class_count);
   if (h.unreproduced_class_count > 0)
-    line += fmt::format(" ({} found did not reproduce, {:.0f} % of re-probed lines agreed)", h.unreproduced_class_count,
+    text += fmt::format(" ({} found did not reproduce, {:.0f} % of re-probed lines agreed)", h.unreproduced_class_count,
                         100 * h.recheck_agreement);
-  for (int c = 0; c < h.classes.class_count; ++c) line += "; " + class_summary(h, c);
+  for (int c = 0; c < h.classes.class_count; ++c) text += "; " + class_summary(h, c);
   std::string sides;
-  for (const UnitGroup& side : home_sides(h).groups)
-    sides += fmt::format("{}{} {} {}s", sides.empty() ? "" : ", ", side.name, side.units.size(), r.device.unit_name);
-  line += fmt::format("; sides: {}; written to {}", sides, o.out_dir.string());
+  for (const UnitGroup& side : home_sides({h}).groups)
+    sides += fmt::format("{}{} {} {}s", sides.empty() ? "" : ", ", side.name, side.units.size(), unit_name);
+  return text + "; sides: " + sides;
+}
+
+// One line: the device, then each GPU's part, and where the files went.
+void print_summary(const MapResult& r, const Options& o) {
+  std::string line = fmt::format("{} ({})", r.device.name, r.device.backend);
+  for (const HomesResult& h : r.homes)
+    line += (r.homes.size() > 1 ? fmt::format("; GPU {}: ", h.device) : std::string(", ")) +
+            device_summary(h, r.device.unit_name);
+  line += fmt::format("; written to {}", o.out_dir.string());
   fmt::print("{}\n", line);
 }
 

@@ -15,7 +15,7 @@ HeatmapTable homes_heatmap_table(const HomesResult& homes, const std::vector<int
                                  const Topology& display_groups, const std::string& unit_name) {
   const LineLatencyTable& t = homes.table;
   std::unordered_map<int, std::size_t> row_of;
-  for (std::size_t u = 0; u < t.units.size(); ++u) row_of.emplace(t.units[u].unit, u);
+  for (std::size_t u = 0; u < t.units.size(); ++u) row_of.emplace(homes.unit_ids[u], u);
   std::vector<std::size_t> rows;
   std::vector<int> row_units;
   for (int unit : display_order) {
@@ -34,7 +34,8 @@ HeatmapTable homes_heatmap_table(const HomesResult& homes, const std::vector<int
 
   HeatmapTable table;
   table.title = fmt::format("{}s (rows) x flag lines by home class (columns)", unit_name);
-  for (int unit : row_units) table.rows.labels.push_back(std::to_string(unit));
+  // Rows by the unit's own number: one table is one device's.
+  for (std::size_t u : rows) table.rows.labels.push_back(std::to_string(t.units[u].unit));
   if (display_groups.groups.size() > 1) table.rows.groups = axis_groups(row_units, display_groups);
   for (std::size_t i = 0; i < columns.size(); ++i) {
     const std::size_t l = columns[i];
@@ -54,16 +55,21 @@ HeatmapTable homes_heatmap_table(const HomesResult& homes, const std::vector<int
 void add_homes_outputs(const Options& o, const MapResult& r, PendingFiles& files) {
   files.add("homes.csv", [&r] { return homes_csv(r.homes); });
   files.add("homes.json", [&r] { return homes_json(r.homes).dump(2) + "\n"; });
-  HeatmapStyle style;
-  style.colormap = o.colormap;
-  style.value_label = "ns per dependent atomic";
-  style.title = fmt::format("{} - home discovery: {} {}s x {} flag lines, {} home class(es)", r.device.name,
-                            r.homes.table.units.size(), r.device.unit_name, r.homes.table.lines.size(),
-                            r.homes.classes.class_count);
-  files.add("heatmap-homes.png", [&r, style] {
-    return encode_png(render_table_heatmap(
-        homes_heatmap_table(r.homes, r.display_order, r.display_groups, r.device.unit_name), style));
-  });
+  // One picture per device: its lines are its own memory, their classes its own.
+  for (const HomesResult& h : r.homes) {
+    const bool several = r.homes.size() > 1;
+    HeatmapStyle style;
+    style.colormap = o.colormap;
+    style.value_label = "ns per dependent atomic";
+    style.title = fmt::format("{}{} - home discovery: {} {}s x {} flag lines, {} home class(es)", r.device.name,
+                              several ? fmt::format(" (GPU {})", h.device) : "", h.table.units.size(),
+                              r.device.unit_name, h.table.lines.size(), h.classes.class_count);
+    const std::string name = several ? fmt::format("heatmap-homes-g{}.png", h.device) : "heatmap-homes.png";
+    files.add(name, [&r, &h, style] {
+      return encode_png(render_table_heatmap(
+          homes_heatmap_table(h, r.display_order, r.display_groups, r.device.unit_name), style));
+    });
+  }
 }
 
 }  // namespace cumap::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include <unistd.h>
@@ -95,9 +96,9 @@ int starting_pairs_per_round(const Options& o, const Capabilities& caps) {
 // By sides and home classes: nothing on the dsm path, which has neither.
 std::vector<StructureRow> structure_of(const MapResult& r, const Options& o) {
   if (o.via == Path::Dsm) return {};
+  const UnitSides sides = unit_sides(r.homes);
   for (const PlacementResult& p : r.placements)
-    if (p.placement == Placement::SameLine)
-      return structure_table(p.per_class_ns, r.homes.unit_ids(), r.homes.classes.unit_side);
+    if (p.placement == Placement::SameLine) return structure_table(p.per_class_ns, sides.units, sides.sides);
   return {};
 }
 
@@ -136,7 +137,15 @@ void find_homes_and_layout(Backend& backend, const std::vector<int>& units, cons
     clock.end_phase("homes");
   }
   r.topology = restrict_topology(backend.topology(), units);
-  const DisplayLayout layout = side_group_layout(r.topology, units, r.homes.classes.unit_side, o.order);
+  const UnitSides sides = unit_sides(r.homes);
+  // Sides in the order of `units` (no sides on the dsm path).
+  std::vector<int> side_of_unit;
+  if (!sides.units.empty()) {
+    std::map<int, int> side;
+    for (std::size_t i = 0; i < sides.units.size(); ++i) side[sides.units[i]] = sides.sides[i];
+    for (int u : units) side_of_unit.push_back(side.at(u));
+  }
+  const DisplayLayout layout = side_group_layout(r.topology, units, side_of_unit, o.order);
   r.display_order = layout.order;
   r.display_groups = layout.groups;
   clock.end_phase("topology");

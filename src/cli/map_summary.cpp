@@ -13,7 +13,7 @@ std::string map_summary_line(const MapResult& r, const Options& o) {
   std::string line = fmt::format("{} ({}), {} {}s", r.device.name, r.device.backend, r.display_order.size(),
                                  r.device.unit_name);
   const bool homes = o.via != Path::Dsm;
-  if (homes) line += fmt::format(", {} home class(es)", r.homes.classes.class_count);
+  if (homes) line += fmt::format(", {} home class(es)", class_count(r.homes));
   else line += ", flags in shared memory (dsm)";
   for (const PlacementResult& p : r.placements) {
     const Summary s = summarize(p.headline_ns.values);
@@ -22,7 +22,7 @@ std::string map_summary_line(const MapResult& r, const Options& o) {
                         p.pairs_per_round);
   }
   // With one class every pair is "near": the words would only repeat the median.
-  if (homes && r.homes.classes.class_count > 1 && !r.structure.empty()) {
+  if (homes && class_count(r.homes) > 1 && !r.structure.empty()) {
     std::string levels;
     for (const StructureRow& row : r.structure)
       levels += fmt::format("{}{} {:.1f} ns", levels.empty() ? "" : ", ", structure_words(row), row.median_ns);

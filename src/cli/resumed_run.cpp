@@ -50,15 +50,25 @@ ResumedRun load_resumed_run(const Options& options) {
   return run;
 }
 
-void check_same_homes(const ResumedRun& run, const HomesResult& homes) {
-  const nlohmann::json& recorded = run.homes.value("line_class", nlohmann::json::object());
-  for (std::size_t l = 0; l < homes.table.lines.size(); ++l) {
-    const std::string key = std::to_string(homes.table.lines[l]);
-    if (!recorded.contains(key) || recorded[key] != homes.classes.line_class[l])
-      throw UsageError(fmt::format(
-          "--resume: the flag lines' home classes differ from the earlier run's (line {} was class {}, is {}): "
-          "its pairs cannot be combined with new ones; start a new run",
-          key, recorded.contains(key) ? recorded[key].dump() : "missing", homes.classes.line_class[l]));
+void check_same_homes(const ResumedRun& run, const RunHomes& homes) {
+  // homes.json holds one device's homes, or {"devices": [...]} (outputs.hpp).
+  const nlohmann::json none = nlohmann::json::object();
+  for (const HomesResult& h : homes) {
+    const nlohmann::json* device = &run.homes;
+    if (run.homes.contains("devices")) {
+      device = &none;
+      for (const nlohmann::json& d : run.homes["devices"])
+        if (d.value("device", -1) == h.device) device = &d;
+    }
+    const nlohmann::json& recorded = device->value("line_class", none);
+    for (std::size_t l = 0; l < h.table.lines.size(); ++l) {
+      const std::string key = std::to_string(h.table.lines[l]);
+      if (!recorded.contains(key) || recorded[key] != h.classes.line_class[l])
+        throw UsageError(fmt::format(
+            "--resume: the flag lines' home classes differ from the earlier run's (GPU {} line {} was class {}, is "
+            "{}): its pairs cannot be combined with new ones; start a new run",
+            h.device, key, recorded.contains(key) ? recorded[key].dump() : "missing", h.classes.line_class[l]));
+    }
   }
 }
 

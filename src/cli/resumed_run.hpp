@@ -27,6 +27,6 @@ ResumedRun load_resumed_run(const Options& options);
 
 // The flag lines must have the same home classes as in the earlier run (the
 // resumed pairs are labelled by them); UsageError otherwise.
-void check_same_homes(const ResumedRun& run, const HomesResult& homes);
+void check_same_homes(const ResumedRun& run, const RunHomes& homes);
 
 }  // namespace cumap::cli

@@ -19,12 +19,12 @@ int run_topology(const TopologyCommand& command) {
   // The level above the groups: sides, the units near the same home class of
   // flag lines. They come from a measurement (home discovery), not from ids.
   const std::vector<int> units = backend->units();
-  const HomesResult homes = discover_homes(*backend, units, o, {});
+  const RunHomes homes = discover_homes(*backend, units, o, {});
   const Topology sides = home_sides(homes);
   if (command.json_out) {
     nlohmann::json j = to_json(topo);
     j["sides"] = to_json(sides)["groups"];
-    j["home_classes"] = homes.classes.class_count;
+    j["home_classes"] = class_count(homes);
     write_json_file(*command.json_out, j);
   }
   std::size_t covered = 0;
@@ -34,7 +34,7 @@ int run_topology(const TopologyCommand& command) {
   for (const auto& g : topo.groups)
     fmt::print("  {:<12} {:>3} {}s: {}\n", g.name, g.units.size(), device.unit_name, format_unit_list(g.units));
   fmt::print("{} home class(es) of flag lines (separation {:.1f}); sides: units nearest each class\n",
-             homes.classes.class_count, homes.classes.separation);
+             class_count(homes), homes.front().classes.separation);
   for (const auto& g : sides.groups)
     fmt::print("  {:<12} {:>3} {}s: {}\n", g.name, g.units.size(), device.unit_name, format_unit_list(g.units));
   if (!topo.details.empty()) fmt::print("evidence: {}\n", topo.details.dump());

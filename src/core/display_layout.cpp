@@ -26,22 +26,28 @@ DisplayLayout side_group_layout(const Topology& topology, const std::vector<int>
   int sides = 0;
   for (const auto& [u, s] : side_of) sides = std::max(sides, s + 1);
 
+  // Ids across devices are unit_id()s: the device is the id's high part.
+  const auto device_of = [](int u) { return u / kDeviceUnitStride; };
+  const bool several_devices = std::any_of(units.begin(), units.end(),
+                                           [&](int u) { return device_of(u) != device_of(units.front()); });
+
   layout.order = units;
   const auto key = [&](int u) {
     const auto g = group_of.find(u);
     const auto s = side_of.find(u);
-    return std::tuple(s == side_of.end() ? 0 : s->second, g == group_of.end() ? no_group : g->second, u);
+    return std::tuple(device_of(u), s == side_of.end() ? 0 : s->second, g == group_of.end() ? no_group : g->second, u);
   };
   std::stable_sort(layout.order.begin(), layout.order.end(), [&](int x, int y) { return key(x) < key(y); });
 
-  // One separator group per (side, group) run of the order.
+  // One separator group per (device, side, group) run of the order.
   layout.groups.source = topology.source;
   layout.groups.details = topology.details;
   for (int u : layout.order) {
-    const auto [side, group, id] = key(u);
+    const auto [device, side, group, id] = key(u);
     (void)id;
     std::string name = group < no_group ? topology.groups[group].name : "other";
     if (sides > 1) name = fmt::format("S{} {}", side, name);
+    if (several_devices) name = fmt::format("g{} {}", device, name);
     if (layout.groups.groups.empty() || layout.groups.groups.back().name != name)
       layout.groups.groups.push_back({name, {}});
     layout.groups.groups.back().units.push_back(u);

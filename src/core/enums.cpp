@@ -72,6 +72,15 @@ std::string_view to_string(Path p) {
   return "?";
 }
 
+std::string_view to_string(FlagOn f) {
+  switch (f) {
+    case FlagOn::A: return "a";
+    case FlagOn::B: return "b";
+    case FlagOn::Both: return "both";
+  }
+  return "?";
+}
+
 // Kernels receive --probe as protocol::ProbeCode; the two numberings are one.
 static_assert(static_cast<int>(Probe::Cas) == protocol::kCas);
 static_assert(static_cast<int>(Probe::Exch) == protocol::kExch);

@@ -1,5 +1,6 @@
 // Step one of every map: which home class each line of the flag arena has.
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include "cumap/map_run.hpp"
@@ -38,26 +39,38 @@ void keep_only_reproducible_classes(Backend& backend, const LineProbePlan& plan,
 
 }  // namespace
 
-HomesResult discover_homes(Backend& backend, const std::vector<int>& units, const Options& options,
-                           const ProgressFn& progress) {
-  HomesResult homes;
+RunHomes discover_homes(Backend& backend, const std::vector<int>& units, const Options& options,
+                        const ProgressFn& progress) {
   const std::uint64_t line_count = static_cast<std::uint64_t>(std::max(options.home_lines, 1));
   const std::uint64_t stride = static_cast<std::uint64_t>(std::max<int>(options.home_stride, protocol::kLineBytes));
-  // The arena spans exactly the probed lines (at least 64 KiB, so that even a
-  // small probe spans several pages): every flag a map uses has a known home.
-  homes.arena.bytes = std::max<std::uint64_t>(line_count * stride, 64 * 1024);
-  homes.arena.offset_bytes = options.flag_offset;
-  homes.arena.device = options.device;
+  std::map<int, std::vector<int>> ids_by_device;
+  for (int u : units) ids_by_device[unit_ref(u, options.device).device].push_back(u);
+  RunHomes run;
+  std::size_t probed = 0;  // units of the devices before: progress counts every unit once
+  for (const auto& [device, ids] : ids_by_device) {
+    HomesResult homes;
+    homes.device = device;
+    homes.unit_ids = ids;
+    // The arena spans exactly the probed lines (at least 64 KiB, so that even a
+    // small probe spans several pages): every flag a map uses has a known home.
+    homes.arena.bytes = std::max<std::uint64_t>(line_count * stride, 64 * 1024);
+    homes.arena.offset_bytes = options.flag_offset;
 
-  LineProbePlan plan;
-  plan.arena = homes.arena;
-  plan.chain = options.home_chain;
-  for (int u : units) plan.units.push_back(unit_ref(u, options.device));
-  for (std::uint64_t l = 0; l < line_count; ++l) plan.lines.push_back(l * stride);
-  homes.table = backend.probe_lines(plan, progress);
-  homes.classes = classify_lines(homes.table);
-  if (homes.classes.class_count > 1) keep_only_reproducible_classes(backend, plan, homes);
-  return homes;
+    LineProbePlan plan;
+    plan.device = device;
+    plan.arena = homes.arena;
+    plan.chain = options.home_chain;
+    for (int u : ids) plan.units.push_back(unit_ref(u, options.device));
+    for (std::uint64_t l = 0; l < line_count; ++l) plan.lines.push_back(l * stride);
+    homes.table = backend.probe_lines(plan, [&](std::size_t done, std::size_t) {
+      if (progress) progress(probed + done, units.size());
+    });
+    homes.classes = classify_lines(homes.table);
+    if (homes.classes.class_count > 1) keep_only_reproducible_classes(backend, plan, homes);
+    probed += ids.size();
+    run.push_back(std::move(homes));
+  }
+  return run;
 }
 
 }  // namespace cumap

@@ -32,6 +32,7 @@ LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSp
     s.b = id(m.b);
     s.pass = pass_of_tag(m.tag);
     s.home_class = home_class_of_tag(m.tag);
+    s.flag_device = m.flags.device;
     s.first_flag = m.flags.first;
     s.second_flag = m.flags.second;
     s.rtt_ns = summarize(m.rtt_ns);

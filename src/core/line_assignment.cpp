@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,53 +50,81 @@ void require_lines(std::size_t needed, std::size_t have, int cls, std::size_t pa
 
 }  // namespace
 
-std::vector<Round> assign_lines(const PairRounds& rounds, const LinePools& pools, Placement placement, int cls,
-                                int pass, int passes, int tag, int device) {
-  const int class_count = static_cast<int>(pools.by_class.size());
-  if (cls < 0 || cls >= class_count)
-    throw std::invalid_argument(fmt::format("assign_lines: class {} of {} does not exist", cls, class_count));
+std::vector<Round> assign_lines(const PairRounds& rounds, const DeviceLinePools& pools, Placement placement, int cls,
+                                int pass, int passes, int tag, int default_device) {
   if (passes < 1 || pass < 0 || pass >= passes)
     throw std::invalid_argument(fmt::format("assign_lines: pass {} of {} does not exist", pass, passes));
-  if (placement == Placement::CrossHome && class_count < 2)
-    throw UsageError("the cross-home placement needs at least two home classes; this device has one");
+  if (cls < 0) throw std::invalid_argument(fmt::format("assign_lines: class {} does not exist", cls));
 
-  const std::vector<std::uint64_t>& pool = pools.by_class[static_cast<std::size_t>(cls)];
-  const int other_cls = (cls + 1) % class_count;
-  const std::vector<std::uint64_t>& other_pool = pools.by_class[static_cast<std::size_t>(other_cls)];
-  LineDealer first_lines(pool, pass, passes);
-  LineDealer other_lines(other_pool, pass, passes);
+  // One dealer per device that holds flags (and one for its other class,
+  // cross-home): devices deal their own lines, each in its own arena.
+  struct DeviceDealers {
+    const std::vector<std::uint64_t>* pool;
+    const std::vector<std::uint64_t>* other_pool;
+    int other_cls;
+    LineDealer first;
+    LineDealer other;
+  };
+  std::map<int, DeviceDealers> dealers;
+  const auto dealers_of = [&](int device) -> DeviceDealers* {
+    if (auto it = dealers.find(device); it != dealers.end()) return &it->second;
+    const auto p = pools.find(device);
+    if (p == pools.end())
+      throw std::invalid_argument(fmt::format("assign_lines: no flag lines for device {}", device));
+    const auto& by_class = p->second.by_class;
+    const int class_count = static_cast<int>(by_class.size());
+    if (cls >= class_count) return nullptr;  // this device has no class `cls`
+    if (placement == Placement::CrossHome && class_count < 2)
+      throw UsageError("the cross-home placement needs at least two home classes; this device has one");
+    const int other_cls = (cls + 1) % class_count;
+    const auto& pool = by_class[static_cast<std::size_t>(cls)];
+    const auto& other_pool = by_class[static_cast<std::size_t>(other_cls)];
+    return &dealers
+                .emplace(device, DeviceDealers{&pool, &other_pool, other_cls, LineDealer(pool, pass, passes),
+                                               LineDealer(other_pool, pass, passes)})
+                .first->second;
+  };
 
   std::vector<Round> out;
   out.reserve(rounds.size());
   for (const auto& pairs : rounds) {
-    const std::size_t k = pairs.size();
+    // The round's pairs by the device that holds their flags: slot s of a
+    // device's pairs takes line s of its dealer.
+    std::map<int, std::vector<const UnitPair*>> on_device;
+    for (const UnitPair& p : pairs) on_device[p.flags_on].push_back(&p);
     Round round;
-    round.pairs.reserve(k);
-    switch (placement) {
-      case Placement::SameLine: require_lines(k, pool.size(), cls, k, placement); break;
-      // The second lines follow the first ones in the pool, so the round's
-      // 2k lines are all different.
-      case Placement::SplitLine: require_lines(2 * k, pool.size(), cls, k, placement); break;
-      case Placement::CrossHome:
-        require_lines(k, pool.size(), cls, k, placement);
-        require_lines(k, other_pool.size(), other_cls, k, placement);
-        break;
-    }
-    for (std::size_t s = 0; s < k; ++s) {
-      PlannedPair planned;
-      planned.a = UnitRef{device, pairs[s].a};
-      planned.b = UnitRef{device, pairs[s].b};
-      planned.tag = tag;
-      planned.flags.first = first_lines.line(s);
+    round.pairs.reserve(pairs.size());
+    for (const auto& [device, device_pairs] : on_device) {
+      DeviceDealers* d = dealers_of(device);
+      if (d == nullptr) continue;
+      const std::size_t k = device_pairs.size();
       switch (placement) {
-        case Placement::SameLine: planned.flags.second = planned.flags.first + protocol::kSameLineGapBytes; break;
-        case Placement::SplitLine: planned.flags.second = first_lines.line(k + s); break;
-        case Placement::CrossHome: planned.flags.second = other_lines.line(s); break;
+        case Placement::SameLine: require_lines(k, d->pool->size(), cls, k, placement); break;
+        // The second lines follow the first ones in the pool, so the round's
+        // 2k lines are all different.
+        case Placement::SplitLine: require_lines(2 * k, d->pool->size(), cls, k, placement); break;
+        case Placement::CrossHome:
+          require_lines(k, d->pool->size(), cls, k, placement);
+          require_lines(k, d->other_pool->size(), d->other_cls, k, placement);
+          break;
       }
-      round.pairs.push_back(planned);
+      for (std::size_t s = 0; s < k; ++s) {
+        PlannedPair planned;
+        planned.a = unit_ref(device_pairs[s]->a, default_device);
+        planned.b = unit_ref(device_pairs[s]->b, default_device);
+        planned.tag = tag;
+        planned.flags.device = device;
+        planned.flags.first = d->first.line(s);
+        switch (placement) {
+          case Placement::SameLine: planned.flags.second = planned.flags.first + protocol::kSameLineGapBytes; break;
+          case Placement::SplitLine: planned.flags.second = d->first.line(k + s); break;
+          case Placement::CrossHome: planned.flags.second = d->other.line(s); break;
+        }
+        round.pairs.push_back(planned);
+      }
+      d->first.advance(placement == Placement::SplitLine ? 2 * k : k);
+      if (placement == Placement::CrossHome) d->other.advance(k);
     }
-    first_lines.advance(placement == Placement::SplitLine ? 2 * k : k);
-    if (placement == Placement::CrossHome) other_lines.advance(k);
     out.push_back(std::move(round));
   }
   return out;
@@ -104,7 +133,8 @@ std::vector<Round> assign_lines(const PairRounds& rounds, const LinePools& pools
 std::vector<Round> rounds_without_lines(const PairRounds& rounds, int tag, int device) {
   std::vector<Round> out(rounds.size());
   for (std::size_t r = 0; r < rounds.size(); ++r)
-    for (const UnitPair& p : rounds[r]) out[r].pairs.push_back({UnitRef{device, p.a}, UnitRef{device, p.b}, FlagSite{}, tag});
+    for (const UnitPair& p : rounds[r])
+      out[r].pairs.push_back({UnitRef{device, p.a}, UnitRef{device, p.b}, FlagSite{0, protocol::kSameLineGapBytes, device}, tag});
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -21,6 +22,7 @@ namespace {
 struct CellEntry {
   std::uint32_t map;  // which of the maps it came from
   int home_class;
+  int flag_device;  // a pair across devices has lines on each side (--flag-on both)
   bool odd_pass;
   double oneway;    // less the line's correction: what the maps show
   double measured;  // as measured: how much the lines differ
@@ -69,8 +71,8 @@ Cells cells_of(std::span<const LatencyMap> maps, const std::vector<int>& units, 
           else if (std::isfinite(p.rtt_ns.median)) {
             if (!fill) ++cells.begin[cell + 1];
             else
-              cells.entries[next[cell]++] = {static_cast<std::uint32_t>(m), p.home_class, p.pass % 2 == 1,
-                                             p.corrected_oneway_ns(), p.oneway_median_ns()};
+              cells.entries[next[cell]++] = {static_cast<std::uint32_t>(m), p.home_class, p.flag_device,
+                                             p.pass % 2 == 1, p.corrected_oneway_ns(), p.oneway_median_ns()};
           }
           if (ordered) break;
         }
@@ -80,26 +82,27 @@ Cells cells_of(std::span<const LatencyMap> maps, const std::vector<int>& units, 
 }
 
 // A cell's value from the entries `keep` accepts: the median over its lines,
-// taken per home class, and the classes weighted equally (their mean). Why
-// not one median over all lines: with the lines split evenly between a near
-// and a far class that median is the midpoint between the slowest near line
-// and the fastest far line, so two extreme lines would decide it. `cell` is
-// sorted by class, then value.
+// taken per line set (home class and flag device), and the sets weighted
+// equally (their mean). Why not one median over all lines: with the lines
+// split evenly between a near and a far class that median is the midpoint
+// between the slowest near line and the fastest far line, so two extreme
+// lines would decide it; the two sides of a pair across devices differ the
+// same way. `cell` is sorted by class, flag device, then value.
 template <class Keep>
 double balanced_median(std::span<const CellEntry> cell, Keep keep) {
   double sum = 0;
-  int classes = 0;
+  int sets = 0;
   std::vector<double> values;
   for (std::size_t i = 0; i < cell.size();) {
-    const int cls = cell[i].home_class;
+    const int cls = cell[i].home_class, device = cell[i].flag_device;
     values.clear();
-    for (; i < cell.size() && cell[i].home_class == cls; ++i)
+    for (; i < cell.size() && cell[i].home_class == cls && cell[i].flag_device == device; ++i)
       if (keep(cell[i])) values.push_back(cell[i].oneway);
     if (values.empty()) continue;
     sum += percentile(values, 0.5);  // sorted already
-    ++classes;
+    ++sets;
   }
-  return classes > 0 ? sum / classes : kNaN;
+  return sets > 0 ? sum / sets : kNaN;
 }
 
 }  // namespace
@@ -118,7 +121,7 @@ MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int
     const auto i = static_cast<std::size_t>(c);
     std::span<CellEntry> cell = cells.of(i);
     std::sort(cell.begin(), cell.end(), [](const CellEntry& x, const CellEntry& y) {
-      return x.home_class != y.home_class ? x.home_class < y.home_class : x.oneway < y.oneway;
+      return std::tie(x.home_class, x.flag_device, x.oneway) < std::tie(y.home_class, y.flag_device, y.oneway);
     });
     // One timed-out line makes a cell unreliable: it shows as missing rather
     // than as the median of whatever lines happened to finish.

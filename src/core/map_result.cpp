@@ -5,6 +5,21 @@
 
 namespace cumap {
 
+int class_count(const RunHomes& homes) {
+  int most = 1;
+  for (const HomesResult& h : homes) most = std::max(most, h.classes.class_count);
+  return most;
+}
+
+UnitSides unit_sides(const RunHomes& homes) {
+  UnitSides s;
+  for (const HomesResult& h : homes) {
+    s.units.insert(s.units.end(), h.unit_ids.begin(), h.unit_ids.end());
+    s.sides.insert(s.sides.end(), h.classes.unit_side.begin(), h.classes.unit_side.end());
+  }
+  return s;
+}
+
 void summarize_placement(PlacementResult& p, MapSpec headline_spec) {
   MapMatrices m = map_matrices(p.per_class, headline_spec.units, headline_spec.ordered);
   p.per_class_ns = std::move(m.per_map);

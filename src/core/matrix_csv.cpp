@@ -19,15 +19,18 @@
 #include "cumap/error.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/printable.hpp"
+#include "cumap/units.hpp"
 
 namespace cumap {
 
 std::string matrix_csv(const ValueMatrix& m) {
+  // Across devices every id is "g<device>.<unit>" (units.hpp).
+  const bool across = ids_span_devices(m.units);
   std::string out = "unit";
-  for (int u : m.units) out += fmt::format(",{}", u);
+  for (int u : m.units) out += "," + format_unit_id(u, across);
   out += '\n';
   for (std::size_t r = 0; r < m.size(); ++r) {
-    out += fmt::format("{}", m.units[r]);
+    out += format_unit_id(m.units[r], across);
     for (std::size_t c = 0; c < m.size(); ++c) {
       const double v = m.at(r, c);
       out += ',';
@@ -53,6 +56,12 @@ std::optional<int> parse_int(std::string_view s) {
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
   return v;
+}
+
+// A row or column id: an integer, or "g<device>.<unit>" across devices.
+std::optional<int> unit_id_of(std::string_view s) {
+  if (const auto id = parse_int(s)) return id;
+  return parse_unit_id(s);
 }
 
 // A cell: empty or "nan" is a missing value; otherwise a finite number in
@@ -142,7 +151,7 @@ class MatrixCsvReader {
     if (!have_header_) return header_field(index, text);
     if (rows_ >= units_.size()) return;  // too many rows: reported by finish(), nothing to keep
     if (index == 0) {
-      const auto id = parse_int(text);
+      const auto id = unit_id_of(text);
       if (!id) return note(fmt::format("line {}: unit id {} is not an integer", line_, quoted(text)));
       if (*id != units_[rows_])
         note(fmt::format("line {}: row unit {} where the header's order expects {}", line_, *id, units_[rows_]));
@@ -156,7 +165,7 @@ class MatrixCsvReader {
 
   void header_field(std::size_t index, std::string_view text) {
     if (index == 0) return;  // the corner cell, "unit"
-    const auto id = parse_int(text);
+    const auto id = unit_id_of(text);
     if (!id) return note(fmt::format("line {}: unit id {} is not an integer", line_, quoted(text)));
     if (!seen_.insert(*id).second) return note(fmt::format("line {}: unit {} appears twice", line_, *id));
     units_.push_back(*id);

@@ -30,16 +30,28 @@ MeasurementPlan base_plan(const PlacementRequest& r) {
   plan.counts = {r.iters, o.samples, o.warmup, o.ordered};
   plan.probe = o.probe;
   plan.timeout_ms = o.timeout_ms;
-  plan.arena = r.homes->arena;
+  // Every device's arena has the same layout (the dsm path has none).
+  if (!r.homes->empty()) plan.arena = r.homes->front().arena;
   plan.path = o.via;
   plan.flush_cache = o.flush_cache;
   plan.l2_persist = o.l2_persist;
   return plan;
 }
 
+bool on_several_devices(const std::vector<int>& units, int default_device) {
+  return std::any_of(units.begin(), units.end(),
+                     [&](int u) { return unit_ref(u, default_device).device != unit_ref(units.front(), default_device).device; });
+}
+
+// Which pairs run together, and which device holds each pair's flags.
 PairRounds pair_rounds(const PlacementRequest& r) {
-  if (r.pairs_per_round <= 1) return serial_rounds(r.units, r.options->ordered);
-  return limit_rounds(round_robin_rounds(r.units, r.options->ordered), r.pairs_per_round, r.exclusive_key);
+  const Options& o = *r.options;
+  PairRounds rounds;
+  if (r.pairs_per_round <= 1) rounds = serial_rounds(r.units, o.ordered);
+  else if (on_several_devices(r.units, o.device))
+    rounds = limit_rounds(device_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
+  else rounds = limit_rounds(round_robin_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
+  return place_flags(rounds, o.flag_on, o.device);
 }
 
 void add_stats(RunStats& sum, const RunStats& s) {
@@ -51,13 +63,16 @@ void add_stats(RunStats& sum, const RunStats& s) {
 
 // The planned pairs a resumed run still needs: those `done` lacks for this
 // class and pass (timed-out ones are measured again). Rounds left empty go.
-std::vector<Round> without_measured(std::vector<Round> rounds, const std::vector<PairStats>& done, int cls, int pass) {
+std::vector<Round> without_measured(std::vector<Round> rounds, const std::vector<PairStats>& done, int cls, int pass,
+                                    int default_device) {
   if (done.empty()) return rounds;
-  std::set<std::pair<int, int>> have;
+  std::set<std::tuple<int, int, int>> have;  // a, b, the device that held the flags
   for (const PairStats& p : done)
-    if (p.home_class == cls && p.pass == pass && !p.timed_out) have.emplace(p.a, p.b);
+    if (p.home_class == cls && p.pass == pass && !p.timed_out) have.emplace(p.a, p.b, p.flag_device);
   for (Round& r : rounds)
-    std::erase_if(r.pairs, [&](const PlannedPair& p) { return have.contains({p.a.unit, p.b.unit}); });
+    std::erase_if(r.pairs, [&](const PlannedPair& p) {
+      return have.contains({unit_id(p.a, default_device), unit_id(p.b, default_device), p.flags.device});
+    });
   std::erase_if(rounds, [](const Round& r) { return r.pairs.empty(); });
   return rounds;
 }
@@ -74,16 +89,17 @@ struct PlacementPlans {
 };
 
 PlacementPlans make_plans(const PlacementRequest& r) {
-  const HomeClasses& classes = r.homes->classes;
-  LinePools pools;
-  for (int c = 0; c < classes.class_count; ++c) pools.by_class.push_back(classes.lines_of(c, r.homes->table.lines));
+  DeviceLinePools pools;
+  for (const HomesResult& h : *r.homes)
+    for (int c = 0; c < h.classes.class_count; ++c)
+      pools[h.device].by_class.push_back(h.classes.lines_of(c, h.table.lines));
   const PairRounds rounds = pair_rounds(r);
   PlacementPlans plans;
   // Inside a cluster the flags are in the partners' shared memory: L2 homes
   // and flag lines do not apply (no homes were found), and the path itself
   // decides which pairs it can reach, so one pass over the pairs says everything.
   const bool dsm = r.options->via == Path::Dsm;
-  plans.class_count = dsm ? 1 : classes.class_count;
+  plans.class_count = dsm ? 1 : class_count(*r.homes);
   plans.passes = dsm ? 1 : r.lines_per_class;
   plans.settings = base_plan(r);
   for (int c = 0; c < plans.class_count; ++c)
@@ -93,15 +109,15 @@ PlacementPlans make_plans(const PlacementRequest& r) {
       plan.rounds = without_measured(
           dsm ? rounds_without_lines(rounds, tag, r.options->device)
               : assign_lines(rounds, pools, r.placement, c, pass, plans.passes, tag, r.options->device),
-          r.already_measured, c, pass);
+          r.already_measured, c, pass, r.options->device);
       plans.all_rounds.insert(plans.all_rounds.end(), plan.rounds.begin(), plan.rounds.end());
       plans.by_class_pass.push_back(std::move(plan));
     }
   return plans;
 }
 
-PairKey key_of(const PairMeasurement& m) { return {m.a, m.b, m.flags.first, m.flags.second}; }
-PairKey key_of(const PlannedPair& p) { return {p.a, p.b, p.flags.first, p.flags.second}; }
+PairKey key_of(const PairMeasurement& m) { return {m.a, m.b, m.flags.device, m.flags.first, m.flags.second}; }
+PairKey key_of(const PlannedPair& p) { return {p.a, p.b, p.flags.device, p.flags.first, p.flags.second}; }
 
 // The sample's per-pair medians, measured one pair at a time now.
 std::map<PairKey, double> measure_serially(Backend& backend, const MeasurementPlan& sample) {

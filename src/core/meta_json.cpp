@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <limits>
 #include <set>
 #include <span>
 #include <string>
@@ -16,6 +17,7 @@
 #include "cumap/outputs.hpp"
 #include "cumap/topology_discovery.hpp"
 #include "cumap/stats.hpp"
+#include "cumap/units.hpp"
 
 namespace cumap {
 namespace {
@@ -47,6 +49,8 @@ nlohmann::json options_json(const Options& o) {
       {"placements", placements},
       {"backend", to_string(o.backend)},
       {"device", o.device},
+      {"devices", o.devices_spec},
+      {"flag_on", to_string(o.flag_on)},
       {"units_spec", o.units_spec},
       {"iters", o.iters ? nlohmann::json(*o.iters) : nlohmann::json()},  // null: the backend's
       {"samples", o.samples},
@@ -174,20 +178,44 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides, b
 nlohmann::json homes_options_json(const Options& o) {
   const nlohmann::json all = options_json(o);
   nlohmann::json j = nlohmann::json::object();
-  for (const char* key : {"backend", "device", "units_spec", "home_lines", "home_chain", "home_stride", "flag_offset", "out_dir",
-                          "quiet", "order", "colormap", "hip_unit"})
+  for (const char* key : {"backend", "device", "devices", "units_spec", "home_lines", "home_chain", "home_stride",
+                          "flag_offset", "out_dir", "quiet", "order", "colormap", "hip_unit"})
     j[key] = all.at(key);
   return j;
 }
 
-nlohmann::json homes_summary_json(const HomesResult& h) {
-  return {{"class_count", h.classes.class_count},
+nlohmann::json device_homes_summary_json(const HomesResult& h) {
+  return {{"device", h.device},
+          {"class_count", h.classes.class_count},
           {"recheck_agreement", h.recheck_agreement},
           {"unreproduced_class_count", h.unreproduced_class_count},
           {"separation", number_or_null(h.classes.separation)},
-          {"sides", to_json(home_sides(h))["groups"]},
+          {"sides", to_json(home_sides({h}))["groups"]},
           {"lines_probed", h.table.lines.size()},
           {"arena_offset_bytes", h.arena.offset_bytes}};
+}
+
+// One device: its summary. Several: the same keys over all of them (the
+// most classes, the weakest re-check and separation, every side), and each
+// device's own summary under "devices".
+nlohmann::json homes_summary_json(const RunHomes& homes) {
+  if (homes.size() == 1) return device_homes_summary_json(homes.front());
+  nlohmann::json j = {{"class_count", class_count(homes)}, {"sides", to_json(home_sides(homes))["groups"]}};
+  double recheck = 1.0, separation = std::numeric_limits<double>::infinity();
+  nlohmann::json devices = nlohmann::json::array();
+  for (const HomesResult& h : homes) {
+    recheck = std::min(recheck, h.recheck_agreement);
+    separation = std::min(separation, h.classes.separation);
+    devices.push_back(device_homes_summary_json(h));
+  }
+  j["recheck_agreement"] = recheck;
+  j["separation"] = number_or_null(separation);
+  if (!homes.empty()) {
+    j["lines_probed"] = homes.front().table.lines.size();
+    j["arena_offset_bytes"] = homes.front().arena.offset_bytes;
+  }
+  j["devices"] = devices;
+  return j;
 }
 
 // What every meta.json says, a map's and that of `cumap homes`: the tool
@@ -230,15 +258,28 @@ Topology sides_as_topology(const std::vector<int>& units, const std::vector<int>
   return t;
 }
 
-Topology home_sides(const HomesResult& homes) { return sides_as_topology(homes.unit_ids(), homes.classes.unit_side); }
+Topology home_sides(const RunHomes& homes) {
+  Topology all;
+  all.source = "homes";
+  for (const HomesResult& h : homes) {
+    Topology t = sides_as_topology(h.unit_ids, h.classes.unit_side);
+    for (UnitGroup& g : t.groups) {
+      if (homes.size() > 1) g.name = fmt::format("g{} {}", h.device, g.name);
+      all.groups.push_back(std::move(g));
+    }
+  }
+  return all;
+}
 
-nlohmann::json homes_json(const HomesResult& h) {
+namespace {
+
+nlohmann::json device_homes_json(const HomesResult& h) {
   const HomeClasses& c = h.classes;
   nlohmann::json classes = nlohmann::json::array();
   for (int k = 0; k < c.class_count; ++k) {
     nlohmann::json near_units = nlohmann::json::array();
-    for (std::size_t u = 0; u < h.table.units.size(); ++u)
-      if (c.unit_side[u] == k) near_units.push_back(h.table.units[u].unit);
+    for (std::size_t u = 0; u < h.unit_ids.size(); ++u)
+      if (c.unit_side[u] == k) near_units.push_back(h.unit_ids[u]);
     classes.push_back({{"class", k},
                        {"lines", std::count(c.line_class.begin(), c.line_class.end(), k)},
                        {"near_units", near_units},
@@ -246,24 +287,39 @@ nlohmann::json homes_json(const HomesResult& h) {
   }
   nlohmann::json line_class = nlohmann::json::object();
   for (std::size_t l = 0; l < h.table.lines.size(); ++l) line_class[std::to_string(h.table.lines[l])] = c.line_class[l];
-  return {{"arena", {{"bytes", h.arena.bytes}, {"offset_bytes", h.arena.offset_bytes}}},
+  return {{"device", h.device},
+          {"arena", {{"bytes", h.arena.bytes}, {"offset_bytes", h.arena.offset_bytes}}},
           {"class_count", c.class_count},
           {"separation", number_or_null(c.separation)},
-          {"units", h.unit_ids()},
+          {"units", h.unit_ids},
           {"unit_side", c.unit_side},
           {"classes", classes},
           {"line_class", line_class}};
 }
 
-std::string homes_csv(const HomesResult& h) {
+}  // namespace
+
+nlohmann::json homes_json(const RunHomes& homes) {
+  if (homes.size() == 1) return device_homes_json(homes.front());
+  nlohmann::json devices = nlohmann::json::array();
+  for (const HomesResult& h : homes) devices.push_back(device_homes_json(h));
+  return {{"devices", devices}};
+}
+
+std::string homes_csv(const RunHomes& homes) {
+  std::vector<int> ids;
+  for (const HomesResult& h : homes) ids.insert(ids.end(), h.unit_ids.begin(), h.unit_ids.end());
+  const bool across = ids_span_devices(ids);
   std::string out = "unit,line_offset,home_class,cycles,ns\n";
-  for (std::size_t u = 0; u < h.table.units.size(); ++u)
-    for (std::size_t l = 0; l < h.table.lines.size(); ++l) {
-      const std::size_t i = u * h.table.lines.size() + l;
-      const auto cell = [](double v) { return std::isfinite(v) ? fmt::format("{:.2f}", v) : std::string(); };
-      out += fmt::format("{},{},{},{},{}\n", h.table.units[u].unit, h.table.lines[l], h.classes.line_class[l],
-                         cell(h.table.cycles.empty() ? kNaN : h.table.cycles[i]), cell(h.table.ns[i]));
-    }
+  for (const HomesResult& h : homes)
+    for (std::size_t u = 0; u < h.table.units.size(); ++u)
+      for (std::size_t l = 0; l < h.table.lines.size(); ++l) {
+        const std::size_t i = u * h.table.lines.size() + l;
+        const auto cell = [](double v) { return std::isfinite(v) ? fmt::format("{:.2f}", v) : std::string(); };
+        out += fmt::format("{},{},{},{},{}\n", format_unit_id(h.unit_ids[u], across), h.table.lines[l],
+                           h.classes.line_class[l], cell(h.table.cycles.empty() ? kNaN : h.table.cycles[i]),
+                           cell(h.table.ns[i]));
+      }
   return out;
 }
 

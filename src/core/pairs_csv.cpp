@@ -1,12 +1,14 @@
 // pairs.csv: the long form, one row per pair, placement and flag line.
 //
 // Columns and their units, all times in nanoseconds:
+//   a, b                  unit ids; across devices "g<device>.<unit>"
 //   via                   the signal's path: global (memory) or dsm (inside a cluster)
 //   home_class            home class of the first flag's line (see homes.json)
 //   pass                  which of the pair's lines in that class
 //   first_flag, second_flag  byte offsets of the two flags in the flag arena
 //                         (home_class and the flags are empty on the dsm path:
 //                         its flags are in shared memory, on no flag line)
+//   flags_on              the device whose memory (flag arena) held the flags
 //   oneway_ns_median      one-way latency: the median round trip / 2, as measured
 //   line_correction_ns    what the home table predicts this line adds (one-way);
 //                         the matrices show oneway_ns_median minus it
@@ -33,6 +35,7 @@
 #include "cumap/error.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/printable.hpp"
+#include "cumap/units.hpp"
 
 namespace cumap {
 namespace {
@@ -49,14 +52,24 @@ struct Row {
   const PairStats* pair;
 };
 
-void put_row(fmt::memory_buffer& out, Path via, const Row& row) {
+// A unit id as matrix_csv writes it (format_unit_id), without a string.
+void put_unit(fmt::memory_buffer& out, int id, bool across) {
+  if (across)
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("g{}.{},"), id / kDeviceUnitStride, id % kDeviceUnitStride);
+  else
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},"), id);
+}
+
+void put_row(fmt::memory_buffer& out, Path via, bool across, const Row& row) {
   const PairStats& p = *row.pair;
   const Summary& rtt = p.rtt_ns;
+  put_unit(out, p.a, across);
+  put_unit(out, p.b, across);
   if (via == Path::Dsm)
-    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},dsm,{},,{},,,"), p.a, p.b, row.placement, p.pass);
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("dsm,{},,{},,,{},"), row.placement, p.pass, p.flag_device);
   else
-    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},global,{},{},{},{},{},"), p.a, p.b, row.placement,
-                   p.home_class, p.pass, p.first_flag, p.second_flag);
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("global,{},{},{},{},{},{},"), row.placement, p.home_class,
+                   p.pass, p.first_flag, p.second_flag, p.flag_device);
   for (double v : {p.oneway_median_ns(), p.line_correction_ns, rtt.median, rtt.p05 / 2.0, rtt.p95 / 2.0, rtt.min / 2.0,
                    p.cycles_median, p.cold_ns}) {
     put_cell(out, v);
@@ -69,8 +82,11 @@ void put_row(fmt::memory_buffer& out, Path via, const Row& row) {
 
 std::string pairs_csv(const std::vector<const LatencyMap*>& maps, Path via) {
   std::vector<Row> rows;
-  for (const LatencyMap* map : maps)
+  bool across = false;
+  for (const LatencyMap* map : maps) {
+    across |= ids_span_devices(map->units());
     for (const PairStats& p : map->pairs) rows.push_back({to_string(map->placement()), &p});
+  }
   constexpr std::size_t kBlockRows = 4096;
   std::vector<fmt::memory_buffer> blocks((rows.size() + kBlockRows - 1) / kBlockRows);
   const auto block_count = static_cast<std::ptrdiff_t>(blocks.size());
@@ -78,11 +94,12 @@ std::string pairs_csv(const std::vector<const LatencyMap*>& maps, Path via) {
   for (std::ptrdiff_t b = 0; b < block_count; ++b) {
     const std::size_t begin = static_cast<std::size_t>(b) * kBlockRows;
     for (std::size_t i = begin; i < std::min(rows.size(), begin + kBlockRows); ++i)
-      put_row(blocks[static_cast<std::size_t>(b)], via, rows[i]);
+      put_row(blocks[static_cast<std::size_t>(b)], via, across, rows[i]);
   }
 
   std::string csv =
-      "a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,line_correction_ns,rtt_ns_median,"
+      "a,b,via,placement,home_class,pass,first_flag,second_flag,flags_on,oneway_ns_median,line_correction_ns,"
+      "rtt_ns_median,"
       "p05_ns,p95_ns,min_ns,cycles_median,cold_ns,samples,iters,timed_out\n";
   std::size_t size = csv.size();
   for (const auto& block : blocks) size += block.size();
@@ -149,8 +166,14 @@ std::vector<PlacedPairStats> parse_pairs_csv(std::string_view text) {
     PlacedPairStats row;
     row.placement = placement_from_string(at("placement"));
     PairStats& p = row.stats;
-    p.a = static_cast<int>(whole("a"));
-    p.b = static_cast<int>(whole("b"));
+    const auto unit = [&](const char* name) {
+      const auto id = parse_unit_id(at(name));
+      if (!id)
+        throw UsageError(fmt::format("pairs.csv line {}: \"{}\" is not a unit id", line_no, printable_excerpt(at(name))));
+      return *id;
+    };
+    p.a = unit("a");
+    p.b = unit("b");
     p.home_class = static_cast<int>(whole_or_zero("home_class"));
     p.pass = static_cast<int>(whole("pass"));
     p.first_flag = static_cast<std::uint64_t>(whole_or_zero("first_flag"));
@@ -161,8 +184,10 @@ std::vector<PlacedPairStats> parse_pairs_csv(std::string_view text) {
                 static_cast<int>(whole("samples"))};
     p.cycles_median = number(at("cycles_median"), line_no);
     p.cold_ns = number(at("cold_ns"), line_no);
-    // Files of older cumaps have no correction column: nothing was subtracted.
+    // Files of older cumaps have no correction column: nothing was subtracted;
+    // and no flags_on column: they measured one device, device 0.
     if (col.contains("line_correction_ns")) p.line_correction_ns = number(at("line_correction_ns"), line_no);
+    if (col.contains("flags_on")) p.flag_device = static_cast<int>(whole("flags_on"));
     p.iters = static_cast<int>(whole("iters"));
     p.timed_out = whole("timed_out") != 0;
     out.push_back(row);

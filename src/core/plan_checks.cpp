@@ -26,6 +26,9 @@ void check_plan_units(const MeasurementPlan& plan, int device, const std::vector
     for (const PlannedPair& p : round.pairs) {
       check(p.a);
       check(p.b);
+      if (p.flags.device != device)
+        throw UsageError(fmt::format("this backend measures one device ({}); pair {}-{} has its flags on device {}",
+                                     device, p.a.unit, p.b.unit, p.flags.device));
     }
   if (protocol::round_trips(plan.counts) > protocol::kMaxRoundTrips)
     throw UsageError("--iters x --samples is too large: a pair's flag values must fit in 31 bits");
@@ -50,7 +53,7 @@ void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name
   // rounds of 66 pairs, and a tree node per unit and word cost a tenth of
   // the pass's kernel time (bench/RESULTS.md, fourth session).
   std::vector<int> units;
-  std::vector<std::uint64_t> words;
+  std::vector<std::pair<int, std::uint64_t>> words;  // (device, byte): every device has an arena
   for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
     units.clear();
     words.clear();
@@ -65,12 +68,13 @@ void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name
       if (p.flags.first == p.flags.second)
         throw UsageError(fmt::format("plan: pair {}-{} has both flags on one word", p.a.unit, p.b.unit));
       units.insert(units.end(), {unit_id(p.a), unit_id(p.b)});
-      words.insert(words.end(), {p.flags.first, p.flags.second});
+      words.insert(words.end(), {{p.flags.device, p.flags.first}, {p.flags.device, p.flags.second}});
     }
     if (const auto u = repeated(units))
       throw UsageError(fmt::format("plan: round {} uses {} {} in two pairs", r, unit_name, *u));
     if (const auto w = repeated(words))
-      throw UsageError(fmt::format("plan: round {} uses the flag word at byte {} twice", r, *w));
+      throw UsageError(fmt::format("plan: round {} uses the flag word at byte {} of device {} twice", r, w->second,
+                                   w->first));
   }
 }
 

@@ -68,6 +68,61 @@ PairRounds round_robin_rounds(const std::vector<int>& units, bool ordered) {
   return ordered ? with_reversed_rounds(rounds) : rounds;
 }
 
+namespace {
+
+// Rounds of `parts` laid side by side: round k of the result is round k of
+// every part that has one (the parts run on different chips at once).
+PairRounds side_by_side(const std::vector<PairRounds>& parts) {
+  PairRounds out;
+  for (const PairRounds& part : parts) {
+    if (out.size() < part.size()) out.resize(part.size());
+    for (std::size_t k = 0; k < part.size(); ++k) out[k].insert(out[k].end(), part[k].begin(), part[k].end());
+  }
+  return out;
+}
+
+// Every pair of one unit of `x` and one of `y` once: max(|x|, |y|) rounds,
+// round r pairing the i-th unit of the smaller set with the (i + r)-th of
+// the larger (mod its size), so no unit plays twice in a round. The unit of
+// the lower device pings first, as in the serial schedule.
+PairRounds bipartite_rounds(const std::vector<int>& x, const std::vector<int>& y) {
+  const bool x_small = x.size() <= y.size();
+  const std::vector<int>& small = x_small ? x : y;
+  const std::vector<int>& large = x_small ? y : x;
+  PairRounds rounds(large.size());
+  for (std::size_t r = 0; r < large.size(); ++r)
+    for (std::size_t i = 0; i < small.size(); ++i) {
+      const int s = small[i], l = large[(i + r) % large.size()];
+      rounds[r].push_back(x_small ? UnitPair{s, l} : UnitPair{l, s});
+    }
+  return rounds;
+}
+
+}  // namespace
+
+PairRounds device_rounds(const std::vector<int>& units, bool ordered) {
+  std::map<int, std::vector<int>> by_device;
+  for (int u : units) by_device[u / kDeviceUnitStride].push_back(u);
+  std::vector<std::vector<int>> devices;
+  for (auto& [device, ids] : by_device) devices.push_back(std::move(ids));
+
+  std::vector<PairRounds> own;
+  for (const std::vector<int>& ids : devices) own.push_back(round_robin_rounds(ids, false));
+  PairRounds rounds = side_by_side(own);
+  // Device pairs by the circle method over devices: the pairs of one
+  // device-round share no device, so their bipartite rounds run together.
+  std::vector<int> device_index(devices.size());
+  for (std::size_t d = 0; d < devices.size(); ++d) device_index[d] = static_cast<int>(d);
+  for (const auto& device_round : round_robin_rounds(device_index, false)) {
+    std::vector<PairRounds> across;
+    for (const UnitPair& dp : device_round)
+      across.push_back(bipartite_rounds(devices[static_cast<std::size_t>(dp.a)], devices[static_cast<std::size_t>(dp.b)]));
+    const PairRounds together = side_by_side(across);
+    rounds.insert(rounds.end(), together.begin(), together.end());
+  }
+  return ordered ? with_reversed_rounds(rounds) : rounds;
+}
+
 PairRounds limit_rounds(const PairRounds& rounds, int max_pairs, const std::map<int, int>& exclusive_key) {
   if (max_pairs < 1) throw std::invalid_argument("limit_rounds: max_pairs must be at least 1");
   // Keys a pair holds: its units' exclusive keys (units without one hold

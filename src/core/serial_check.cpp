@@ -31,7 +31,7 @@ std::map<PairKey, double> pair_medians(const Measurements& m) {
   std::map<PairKey, double> out;
   for (const PairMeasurement& p : m.pairs)
     if (!p.timed_out)
-      out[{p.a, p.b, p.flags.first, p.flags.second}] = summarize(p.rtt_cycles.empty() ? p.rtt_ns : p.rtt_cycles).median;
+      out[{p.a, p.b, p.flags.device, p.flags.first, p.flags.second}] = summarize(p.rtt_cycles.empty() ? p.rtt_ns : p.rtt_cycles).median;
   return out;
 }
 

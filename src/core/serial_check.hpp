@@ -11,7 +11,7 @@
 
 namespace cumap {
 
-using PairKey = std::tuple<UnitRef, UnitRef, std::uint64_t, std::uint64_t>;
+using PairKey = std::tuple<UnitRef, UnitRef, int, std::uint64_t, std::uint64_t>;  // a, b, flag device, flags
 
 // Per-pair median round trip of every measurement that completed, in device
 // cycles where the backend counts them, else in ns.

@@ -41,9 +41,12 @@ std::vector<StructureRow> structure_table(const std::vector<ValueMatrix>& per_cl
       groups[{same, near}].push_back(v);
     };
     // A pair counts once when its map is mirrored (unordered), and once per
-    // direction when the two directions differ (ordered maps).
+    // direction when the two directions differ (ordered maps). Sides and
+    // classes are a device's own: pairs across devices (ids by unit_id())
+    // are the GPU x GPU table's, not this one's.
     for (std::size_t r = 0; r < m.size(); ++r)
       for (std::size_t c = r + 1; c < m.size(); ++c) {
+        if (m.units[r] / kDeviceUnitStride != m.units[c] / kDeviceUnitStride) continue;
         const double x = m.at(r, c), y = m.at(c, r);
         if (std::isfinite(x)) add(r, c, x);
         if (std::isfinite(y) && !(std::isfinite(x) && x == y)) add(r, c, y);

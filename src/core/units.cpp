@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cumap/error.hpp"
+#include "cumap/plan.hpp"
 #include "cumap/printable.hpp"
 #include "cumap/units.hpp"
 
@@ -68,6 +69,65 @@ std::vector<int> parse_unit_list(std::string_view spec, int unit_count) {
   std::sort(units.begin(), units.end());
   units.erase(std::unique(units.begin(), units.end()), units.end());
   return units;
+}
+
+std::vector<int> parse_device_unit_list(std::string_view spec, const std::map<int, int>& unit_count_by_device) {
+  if (trim(spec).empty()) throw UsageError("--units: the unit list is empty");
+  std::vector<int> ids;
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    const std::string_view token = trim(spec.substr(start, comma - start));
+    start = comma + 1;
+    std::string_view units = token;
+    std::vector<int> devices;
+    if (!token.empty() && token.front() == 'g') {
+      const std::size_t dot = token.find('.');
+      int device = -1;
+      const std::string_view number = token.substr(1, dot == std::string_view::npos ? 0 : dot - 1);
+      const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), device);
+      if (dot == std::string_view::npos || number.empty() || ec != std::errc{} || end != number.data() + number.size())
+        throw UsageError(fmt::format("--units: '{}' is not g<gpu>.<units>", printable_excerpt(token)));
+      if (!unit_count_by_device.contains(device))
+        throw UsageError(fmt::format("--units: '{}' names GPU {}, which this map does not measure",
+                                     printable_excerpt(token), device));
+      devices.push_back(device);
+      units = token.substr(dot + 1);
+    } else {
+      for (const auto& [device, count] : unit_count_by_device) devices.push_back(device);
+    }
+    for (int device : devices)
+      for (int u : parse_unit_list(units, unit_count_by_device.at(device)))
+        ids.push_back(device * kDeviceUnitStride + u);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+bool ids_span_devices(const std::vector<int>& ids) {
+  return std::any_of(ids.begin(), ids.end(), [](int id) { return id >= kDeviceUnitStride; });
+}
+
+std::string format_unit_id(int id, bool across) {
+  return across ? fmt::format("g{}.{}", id / kDeviceUnitStride, id % kDeviceUnitStride) : fmt::format("{}", id);
+}
+
+std::optional<int> parse_unit_id(std::string_view text) {
+  const auto whole = [](std::string_view s) -> std::optional<int> {
+    if (s.starts_with('+')) s.remove_prefix(1);
+    int v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc{} || end != s.data() + s.size() || v < 0) return std::nullopt;
+    return v;
+  };
+  text = trim(text);
+  if (!text.starts_with('g')) return whole(text);
+  const std::size_t dot = text.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  const auto device = whole(text.substr(1, dot - 1)), unit = whole(text.substr(dot + 1));
+  if (!device || !unit || *unit >= kDeviceUnitStride || *device > 20000) return std::nullopt;
+  return *device * kDeviceUnitStride + *unit;
 }
 
 std::string format_unit_list(const std::vector<int>& input) {

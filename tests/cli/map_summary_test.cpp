@@ -15,7 +15,8 @@ MapResult two_class_run() {
   r.device.backend = "cuda";
   r.device.unit_name = "SM";
   r.display_order = {0, 1, 2, 3};
-  r.homes.classes.class_count = 2;
+  r.homes.resize(1);
+  r.homes[0].classes.class_count = 2;
   PlacementResult p;
   p.placement = Placement::SameLine;
   p.pairs_per_round = 2;
@@ -54,7 +55,7 @@ TEST(cli_MapSummary, TheDsmPathSaysNothingOfHomes) {
 
 TEST(cli_MapSummary, OneClassHasNoLevels) {
   MapResult r = two_class_run();
-  r.homes.classes.class_count = 1;
+  r.homes[0].classes.class_count = 1;
   r.structure = {StructureRow{"same-side", 2, 60.0, 0, 0, 6}};
   const std::string line = map_summary_line(r, Options{});
   EXPECT_NE(line.find("1 home class(es)"), std::string::npos) << line;

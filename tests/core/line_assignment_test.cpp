@@ -31,7 +31,9 @@ LinePools two_class_pools(std::size_t per_class) {
 TEST(core_AssignLines, SameLineDistinctLinesPerRound) {
   const PairRounds rounds = round_robin_rounds(iota_units(10), false);
   const LinePools pools = two_class_pools(16);
-  const std::vector<Round> plan = assign_lines(rounds, pools, Placement::SameLine, 1, 0, 1, 42, 3);
+  // Units of device 3, their flags there too.
+  const std::vector<Round> plan =
+      assign_lines(place_flags(rounds, FlagOn::Both, 3), {{3, pools}}, Placement::SameLine, 1, 0, 1, 42, 3);
   ASSERT_EQ(plan.size(), rounds.size());
   const std::set<std::uint64_t> class1(pools.by_class[1].begin(), pools.by_class[1].end());
   for (std::size_t r = 0; r < plan.size(); ++r) {
@@ -42,6 +44,7 @@ TEST(core_AssignLines, SameLineDistinctLinesPerRound) {
       EXPECT_EQ(p.a, (UnitRef{3, rounds[r][s].a}));
       EXPECT_EQ(p.b, (UnitRef{3, rounds[r][s].b}));
       EXPECT_EQ(p.tag, 42);
+      EXPECT_EQ(p.flags.device, 3);
       EXPECT_TRUE(class1.count(p.flags.first)) << p.flags.first;
       EXPECT_EQ(p.flags.second, p.flags.first + protocol::kSameLineGapBytes);
       EXPECT_TRUE(lines.insert(p.flags.first).second) << "line shared within a round";
@@ -56,7 +59,7 @@ TEST(core_AssignLines, PassesGiveEachPairDistinctLines) {
   std::map<std::pair<int, int>, std::set<std::uint64_t>> seen;
   std::map<std::uint64_t, int> uses;
   for (int p = 0; p < passes; ++p)
-    for (const Round& r : assign_lines(rounds, pools, Placement::SameLine, 0, p, passes, p))
+    for (const Round& r : assign_lines(rounds, {{0, pools}}, Placement::SameLine, 0, p, passes, p))
       for (const PlannedPair& pp : r.pairs) {
         seen[{pp.a.unit, pp.b.unit}].insert(pp.flags.first);
         ++uses[pp.flags.first];
@@ -76,7 +79,7 @@ TEST(core_AssignLines, MorePassesThanLinesReuseEveryLine) {
   LinePools pools;
   pools.by_class = {{0, 128, 256}};
   std::set<std::uint64_t> lines;
-  for (int p = 0; p < 6; ++p) lines.insert(assign_lines(rounds, pools, Placement::SameLine, 0, p, 6, 0)[0].pairs[0].flags.first);
+  for (int p = 0; p < 6; ++p) lines.insert(assign_lines(rounds, {{0, pools}}, Placement::SameLine, 0, p, 6, 0)[0].pairs[0].flags.first);
   EXPECT_EQ(lines.size(), 3u);
 }
 
@@ -85,7 +88,7 @@ TEST(core_AssignLines, SplitLineSecondFlagOnAnotherUnusedLineOfTheClass) {
   const LinePools pools = two_class_pools(8);
   const std::set<std::uint64_t> class0(pools.by_class[0].begin(), pools.by_class[0].end());
   for (int pass = 0; pass < 2; ++pass)
-    for (const Round& r : assign_lines(rounds, pools, Placement::SplitLine, 0, pass, 2, 0)) {
+    for (const Round& r : assign_lines(rounds, {{0, pools}}, Placement::SplitLine, 0, pass, 2, 0)) {
       std::set<std::uint64_t> lines;
       for (const PlannedPair& p : r.pairs) {
         EXPECT_TRUE(class0.count(p.flags.first));
@@ -102,7 +105,7 @@ TEST(core_AssignLines, CrossHomeSecondFlagInTheNextClass) {
   const LinePools pools = two_class_pools(4);
   const std::set<std::uint64_t> class0(pools.by_class[0].begin(), pools.by_class[0].end());
   const std::set<std::uint64_t> class1(pools.by_class[1].begin(), pools.by_class[1].end());
-  for (const Round& r : assign_lines(rounds, pools, Placement::CrossHome, 1, 0, 1, 0)) {
+  for (const Round& r : assign_lines(rounds, {{0, pools}}, Placement::CrossHome, 1, 0, 1, 0)) {
     std::set<std::uint64_t> seconds;
     for (const PlannedPair& p : r.pairs) {
       EXPECT_TRUE(class1.count(p.flags.first));
@@ -116,7 +119,7 @@ TEST(core_AssignLines, CrossHomeNeedsTwoClasses) {
   LinePools one;
   one.by_class = {{0, 128, 256, 384}};
   try {
-    assign_lines({{{0, 1}}}, one, Placement::CrossHome, 0, 0, 1, 0);
+    assign_lines({{{0, 1}}}, {{0, one}}, Placement::CrossHome, 0, 0, 1, 0);
     FAIL() << "no error";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("needs at least two home classes; this device has one"), std::string::npos);
@@ -127,17 +130,18 @@ TEST(core_AssignLines, TooSmallPoolThrows) {
   const PairRounds rounds = round_robin_rounds(iota_units(8), false);  // 4 pairs a round
   LinePools pools;
   pools.by_class = {{0, 128, 256, 384, 512, 640, 768}};  // 7 lines
-  EXPECT_NO_THROW(assign_lines(rounds, pools, Placement::SameLine, 0, 0, 1, 0));
-  EXPECT_THROW(assign_lines(rounds, pools, Placement::SplitLine, 0, 0, 1, 0), UsageError);  // needs 8
+  EXPECT_NO_THROW(assign_lines(rounds, {{0, pools}}, Placement::SameLine, 0, 0, 1, 0));
+  EXPECT_THROW(assign_lines(rounds, {{0, pools}}, Placement::SplitLine, 0, 0, 1, 0), UsageError);  // needs 8
   pools.by_class[0].resize(3);
-  EXPECT_THROW(assign_lines(rounds, pools, Placement::SameLine, 0, 0, 1, 0), UsageError);
-  EXPECT_THROW(assign_lines(rounds, pools, Placement::SameLine, 1, 0, 1, 0), std::invalid_argument);
+  EXPECT_THROW(assign_lines(rounds, {{0, pools}}, Placement::SameLine, 0, 0, 1, 0), UsageError);
+  // A class the device does not have: its pairs are left out of that class's plan.
+  for (const Round& r : assign_lines(rounds, {{0, pools}}, Placement::SameLine, 1, 0, 1, 0)) EXPECT_TRUE(r.pairs.empty());
 }
 
 TEST(core_CheckSample, SpreadOverRoundsAndUnitsOnTheSameFlags) {
   const PairRounds rounds = round_robin_rounds(iota_units(32), false);  // 31 rounds of 16
   const LinePools pools = two_class_pools(64);
-  const std::vector<Round> plan = assign_lines(rounds, pools, Placement::SplitLine, 0, 0, 1, 7);
+  const std::vector<Round> plan = assign_lines(rounds, {{0, pools}}, Placement::SplitLine, 0, 0, 1, 7);
   const std::vector<Round> sample = serial_check_sample(plan, 40);
   ASSERT_EQ(sample.size(), 40u);
 
@@ -169,7 +173,7 @@ TEST(core_CheckSample, SmallPlanIsTakenWhole) {
   const PairRounds rounds = round_robin_rounds(iota_units(4), false);
   LinePools pools;
   pools.by_class = {{0, 128}};
-  const std::vector<Round> plan = assign_lines(rounds, pools, Placement::SameLine, 0, 0, 1, 0);
+  const std::vector<Round> plan = assign_lines(rounds, {{0, pools}}, Placement::SameLine, 0, 0, 1, 0);
   const std::vector<Round> sample = serial_check_sample(plan, 64);
   EXPECT_EQ(sample.size(), 6u);
   for (const Round& r : sample) EXPECT_EQ(r.pairs.size(), 1u);

@@ -19,27 +19,28 @@ HomesResult two_units_four_lines() {
   h.classes.class_count = 1;
   h.classes.line_class = {0, 0, 0, 0};
   h.classes.unit_side = {0, 0};
+  h.unit_ids = {0, 1};
   return h;
 }
 
 TEST(core_LineCorrection, HalfTheRoundTripsPredictedExcessOverTheClassAverage) {
-  const HomesResult h = two_units_four_lines();
-  const LineCorrection c(h);
+  const RunHomes homes{two_units_four_lines()};
+  const LineCorrection c(homes);
   // Same line 128: unit 0 is 10 ns slow there, unit 1 average: the round trip
   // T[0][L] + T[1][L] is 10 ns over, one-way 5 ns.
-  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 128, 132), 5.0);
-  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 256, 260), 5.0);   // -10 + 20
-  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 384, 388), -10.0);  // 0 - 20
-  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 0, 4), 0.0);       // the average line
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 0, 128, 132), 5.0);
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 0, 256, 260), 5.0);   // -10 + 20
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 0, 384, 388), -10.0);  // 0 - 20
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 0, 0, 4), 0.0);       // the average line
   // Split line: the mean over both flag lines.
-  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 128, 384), -2.5);
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 0, 128, 384), -2.5);
 }
 
 TEST(core_LineCorrection, UnknownUnitsAndLinesAreLeftAlone) {
-  const HomesResult h = two_units_four_lines();
-  const LineCorrection c(h);
-  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 7, 128, 132), 0.0);
-  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 4096, 4100), 0.0);
+  const RunHomes homes{two_units_four_lines()};
+  const LineCorrection c(homes);
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 7, 0, 128, 132), 0.0);
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 0, 4096, 4100), 0.0);
 }
 
 TEST(core_LineCorrection, MapsShowTheCorrectedValueAndLinesThatDifferByTheirHomeAgree) {
@@ -58,7 +59,8 @@ TEST(core_LineCorrection, MapsShowTheCorrectedValueAndLinesThatDifferByTheirHome
     p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 0, 5};
     map.pairs.push_back(p);
   }
-  apply_line_correction(map, LineCorrection(h));
+  const RunHomes homes{h};
+  apply_line_correction(map, LineCorrection(homes));
   EXPECT_DOUBLE_EQ(map.pairs[0].corrected_oneway_ns(), 300.0);
   EXPECT_DOUBLE_EQ(map.pairs[1].corrected_oneway_ns(), 300.0);
   EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 300.0);
@@ -79,6 +81,45 @@ TEST(core_LatencyMap, AHeadlineWeighsEveryHomeClassEquallyWhateverItsLineCount) 
     map.pairs.push_back(p);
   }
   EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 150.0);
+}
+
+// Two devices with a table each. A pair across them has its flags on one:
+// only the unit on that device has a row for the line; the other reaches it
+// over the link, which the table does not measure, so its terms stay out.
+TEST(core_LineCorrection, AcrossDevicesOnlyTheUnitOnTheFlagsDeviceCounts) {
+  HomesResult g0 = two_units_four_lines();
+  HomesResult g1 = two_units_four_lines();
+  g1.device = 1;
+  g1.unit_ids = {100000, 100001};
+  g1.table.units = {UnitRef{1, 0}, UnitRef{1, 1}};
+  const RunHomes homes{g0, g1};
+  const LineCorrection c(homes);
+  // Flags on device 0, line 128: unit 0 (device 0) is 10 ns over its class
+  // average; unit 100001 is on device 1: round trip 10, one-way 5.
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 100001, 0, 128, 132), 5.0);
+  // Flags on device 1, line 256: unit 100001 is 20 ns over (220 - 200).
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 100001, 1, 256, 260), 10.0);
+  // On one device both units count, as before.
+  EXPECT_DOUBLE_EQ(c.oneway_ns(100000, 100001, 1, 256, 260), 5.0);
+  // A unit no table knows: nothing is known.
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 7, 0, 128, 132), 0.0);
+}
+
+// A pair across devices measured with the flags on each side: each side is a
+// line set of its own, and the cell weighs both sides the same, whatever
+// their line counts (here 3 lines at 1000 ns on device 0, 1 at 1200 on 1).
+TEST(core_LatencyMap, EachFlagDeviceWeighsTheSameInACell) {
+  LatencyMap map;
+  map.spec.units = {0, 100000};
+  for (auto [device, oneway] : {std::pair<int, double>{0, 1000}, {0, 1000}, {0, 1000}, {1, 1200}}) {
+    PairStats p;
+    p.a = 0;
+    p.b = 100000;
+    p.flag_device = device;
+    p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 0, 5};
+    map.pairs.push_back(p);
+  }
+  EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 1100.0);
 }
 
 }  // namespace

@@ -54,11 +54,11 @@ TEST(core_PairsCsv, HeaderAndOneWayColumns) {
   std::getline(lines, first);
   std::getline(lines, second);
   EXPECT_EQ(header,
-            "a,b,via,placement,home_class,pass,first_flag,second_flag,oneway_ns_median,line_correction_ns,"
+            "a,b,via,placement,home_class,pass,first_flag,second_flag,flags_on,oneway_ns_median,line_correction_ns,"
             "rtt_ns_median,p05_ns,p95_ns,min_ns,cycles_median,cold_ns,samples,iters,timed_out");
   // p05/p95/min are one-way, like the median; rtt_ns_median and cold_ns are round trips.
-  EXPECT_EQ(first, "0,1,global,same-line,1,0,256,260,100.000,0.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
-  EXPECT_EQ(second, "1,2,global,same-line,1,2,4096,4100,,0.000,,,,,,,0,50,1");
+  EXPECT_EQ(first, "0,1,global,same-line,1,0,256,260,0,100.000,0.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
+  EXPECT_EQ(second, "1,2,global,same-line,1,2,4096,4100,0,,0.000,,,,,,,0,50,1");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
 }
 
@@ -71,7 +71,7 @@ TEST(core_PairsCsv, TheDsmPathNamesNoHomeClassOrFlagLine) {
   std::string header, first;
   std::getline(lines, header);
   std::getline(lines, first);
-  EXPECT_EQ(first, "0,1,dsm,same-line,,0,,,100.000,0.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
+  EXPECT_EQ(first, "0,1,dsm,same-line,,0,,,0,100.000,0.000,200.000,90.000,130.000,85.000,400.000,1000.000,5,50,0");
   const auto back = parse_pairs_csv(csv);
   ASSERT_EQ(back.size(), 3u);
   EXPECT_EQ(back[1].stats.home_class, 0);
@@ -92,8 +92,11 @@ MapResult one_map_run(const LatencyMap& map) {
   r.topology.groups = {{"die0", {0, 1, 2}}};
   r.display_order = {0, 1, 2};
   r.run = RunInfo{"0.1.0", "2026-01-02T03:04:05Z", "box", "cumap run", 1.5, {}};
-  for (int u : {0, 1, 2}) r.homes.table.units.push_back(UnitRef{0, u});
-  r.homes.classes.unit_side = {0, 0, 0};
+  HomesResult homes;
+  for (int u : {0, 1, 2}) homes.table.units.push_back(UnitRef{0, u});
+  homes.unit_ids = {0, 1, 2};
+  homes.classes.unit_side = {0, 0, 0};
+  r.homes = {homes};
   PlacementResult placement;
   placement.placement = map.placement();
   placement.per_class = {map};

@@ -8,8 +8,8 @@
 namespace cumap {
 namespace {
 
-PlannedPair pair_on(int a, int b, std::uint64_t first, std::uint64_t second) {
-  return {{0, a}, {0, b}, {first, second}, 0};
+PlannedPair pair_on(int a, int b, std::uint64_t first, std::uint64_t second, int flag_device = 0) {
+  return {{0, a}, {0, b}, {first, second, flag_device}, 0};
 }
 
 // The message of the UsageError `plan` makes check_plan_rounds throw; empty if none.
@@ -37,7 +37,14 @@ TEST(core_PlanChecks, AUnitInTwoPairsOfARoundIsNamed) {
 TEST(core_PlanChecks, AFlagWordInTwoPairsOfARoundIsNamed) {
   MeasurementPlan plan;
   plan.rounds = {{{pair_on(0, 1, 0, 4), pair_on(2, 3, 4, 132)}}};
-  EXPECT_EQ(rounds_error(plan), "plan: round 0 uses the flag word at byte 4 twice");
+  EXPECT_EQ(rounds_error(plan), "plan: round 0 uses the flag word at byte 4 of device 0 twice");
+}
+
+// Every device has a flag arena of its own: byte 4 of one is not byte 4 of another.
+TEST(core_PlanChecks, TheSameFlagOffsetOnTwoDevicesIsTwoWords) {
+  MeasurementPlan plan;
+  plan.rounds = {{{pair_on(0, 1, 0, 4, 0), pair_on(2, 3, 0, 4, 1)}}};
+  EXPECT_EQ(rounds_error(plan), "");
 }
 
 TEST(core_PlanChecks, APairOnOneUnitOrOneWordIsAnError) {
@@ -73,6 +80,9 @@ TEST(core_PlanChecks, PairUnitsMustBeOnTheDevice) {
   EXPECT_THROW(check_plan_units(plan, 0, {0, 1}, "SM"), UsageError);
   plan.rounds = {{{pair_on(0, 1, 0, 4)}}};
   EXPECT_NO_THROW(check_plan_units(plan, 0, {0, 1}, "SM"));
+  // A single-device backend cannot reach flags in another device's memory.
+  plan.rounds = {{{pair_on(0, 1, 0, 4, 1)}}};
+  EXPECT_THROW(check_plan_units(plan, 0, {0, 1}, "SM"), UsageError);
 }
 
 }  // namespace

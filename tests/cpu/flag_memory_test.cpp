@@ -12,7 +12,7 @@ namespace {
 std::uintptr_t addr(const std::atomic<std::uint32_t>& w) { return reinterpret_cast<std::uintptr_t>(&w); }
 
 TEST(cpu_FlagMemory, OffsetsAreBytesFromAPageAlignedBase) {
-  FlagMemory memory(FlagArena{0, 8192, 0});
+  FlagMemory memory(FlagArena{8192, 0});
   const std::uintptr_t base = addr(memory.word(0));
   EXPECT_EQ(base % FlagMemory::kPage, 0u);
   EXPECT_EQ(addr(memory.word(4)), base + 4);
@@ -21,12 +21,12 @@ TEST(cpu_FlagMemory, OffsetsAreBytesFromAPageAlignedBase) {
 }
 
 TEST(cpu_FlagMemory, TheArenaOffsetMovesEveryWord) {
-  FlagMemory memory(FlagArena{0, 4096, 64});
+  FlagMemory memory(FlagArena{4096, 64});
   EXPECT_EQ(addr(memory.word(0)) % FlagMemory::kPage, 64u);
 }
 
 TEST(cpu_FlagMemory, OffsetsOutsideOrMisalignedAreUsageErrors) {
-  FlagMemory memory(FlagArena{0, 4096, 0});
+  FlagMemory memory(FlagArena{4096, 0});
   EXPECT_NO_THROW(memory.word(4092));
   EXPECT_THROW(memory.word(4096), UsageError);
   EXPECT_THROW(memory.word(2), UsageError);

@@ -171,12 +171,12 @@ TEST(CudaBackendFake, ArenaIsKeptUntilAPlanAsksForAnotherOne) {
   MeasurementPlan plan = plan_of({{{0, 1}}});
   r.backend->measure(plan, nullptr);
   r.backend->measure(plan, nullptr);
-  EXPECT_EQ(r.rt->allocations, 1);
-  const DeviceAddress base = r.rt->pingpong_launches[0].arena;
-  EXPECT_EQ(r.rt->pingpong_launches[1].arena, base);
+  EXPECT_EQ(r.rt->allocations, 2) << "the arena and the pairs' sides-done words, each once";
+  const DeviceAddress base = r.rt->pingpong_launches[0].arenas.at(0);
+  EXPECT_EQ(r.rt->pingpong_launches[1].arenas.at(0), base);
   EXPECT_EQ(base % kArenaAlignment, 0u);  // the fake's allocations are not aligned; the arena is
-  // Every measure starts from zeroed flags.
-  EXPECT_EQ(r.rt->zeroes, 2);
+  // Every measure starts from zeroed flags, every launch from cleared sides-done words.
+  EXPECT_EQ(r.rt->zeroes, 4);
 
   // Line probing on the same arena reuses it.
   LineProbePlan probe;
@@ -184,15 +184,15 @@ TEST(CudaBackendFake, ArenaIsKeptUntilAPlanAsksForAnotherOne) {
   probe.lines = {0, 128};
   probe.arena = plan.arena;
   r.backend->probe_lines(probe, nullptr);
-  EXPECT_EQ(r.rt->allocations, 1);
+  EXPECT_EQ(r.rt->allocations, 2);
   EXPECT_EQ(r.rt->probe_launches.at(0).arena, base);
 
   // --flag-offset: a different arena, the old one given back.
   plan.arena.offset_bytes = 4096 + 128;
   r.backend->measure(plan, nullptr);
-  EXPECT_EQ(r.rt->allocations, 2);
-  EXPECT_EQ(r.rt->live_.size(), 1u);
-  EXPECT_EQ(r.rt->pingpong_launches.back().arena % kArenaAlignment, 4096u + 128u);
+  EXPECT_EQ(r.rt->allocations, 3);
+  EXPECT_EQ(r.rt->live_.size(), 2u) << "the new arena and the sides-done words";
+  EXPECT_EQ(r.rt->pingpong_launches.back().arenas.at(0) % kArenaAlignment, 4096u + 128u);
 }
 
 TEST(CudaBackendFake, ArenaTooLargeForTheDeviceIsBadInput) {
@@ -248,9 +248,9 @@ TEST(CudaBackendFake, FlushAndPersistAreSetUpAroundTheArena) {
   EXPECT_GE(l.flush_words * 4, 2u << 20);  // twice the fake's 1 MiB L2
   EXPECT_EQ(m.stats.extra["l2_persisting_window_bytes"], 64 * 1024);
   EXPECT_FALSE(r.rt->window_live);  // cleared when measure() returns
-  // The flush buffer is kept too.
+  // The flush buffer is kept too (arena, flush buffer, sides-done words).
   r.backend->measure(plan, nullptr);
-  EXPECT_EQ(r.rt->allocations, 2);
+  EXPECT_EQ(r.rt->allocations, 3);
 }
 
 TEST(CudaBackendFake, ProbeLinesFillsTheWholeTableByUnitTurns) {

@@ -6,7 +6,12 @@ namespace cumap::testing {
 
 using namespace cuda;
 
-FakeCudaRuntime::FakeCudaRuntime(FakeCudaConfig config) : config_(std::move(config)) {
+FakeCudaRuntime::FakeCudaRuntime(FakeCudaConfig config)
+    : config_(std::move(config)), next_(0x7f0000001000 + (static_cast<DeviceAddress>(config_.ordinal) << 36)) {
+  // The runtime's own words, apart from what the backend allocates (and counts).
+  control_ = next_;
+  next_ += 0x1000;
+  facts_.ordinal = config_.ordinal;
   facts_.name = "Fake NVIDIA H100";
   facts_.sm_count = static_cast<int>(config_.sm_ids.size());
   facts_.cc_major = config_.cc_major;
@@ -50,7 +55,25 @@ std::array<std::uint64_t, 4> FakeCudaRuntime::marks_for(double ms) const {
   return {2000, 9000, 2000 + static_cast<std::uint64_t>(static_cast<double>(ns) * config_.run_cycles_per_ns), 9000 + ns};
 }
 
-PingPongOutcome FakeCudaRuntime::run_pingpong(const PingPongLaunch& launch) {
+void FakeCudaRuntime::prepare_pingpong(const PingPongLaunch& launch) {
+  if (prepared_) throw std::logic_error("prepare_pingpong twice without finish_pingpong");
+  if (launch.arenas.size() != launch.controls.size() || launch.self < 0 ||
+      static_cast<std::size_t>(launch.self) >= launch.arenas.size())
+    throw std::logic_error("a launch group needs an arena and control words per member, and self among them");
+  if (launch.controls[static_cast<std::size_t>(launch.self)] != control_)
+    throw std::logic_error("this member's control words are not its own");
+  prepared_ = launch;
+}
+
+void FakeCudaRuntime::start_pingpong() {
+  if (!prepared_) throw std::logic_error("start_pingpong without prepare_pingpong");
+  ++started;
+}
+
+PingPongOutcome FakeCudaRuntime::finish_pingpong() {
+  if (!prepared_) throw std::logic_error("finish_pingpong without prepare_pingpong");
+  const PingPongLaunch launch = std::move(*prepared_);
+  prepared_.reset();
   PingPongOutcome out;
   out.block_sm = config_.sm_ids;
   const LaunchPairs& lp = launch.pairs;
@@ -62,27 +85,39 @@ PingPongOutcome FakeCudaRuntime::run_pingpong(const PingPongLaunch& launch) {
   if (lp.round_starts.empty() || lp.round_starts.back() != lp.pairs.size())
     throw std::logic_error("round_starts does not end at the pair count");
   if (launch.settings.flush_l2) check_inside(launch.flush_buffer, launch.flush_words * 4);
+  if (launch.group_blocks < static_cast<unsigned>(facts_.sm_count)) throw std::logic_error("group_blocks below this GPU's own blocks");
   const protocol::Counts& c = launch.settings.counts;
   const auto a_trips = static_cast<std::uint64_t>(protocol::a_share(c));
   const auto b_trips = static_cast<std::uint64_t>(c.iters) - a_trips;
+  const int self = launch.self;
   for (std::size_t i = 0; i < lp.pairs.size(); ++i) {
     const DevicePair& p = lp.pairs[i];
     if (lp.round_starts.at(p.round) > i || lp.round_starts.at(p.round + 1) <= i)
       throw std::logic_error("a pair outside its round's range");
-    check_inside(launch.arena + 4ull * p.first_word, 4);
-    check_inside(launch.arena + 4ull * p.second_word, 4);
-    const bool silent = launch.settings.silent_sm == p.a || launch.settings.silent_sm == p.b;
-    const bool times_out = silent || (config_.timeout_sm && (*config_.timeout_sm == p.a || *config_.timeout_sm == p.b));
+    // Flags in this GPU's arena are checked here; a peer's by the peer.
+    if (p.flag_gpu == self) {
+      check_inside(launch.arenas.at(static_cast<std::size_t>(self)) + 4ull * p.first_word, 4);
+      check_inside(launch.arenas.at(static_cast<std::size_t>(self)) + 4ull * p.second_word, 4);
+    }
+    // The sides this GPU's SMs play, as a real member records them.
+    const bool plays_a = p.a_gpu == self, plays_b = p.b_gpu == self;
+    const auto mine = [&](int sm, bool plays) { return plays && (launch.settings.silent_sm == sm || config_.timeout_sm == sm); };
+    const bool times_out = mine(p.a, plays_a) || mine(p.b, plays_b);
     out.records.status.push_back(times_out ? kPingTimedOut : kPairOk);
-    out.records.cold_cycles.push_back(times_out ? 0 : config_.cold_cycles);
-    for (int s = 0; s < c.samples; ++s)
-      out.records.sample_cycles.push_back(times_out ? 0 : a_trips * config_.a_ping_cycles + b_trips * config_.b_ping_cycles);
+    out.records.cold_cycles.push_back(times_out || !plays_a ? 0 : config_.cold_cycles);
+    const std::uint64_t cycles = (plays_a ? a_trips * config_.a_ping_cycles : 0) + (plays_b ? b_trips * config_.b_ping_cycles : 0);
+    for (int s = 0; s < c.samples; ++s) out.records.sample_cycles.push_back(times_out ? 0 : cycles);
   }
   const double ms = config_.round_ms * static_cast<double>(lp.round_starts.size() - 1);
   out.elapsed_ms = ms;
   out.clock_marks = marks_for(ms);
   if (config_.abort_launch) out.abort_code = *config_.abort_launch;
   return out;
+}
+
+PeerAccess FakeCudaRuntime::open_peer_access(int peer_ordinal) {
+  peers_opened.push_back(peer_ordinal);
+  return {config_.peer_access, config_.peer_access && config_.peer_atomics, 0};
 }
 
 double FakeCudaRuntime::cycles_to_line(int sm, std::uint32_t word) const {

@@ -3,6 +3,9 @@
 // complete their pairs with synthetic timings (or time out a chosen SM),
 // line probes with two "L2 halves", abort codes on demand. Records every
 // call so that tests check the backend's orchestration without a GPU.
+// Several fakes with different ordinals form a group as real GPUs do: each
+// reports, for the pairs of a launch, the cycles of the sides its own SMs
+// pinged, so the backend must add the members' records up.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -14,7 +17,10 @@
 namespace cumap::testing {
 
 struct FakeCudaConfig {
+  int ordinal = 0;
   std::vector<int> sm_ids{0, 1, 2, 3, 4, 5, 6, 7};
+  bool peer_access = true;    // open_peer_access: can this GPU reach the others?
+  bool peer_atomics = true;   // ... with native atomics?
   int cc_major = 9;
   double max_sm_clock_hz = 1.98e9;
   std::size_t l2_bytes = 1 << 20;
@@ -47,7 +53,11 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
   void release(cuda::DeviceAddress memory) noexcept override { live_.erase(memory); }
   void zero(cuda::DeviceAddress memory, std::size_t bytes) override;
   std::array<std::uint64_t, 4> calibrate_clock() override;
-  cuda::PingPongOutcome run_pingpong(const cuda::PingPongLaunch& launch) override;
+  void prepare_pingpong(const cuda::PingPongLaunch& launch) override;
+  void start_pingpong() override;
+  cuda::PingPongOutcome finish_pingpong() override;
+  cuda::DeviceAddress control_words() const override { return control_; }
+  cuda::PeerAccess open_peer_access(int peer_ordinal) override;
   cuda::LineProbeOutcome run_line_probe(const cuda::LineProbeLaunch& launch) override;
   std::size_t set_persisting_window(cuda::DeviceAddress base, std::size_t bytes) override;
   void clear_persisting_window() noexcept override { window_live = false; }
@@ -64,6 +74,8 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
   std::vector<cuda::PingPongLaunch> pingpong_launches;  // with pairs (the census is counted apart)
   std::vector<cuda::LineProbeLaunch> probe_launches;
   int census_launches = 0;
+  std::vector<int> peers_opened;  // open_peer_access's arguments, in order
+  int started = 0;                // start_pingpong calls
   int calibrations = 0;
   int allocations = 0;
   int zeroes = 0;
@@ -78,7 +90,9 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
 
   FakeCudaConfig config_;
   cuda::DeviceFacts facts_;
-  cuda::DeviceAddress next_ = 0x7f0000001000;  // deliberately not 64 KiB aligned
+  cuda::DeviceAddress next_;                    // deliberately not 64 KiB aligned; apart per ordinal
+  cuda::DeviceAddress control_;
+  std::optional<cuda::PingPongLaunch> prepared_;
 };
 
 }  // namespace cumap::testing

@@ -52,7 +52,7 @@ TEST(CudaPlan, BudgetsAreInCyclesOfTheTopClock) {
 
 TEST(CudaPlan, SerialPlanGivesOneRoundPerPairAndTheOldTurnTargets) {
   const MeasurementPlan plan = serial_plan({0, 1, 2, 3});
-  const LaunchPairs lp = launch_pairs(plan, {2, 5});
+  const LaunchPairs lp = launch_pairs(plan, {2, 5}, {0});
   ASSERT_EQ(lp.pairs.size(), 3u);
   // Pair p of the launch waits for p finished pairs: the serial schedule's turn.
   EXPECT_EQ(lp.round_starts, (std::vector<unsigned>{0, 1, 2, 3}));
@@ -66,7 +66,7 @@ TEST(CudaPlan, SerialPlanGivesOneRoundPerPairAndTheOldTurnTargets) {
 
 TEST(CudaPlan, ConcurrentLaunchKeepsWholeRoundsAndWordOffsets) {
   const MeasurementPlan plan = plan_of({{{0, 1}, {2, 3}}, {{0, 2}, {1, 3}}, {{0, 3}}});
-  const LaunchPairs lp = launch_pairs(plan, {1, 3});
+  const LaunchPairs lp = launch_pairs(plan, {1, 3}, {0});
   ASSERT_EQ(lp.pairs.size(), 3u);
   EXPECT_EQ(lp.round_starts, (std::vector<unsigned>{0, 2, 3}));
   EXPECT_EQ(lp.round_width, 2u);
@@ -109,7 +109,7 @@ TEST(CudaPlan, DecodeCarriesTagsRoundsAndFlags) {
   rec.cold_cycles = {0, 4000, 3000};
   rec.sample_cycles = {0, 0, 100000, 120000, 50000, 50000};
   const double cpn = 2.0;  // 2 GHz
-  const auto m = decode_launch(plan, {1, 3}, rec, cpn);
+  const auto m = decode_launch(plan, {1, 3}, {0}, {rec}, {cpn});
   ASSERT_EQ(m.size(), 3u);
   EXPECT_EQ(m[0].a.unit, 0);
   EXPECT_EQ(m[0].b.unit, 2);
@@ -214,6 +214,64 @@ TEST(CudaPlan, ProbeRowsKeepTheMedianPerAtomic) {
   EXPECT_DOUBLE_EQ(t.cycles[4], 310.0);
   EXPECT_DOUBLE_EQ(t.cycles[5], 500.0);
   EXPECT_DOUBLE_EQ(t.ns_at(1, 0), 155.0);
+}
+
+// A plan across two GPUs: the group is the devices of its units and flags,
+// and pairs name members, not ordinals.
+TEST(CudaPlan, AcrossGpusPairsNameGroupMembers) {
+  MeasurementPlan plan;
+  plan.units = {{1, 0}, {1, 1}, {3, 0}, {3, 1}};
+  PlannedPair same{{1, 0}, {1, 1}, {0, 4, 1}, 0};
+  PlannedPair across{{1, 1}, {3, 0}, {128, 132, 3}, 0};
+  plan.rounds = {{{same}}, {{across}}};
+  plan.counts = counts(100, 2, 0);
+  const std::vector<int> group = launch_group(plan);
+  ASSERT_EQ(group, (std::vector<int>{1, 3}));
+  EXPECT_EQ(member_of(group, 3), 1);
+  EXPECT_THROW(member_of(group, 2), std::invalid_argument);
+  const LaunchPairs lp = launch_pairs(plan, {0, 2}, group);
+  ASSERT_EQ(lp.pairs.size(), 2u);
+  EXPECT_EQ(lp.pairs[0].a_gpu, 0);
+  EXPECT_EQ(lp.pairs[0].b_gpu, 0);
+  EXPECT_EQ(lp.pairs[0].flag_gpu, 0);
+  EXPECT_EQ(lp.pairs[1].a, 1);
+  EXPECT_EQ(lp.pairs[1].a_gpu, 0);
+  EXPECT_EQ(lp.pairs[1].b, 0);
+  EXPECT_EQ(lp.pairs[1].b_gpu, 1);
+  EXPECT_EQ(lp.pairs[1].flag_gpu, 1);
+  EXPECT_EQ(lp.pairs[1].first_word, 32u);
+}
+
+TEST(CudaPlan, AGroupOfMoreThanEightGpusIsBadInput) {
+  MeasurementPlan plan;
+  for (int d = 0; d < 9; ++d) plan.units.push_back({d, 0});
+  EXPECT_THROW(launch_group(plan), UsageError);
+}
+
+// Each member records the cycles its own SMs pinged: a pair across GPUs has
+// a's half on a's member and b's half on b's. The pair's cycles are the sum;
+// its ns each member's cycles through that member's clock.
+TEST(CudaPlan, DecodeAddsTheMembersHalvesEachThroughItsOwnClock) {
+  MeasurementPlan plan;
+  plan.rounds = {{{PlannedPair{{0, 5}, {1, 7}, {0, 4, 0}, 9}}}};
+  plan.counts = counts(100, 2, 0);
+  LaunchRecords a, b;
+  a.status = {kPairOk};
+  a.cold_cycles = {8000};
+  a.sample_cycles = {100000, 110000};  // a's 50 round trips of each sample
+  b.status = {kPairOk};
+  b.cold_cycles = {0};
+  b.sample_cycles = {150000, 150000};  // b's 50
+  const auto m = decode_launch(plan, {0, 1}, {0, 1}, {a, b}, {2.0, 1.5});
+  ASSERT_EQ(m.size(), 1u);
+  ASSERT_FALSE(m[0].timed_out);
+  EXPECT_DOUBLE_EQ(m[0].rtt_cycles[0], 2500.0);               // (100000 + 150000) / 100
+  EXPECT_DOUBLE_EQ(m[0].rtt_ns[0], 1000.0 / 2.0 + 1500.0 / 1.5);  // each half through its clock
+  EXPECT_DOUBLE_EQ(m[0].rtt_ns[1], 1100.0 / 2.0 + 1000.0);
+  EXPECT_DOUBLE_EQ(m[0].cold_rtt_ns, 4000.0);  // a's, on a's clock
+  // Either member's timeout is the pair's.
+  b.status = {kPongTimedOut};
+  EXPECT_TRUE(decode_launch(plan, {0, 1}, {0, 1}, {a, b}, {2.0, 1.5})[0].timed_out);
 }
 
 }  // namespace

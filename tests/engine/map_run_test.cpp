@@ -23,7 +23,7 @@ Options small_options() {
   return o;
 }
 
-PlacementRequest request_for(const HomesResult& homes, const Options& o, std::vector<int> units, int per_round) {
+PlacementRequest request_for(const RunHomes& homes, const Options& o, std::vector<int> units, int per_round) {
   PlacementRequest r;
   r.units = std::move(units);
   r.homes = &homes;
@@ -37,7 +37,8 @@ PlacementRequest request_for(const HomesResult& homes, const Options& o, std::ve
 TEST(MapRun, HomeDiscoveryFindsTheFakeChipsClassesAndSides) {
   test::FakeChipBackend chip({});
   const Options o = small_options();
-  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& homes = homes_run.front();
   ASSERT_EQ(homes.classes.class_count, 2);
   for (std::size_t u = 0; u < homes.table.units.size(); ++u) {
     const int unit = homes.table.units[u].unit;
@@ -56,9 +57,11 @@ TEST(MapRun, HomeDiscoveryFindsTheFakeChipsClassesAndSides) {
 TEST(MapRun, TwoFlagOffsetsNameClassesAndSidesAlike) {
   test::FakeChipBackend chip({});
   Options o = small_options();
-  const HomesResult first = discover_homes(chip, chip.units(), o, {});
+  const RunHomes first_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& first = first_run.front();
   o.flag_offset = 32 * protocol::kLineBytes;  // one fake home further: every line's home changes
-  const HomesResult second = discover_homes(chip, chip.units(), o, {});
+  const RunHomes second_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& second = second_run.front();
   ASSERT_EQ(first.classes.class_count, 2);
   ASSERT_EQ(second.classes.class_count, 2);
   ASSERT_NE(chip.home_of(first.arena.offset_bytes), chip.home_of(second.arena.offset_bytes));
@@ -83,7 +86,8 @@ TEST(MapRun, HomeClassesThatDoNotReproduceAreNoise) {
   spec.slow_stretch_lines = 128;
   spec.slow_stretch_factor = 1.3;
   test::FakeChipBackend chip(spec);
-  const HomesResult homes = discover_homes(chip, chip.units(), small_options(), {});
+  const RunHomes homes_run = discover_homes(chip, chip.units(), small_options(), {});
+  const HomesResult& homes = homes_run.front();
   EXPECT_EQ(chip.probe_calls, 2) << "the probe and the re-check";
   EXPECT_EQ(homes.unreproduced_class_count, 2) << "the stretch looked like a class at first";
   EXPECT_EQ(homes.classes.class_count, 1);
@@ -92,7 +96,8 @@ TEST(MapRun, HomeClassesThatDoNotReproduceAreNoise) {
 
 TEST(MapRun, RealHomeClassesReproduce) {
   test::FakeChipBackend chip({});
-  const HomesResult homes = discover_homes(chip, chip.units(), small_options(), {});
+  const RunHomes homes_run = discover_homes(chip, chip.units(), small_options(), {});
+  const HomesResult& homes = homes_run.front();
   EXPECT_EQ(homes.classes.class_count, 2);
   EXPECT_DOUBLE_EQ(homes.recheck_agreement, 1.0);
   EXPECT_EQ(homes.unreproduced_class_count, 0);
@@ -101,8 +106,9 @@ TEST(MapRun, RealHomeClassesReproduce) {
 TEST(MapRun, SameLineMapsPerClassShowNearAndFarUnits) {
   test::FakeChipBackend chip({});
   const Options o = small_options();
-  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
-  PlacementRequest r = request_for(homes, o, chip.units(), 1);
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& homes = homes_run.front();
+  PlacementRequest r = request_for(homes_run, o, chip.units(), 1);
   const PlacementResult p = measure_placement(chip, r, {}, {});
   ASSERT_EQ(p.per_class.size(), 2u);
   for (const LatencyMap& m : p.per_class) {
@@ -122,8 +128,9 @@ TEST(MapRun, SameLineMapsPerClassShowNearAndFarUnits) {
 TEST(MapRun, ConcurrentMapChecksItselfAgainstSerial) {
   test::FakeChipBackend chip({});
   const Options o = small_options();
-  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
-  const PlacementResult p = measure_placement(chip, request_for(homes, o, chip.units(), 4), {}, {});
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& homes = homes_run.front();
+  const PlacementResult p = measure_placement(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   EXPECT_EQ(chip.max_round_seen, 4u);
   ASSERT_EQ(p.checks.size(), 1u);
   EXPECT_GE(p.checks[0].agreement.n, 8u);
@@ -138,8 +145,9 @@ TEST(MapRun, AutoSchedulePilotsHalveConcurrencyUntilTheCheckPassesThenTheMapRuns
   test::FakeChipBackend chip(spec);
   Options o = small_options();
   o.schedule = ScheduleKind::Auto;
-  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
-  const PlacementResult p = measure_placement_scheduled(chip, request_for(homes, o, chip.units(), 4), {}, {});
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& homes = homes_run.front();
+  const PlacementResult p = measure_placement_scheduled(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   EXPECT_EQ(p.pairs_per_round, 2);
   ASSERT_EQ(p.checks.size(), 3u) << "pilot at 4, pilot at 2, the map at 2";
   EXPECT_TRUE(p.checks[0].pilot);
@@ -164,9 +172,10 @@ TEST(MapRun, APassingPilotHandsItsSampleToTheMap) {
   test::FakeChipBackend chip({});
   Options o = small_options();
   o.schedule = ScheduleKind::Auto;
-  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& homes = homes_run.front();
   const int before = chip.measure_calls;
-  const PlacementResult p = measure_placement_scheduled(chip, request_for(homes, o, chip.units(), 4), {}, {});
+  const PlacementResult p = measure_placement_scheduled(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   ASSERT_EQ(p.checks.size(), 2u);
   EXPECT_TRUE(p.checks[0].pilot && p.checks[0].passed);
   EXPECT_TRUE(p.checks[1].passed);
@@ -179,7 +188,7 @@ TEST(MapRun, PilotRoundsAreTheMapsOwnRoundsThatHoldTheSample) {
   std::vector<Round> planned;
   for (const auto& round : rounds) {
     Round r;
-    for (const auto& [a, b] : round) r.pairs.push_back(PlannedPair{UnitRef{0, a}, UnitRef{0, b}, {0, 4}, 0});
+    for (const UnitPair& p : round) r.pairs.push_back(PlannedPair{UnitRef{0, p.a}, UnitRef{0, p.b}, {0, 4}, 0});
     planned.push_back(r);
   }
   const std::vector<PlanPosition> at = check_sample_positions(planned, 5);
@@ -205,8 +214,9 @@ TEST(MapRun, NoiseWithoutInterferenceKeepsFullConcurrency) {
   Options o = small_options();
   o.schedule = ScheduleKind::Auto;
   o.check_pairs = 24;
-  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
-  const PlacementResult p = measure_placement_scheduled(chip, request_for(homes, o, chip.units(), 4), {}, {});
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& homes = homes_run.front();
+  const PlacementResult p = measure_placement_scheduled(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   ASSERT_EQ(p.checks.size(), 2u) << "shift " << p.checks[0].bias << " difference "
                                  << p.checks[0].agreement.median_rel_diff << " floor "
                                  << p.checks[0].serial_repeat.median_rel_diff;
@@ -223,8 +233,9 @@ TEST(MapRun, ConcurrentScheduleKeepsAFailedCheckAndSaysSo) {
   test::FakeChipBackend chip(spec);
   Options o = small_options();
   o.schedule = ScheduleKind::Concurrent;
-  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
-  const PlacementResult p = measure_placement_scheduled(chip, request_for(homes, o, chip.units(), 4), {}, {});
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& homes = homes_run.front();
+  const PlacementResult p = measure_placement_scheduled(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   EXPECT_EQ(p.pairs_per_round, 4);
   ASSERT_EQ(p.checks.size(), 1u);
   EXPECT_FALSE(p.checks[0].passed);
@@ -233,10 +244,11 @@ TEST(MapRun, ConcurrentScheduleKeepsAFailedCheckAndSaysSo) {
 TEST(MapRun, AStopRequestEndsThePlacementBeforeTheNextPass) {
   test::FakeChipBackend chip({});
   const Options o = small_options();
-  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& homes = homes_run.front();
   int asked = 0;
   const PlacementResult p =
-      measure_placement(chip, request_for(homes, o, chip.units(), 4), {}, [&] { return ++asked > 1; });
+      measure_placement(chip, request_for(homes_run, o, chip.units(), 4), {}, [&] { return ++asked > 1; });
   EXPECT_EQ(chip.measure_calls, 2) << "the serial sample before the map, one pass, and no check after it";
   EXPECT_FALSE(p.complete);
   EXPECT_EQ(merge_maps(p.per_class, p.headline).pairs.size(), 28u) << "what was measured is kept";
@@ -246,19 +258,20 @@ TEST(MapRun, AStopRequestEndsThePlacementBeforeTheNextPass) {
 TEST(MapRun, AResumedPlacementMeasuresOnlyWhatIsMissing) {
   test::FakeChipBackend chip({});
   const Options o = small_options();
-  const HomesResult homes = discover_homes(chip, chip.units(), o, {});
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& homes = homes_run.front();
   int asked = 0;
   const PlacementResult first =
-      measure_placement(chip, request_for(homes, o, chip.units(), 1), {}, [&] { return ++asked > 3; });
+      measure_placement(chip, request_for(homes_run, o, chip.units(), 1), {}, [&] { return ++asked > 3; });
   ASSERT_FALSE(first.complete);
-  PlacementRequest again = request_for(homes, o, chip.units(), 1);
+  PlacementRequest again = request_for(homes_run, o, chip.units(), 1);
   again.already_measured = merge_maps(first.per_class, first.headline).pairs;
   const int calls_before = chip.measure_calls;
   const PlacementResult rest = measure_placement(chip, again, {}, {});
   EXPECT_TRUE(rest.complete);
   EXPECT_EQ(merge_maps(rest.per_class, rest.headline).pairs.size(), 2u * 2u * 28u);
   EXPECT_EQ(chip.measure_calls - calls_before, 1) << "3 of the 4 (class, pass) plans were already done";
-  const PlacementResult whole = measure_placement(chip, request_for(homes, o, chip.units(), 1), {}, {});
+  const PlacementResult whole = measure_placement(chip, request_for(homes_run, o, chip.units(), 1), {}, {});
   EXPECT_EQ(rest.headline_ns.values.size(), whole.headline_ns.values.size());
   for (std::size_t i = 0; i < whole.headline_ns.values.size(); ++i) {
     const double x = whole.headline_ns.values[i], y = rest.headline_ns.values[i];

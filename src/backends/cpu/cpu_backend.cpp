@@ -95,6 +95,8 @@ class CpuBackend final : public Backend {
 
   LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) override {
     if (plan.chain < 1 || plan.repeats < 1) throw UsageError("line probing needs chain and repeats of at least 1");
+    if (plan.device != 0)
+      throw UsageError(fmt::format("the cpu backend has one device, 0; the line probe names device {}", plan.device));
     const cpu::FlagMemory& memory = memory_for(plan.arena);
     std::vector<std::atomic<std::uint32_t>*> lines;
     for (std::uint64_t offset : plan.lines) lines.push_back(&memory.word(offset));

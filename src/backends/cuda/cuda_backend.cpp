@@ -1,7 +1,8 @@
 // The CUDA backend's host orchestration, over the CudaRuntime seam (plain
 // C++: tests/cuda run it against a fake runtime). It checks plans, keeps the
-// flag arena, cuts plans into launches at round boundaries, turns records
-// into measurements and reports how the run went.
+// flag arenas, cuts plans into launches at round boundaries, runs each launch
+// on every GPU the plan touches at once, turns records into measurements and
+// reports how the run went. One GPU is a group of one.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -10,37 +11,20 @@
 #include <fmt/format.h>
 
 #include "backends/cuda/cuda_backend_on_runtime.hpp"
+#include "backends/cuda/cuda_gpu.hpp"
 #include "backends/cuda/launch_plan.hpp"
 #include "cumap/error.hpp"
+#include "cumap/units.hpp"
 
 namespace cumap::cuda {
 namespace {
 
-// Launches shorter than this give too coarse a clock reading from
-// %globaltimer; their cycles are converted with a longer measurement instead.
-constexpr double kMinClockIntervalNs = 10e6;
 // A launch should last about this long: frequent enough progress, few launches.
 constexpr double kTargetLaunchSeconds = 0.1;
 constexpr double kRttGuessNs = 700.0;
 constexpr double kAtomicGuessNs = 300.0;
 
-// Device memory owned through the runtime.
-class DeviceMemory {
- public:
-  DeviceMemory(CudaRuntime& rt, std::size_t bytes) : rt_(&rt), bytes_(bytes), address_(rt.allocate(bytes)) {}
-  ~DeviceMemory() { rt_->release(address_); }
-  DeviceMemory(const DeviceMemory&) = delete;
-  DeviceMemory& operator=(const DeviceMemory&) = delete;
-  DeviceAddress address() const { return address_; }
-  std::size_t bytes() const { return bytes_; }
-
- private:
-  CudaRuntime* rt_;
-  std::size_t bytes_;
-  DeviceAddress address_;
-};
-
-// The persisting-L2 window over the arena, for one measure() call.
+// The persisting-L2 window over one GPU's arena, for one measure() call.
 class PersistingWindow {
  public:
   PersistingWindow(CudaRuntime& rt, DeviceAddress base, std::size_t bytes)
@@ -57,35 +41,82 @@ class PersistingWindow {
   std::size_t bytes_;
 };
 
-// Cycles and ns of the launches long enough to time the SM clock themselves.
-struct ClockTally {
-  double cycles = 0;
-  double ns = 0;
-  void add(const std::array<std::uint64_t, 4>& m) {
-    cycles += static_cast<double>(m[2] - m[0]);
-    ns += static_cast<double>(m[3] - m[1]);
+// Starts a launch on every member, then waits for every member: the kernels
+// of a group run together (their pairs span them). A member that fails to
+// start leaves the others running until their waits give up (bounded by the
+// round budget); they are still waited for before the error goes on.
+std::vector<PingPongOutcome> run_group(const std::vector<CudaGpu*>& members, const std::vector<PingPongLaunch>& launch) {
+  for (std::size_t g = 0; g < members.size(); ++g) members[g]->runtime().prepare_pingpong(launch[g]);
+  std::size_t started = 0;
+  std::vector<PingPongOutcome> out;
+  try {
+    for (; started < members.size(); ++started) members[started]->runtime().start_pingpong();
+  } catch (...) {
+    for (std::size_t g = 0; g < started; ++g) {
+      try {
+        members[g]->runtime().finish_pingpong();
+      } catch (...) {  // the first error is the one to report
+      }
+    }
+    throw;
   }
-  double cycles_per_ns() const { return ns > 0 ? cycles / ns : kNaN; }
-};
+  for (CudaGpu* m : members) out.push_back(m->runtime().finish_pingpong());
+  return out;
+}
 
 class CudaBackend final : public Backend {
  public:
-  CudaBackend(std::unique_ptr<CudaRuntime> runtime, const CudaTestHooks& hooks)
-      : rt_(std::move(runtime)), hooks_(hooks) {}
+  CudaBackend(std::vector<std::unique_ptr<CudaRuntime>> runtimes, const CudaTestHooks& hooks) : hooks_(hooks) {
+    if (runtimes.empty()) throw std::invalid_argument("the CUDA backend needs at least one GPU");
+    for (auto& rt : runtimes) gpus_.push_back(std::make_unique<CudaGpu>(std::move(rt)));
+    std::sort(gpus_.begin(), gpus_.end(), [](const auto& x, const auto& y) { return x->ordinal() < y->ordinal(); });
+    for (std::size_t i = 1; i < gpus_.size(); ++i)
+      if (gpus_[i]->ordinal() == gpus_[i - 1]->ordinal())
+        throw UsageError(fmt::format("--devices names GPU {} twice", gpus_[i]->ordinal()));
+    if (gpus_.size() > static_cast<std::size_t>(kMaxGroupGpus))
+      throw UsageError(fmt::format("--devices names {} GPUs; cumap maps at most {} at once", gpus_.size(),
+                                   kMaxGroupGpus));
+    open_peer_access();
+  }
 
-  DeviceInfo device() const override { return describe(rt_->facts()); }
+  DeviceInfo device() const override {
+    if (gpus_.size() == 1) return describe(gpus_.front()->facts());
+    // Across GPUs: one name if they share it, the units of all of them, and
+    // each GPU's own identity under "gpus" (the order of --devices).
+    DeviceInfo d = describe(gpus_.front()->facts());
+    d.unit_count = 0;
+    d.extra = nlohmann::json::object();
+    nlohmann::json gpus = nlohmann::json::array();
+    for (const auto& g : gpus_) {
+      const DeviceInfo one = describe(g->facts());
+      d.unit_count += one.unit_count;
+      if (one.name != d.name) d.name = "mixed NVIDIA GPUs";
+      nlohmann::json j = one.extra;
+      j["name"] = one.name;
+      gpus.push_back(j);
+    }
+    d.extra["gpus"] = gpus;
+    d.extra["peer_access"] = peers_;
+    return d;
+  }
 
-  // The SM census is a launch, so it happens on first use.
+  // Across GPUs ids are unit_id()s (plan.hpp); on one, SM ids.
   std::vector<int> units() const override {
-    if (!sm_ids_) sm_ids_ = census();
-    return *sm_ids_;
+    if (gpus_.size() == 1) return gpus_.front()->sm_ids();
+    std::vector<int> ids;
+    for (const auto& g : gpus_)
+      for (int sm : g->sm_ids()) ids.push_back(unit_id(UnitRef{g->ordinal(), sm}));
+    return ids;
   }
 
   Capabilities capabilities() const override {
     Capabilities c;
-    c.max_pairs_per_round = std::max(1, rt_->facts().sm_count / 2);
+    int sms = 0;
+    for (const auto& g : gpus_) sms += g->facts().sm_count;
+    c.max_pairs_per_round = std::max(1, sms / 2);
     c.l2_persist = true;
-    c.dsm = rt_->facts().cc_major >= 9;
+    // Clusters never span GPUs.
+    c.dsm = gpus_.size() == 1 && gpus_.front()->facts().cc_major >= 9;
     // One line's home shapes a map as much as the pair does, and so do the
     // L2 slices within a home. On the H100, 32 lines of 500 round trips per
     // class kept per-class maps of two allocations at r 0.988-0.995; 64 lines
@@ -97,53 +128,105 @@ class CudaBackend final : public Backend {
   }
 
   Topology topology() override {
-    if (!topology_) topology_ = rt_->discover_gpcs(units());
-    return *topology_;
+    if (gpus_.size() == 1) return gpus_.front()->topology();
+    // Each GPU's groups, ids made unit_id()s; names stay the GPU's own
+    // ("GPC3"): the display prefixes the GPU.
+    Topology all;
+    nlohmann::json details = nlohmann::json::array();
+    for (const auto& g : gpus_) {
+      const Topology t = g->topology();
+      all.source = t.source;
+      for (const UnitGroup& group : t.groups) {
+        UnitGroup renamed{group.name, {}};
+        for (int sm : group.units) renamed.units.push_back(unit_id(UnitRef{g->ordinal(), sm}));
+        all.groups.push_back(std::move(renamed));
+      }
+      details.push_back({{"gpu", g->ordinal()}, {"details", t.details}});
+    }
+    all.details = {{"gpus", details}};
+    return all;
   }
 
   Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) override {
-    if (plan.path == Path::Dsm) return rt_->measure_dsm(plan, units(), fallback_cycles_per_ns(), progress);
+    if (plan.path == Path::Dsm) {
+      if (gpus_.size() > 1) throw UsageError("--via dsm works inside one GPU's clusters; a map across GPUs has none");
+      CudaGpu& gpu = *gpus_.front();
+      return gpu.runtime().measure_dsm(plan, gpu.sm_ids(), gpu.fallback_cycles_per_ns(), progress);
+    }
     // The global path's kernels exist for these four; others (mbarrier) are dsm-only.
     if (plan.probe != Probe::Cas && plan.probe != Probe::Exch && plan.probe != Probe::AcqRel &&
         plan.probe != Probe::Volatile)
       throw UsageError(fmt::format("--probe {} needs --via dsm", to_string(plan.probe)));
-    check_plan_units(plan, rt_->facts().ordinal, units(), "SM");
+    check_units(plan);
     check_plan_flags(plan);
-    const DeviceAddress base = arena_for(plan.arena, plan.flush_cache);
-    // Every pair starts from zero, even after a launch that was abandoned.
-    rt_->zero(arena_->address(), arena_->bytes());
-    std::optional<PersistingWindow> persist;
-    if (plan.l2_persist) persist.emplace(*rt_, base, plan.arena.bytes);
+    const std::vector<int> group = launch_group(plan);
+    std::vector<CudaGpu*> members;
+    for (int device : group) members.push_back(&gpu_of(device));
 
-    PingPongLaunch launch;
-    launch.settings = settings_for(plan);
-    launch.arena = base;
-    if (plan.flush_cache) {
-      launch.flush_buffer = flush_->address();
-      launch.flush_words = flush_->bytes() / sizeof(std::uint32_t);
+    std::vector<DeviceAddress> arenas;
+    std::vector<DeviceAddress> controls;
+    unsigned group_blocks = 0;
+    std::vector<std::optional<PersistingWindow>> persist(members.size());
+    for (std::size_t g = 0; g < members.size(); ++g) {
+      arenas.push_back(members[g]->arena_for(plan.arena, plan.flush_cache));
+      // Every pair starts from zero, even after a launch that was abandoned.
+      members[g]->zero_arena();
+      controls.push_back(members[g]->runtime().control_words());
+      group_blocks += static_cast<unsigned>(members[g]->facts().sm_count);
+      if (plan.l2_persist) persist[g].emplace(members[g]->runtime(), arenas[g], plan.arena.bytes);
+    }
+
+    std::vector<PingPongLaunch> launch(members.size());
+    for (std::size_t g = 0; g < members.size(); ++g) {
+      launch[g].settings = settings_for(plan, members);
+      launch[g].self = static_cast<int>(g);
+      launch[g].arenas = arenas;
+      launch[g].controls = controls;
+      launch[g].group_blocks = group_blocks;
+      if (plan.flush_cache) {
+        launch[g].flush_buffer = members[g]->flush_buffer();
+        launch[g].flush_words = members[g]->flush_words();
+      }
     }
     Measurements out;
-    ClockTally run_clock;
+    std::vector<ClockTally> run_clock(members.size());
     const auto ranges =
         launch_round_ranges(plan.rounds.size(), rounds_per_launch(plan.counts, kRttGuessNs, kTargetLaunchSeconds));
     for (const RoundRange& range : ranges) {
-      launch.pairs = launch_pairs(plan, range);
-      const PingPongOutcome done = rt_->run_pingpong(launch);
-      check_abort(done, "ping-pong");
-      const double cpn = launch_cycles_per_ns(done, run_clock);
-      auto decoded = decode_launch(plan, range, done.records, cpn);
+      const LaunchPairs pairs = launch_pairs(plan, range, group);
+      // One word per pair for the whole group, on its first member.
+      const DeviceAddress sides_done = members.front()->cleared_sides_done(pairs.pairs.size());
+      for (PingPongLaunch& l : launch) {
+        l.pairs = pairs;
+        l.sides_done = sides_done;
+      }
+      const std::vector<PingPongOutcome> done = run_group(members, launch);
+      std::vector<LaunchRecords> records;
+      std::vector<double> cpn;
+      double longest_ms = 0.0;
+      for (std::size_t g = 0; g < members.size(); ++g) {
+        check_abort(done[g], "ping-pong");
+        cpn.push_back(members[g]->launch_cycles_per_ns(done[g], run_clock[g]));
+        records.push_back(done[g].records);
+        longest_ms = std::max(longest_ms, done[g].elapsed_ms);
+      }
+      auto decoded = decode_launch(plan, range, group, records, cpn);
       out.pairs.insert(out.pairs.end(), std::make_move_iterator(decoded.begin()), std::make_move_iterator(decoded.end()));
-      out.stats.device_seconds += done.elapsed_ms * 1e-3;
+      out.stats.device_seconds += longest_ms * 1e-3;
       ++out.stats.launches;
       if (progress) progress(range.end, plan.rounds.size());
     }
-    out.stats.clock_hz = run_clock.ns > 0 ? run_clock.cycles_per_ns() * 1e9 : fallback_cycles_per_ns() * 1e9;
-    out.stats.extra = run_extra(run_clock, persist ? persist->bytes() : 0);
+    out.stats.clock_hz = run_clock.front().ns > 0 ? run_clock.front().cycles_per_ns() * 1e9
+                                                   : members.front()->fallback_cycles_per_ns() * 1e9;
+    out.stats.extra = run_extra(members, run_clock, persist);
     return out;
   }
 
   LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) override {
-    check_probe_units(plan);
+    CudaGpu& gpu = gpu_of(plan.device);
+    MeasurementPlan units_only;
+    units_only.units = plan.units;
+    check_plan_units(units_only, gpu.ordinal(), gpu.sm_ids(), "SM");
     check_line_probe(plan);
     LineLatencyTable table;
     table.units = plan.units;
@@ -153,11 +236,11 @@ class CudaBackend final : public Backend {
     if (plan.units.empty() || plan.lines.empty()) return table;
 
     LineProbeLaunch launch;
-    launch.arena = arena_for(plan.arena, false);
+    launch.arena = gpu.arena_for(plan.arena, false);
     launch.line_words = line_words(plan);
     launch.chain = plan.chain;
     launch.repeats = plan.repeats;
-    launch.turn_budget_cycles = turn_budget_cycles(plan, rt_->facts().max_sm_clock_hz);
+    launch.turn_budget_cycles = turn_budget_cycles(plan, gpu.facts().max_sm_clock_hz);
     launch.turn_ns_estimate = turn_ns_estimate(plan, kAtomicGuessNs);
     const std::size_t per = units_per_probe_launch(plan, kAtomicGuessNs, kTargetLaunchSeconds);
     ClockTally run_clock;
@@ -165,27 +248,58 @@ class CudaBackend final : public Backend {
       const std::size_t end = std::min(plan.units.size(), begin + per);
       launch.turn_sms.clear();
       for (std::size_t u = begin; u < end; ++u) launch.turn_sms.push_back(plan.units[u].unit);
-      const LineProbeOutcome done = rt_->run_line_probe(launch);
+      const LineProbeOutcome done = gpu.runtime().run_line_probe(launch);
       check_abort(done, "line-probe");
       fill_probe_rows(table, begin, end - begin, done.cycles, plan.chain, plan.repeats,
-                      launch_cycles_per_ns(done, run_clock));
+                      gpu.launch_cycles_per_ns(done, run_clock));
       if (progress) progress(end, plan.units.size());
     }
     return table;
   }
 
   CoherenceReport check_coherence(int reader, int writer, double window_ms) override {
-    const std::vector<int> sms = units();
+    CudaGpu& gpu = *gpus_.front();
+    const std::vector<int>& sms = gpu.sm_ids();
     for (int u : {reader, writer})
       if (!std::binary_search(sms.begin(), sms.end(), u))
         throw UsageError(fmt::format("check-coherence: SM {} does not exist on this device", u));
     if (reader == writer) throw UsageError("check-coherence: reader and writer must be different SMs");
-    return rt_->check_coherence(reader, writer, window_ms, calibrated_cycles_per_ns());
+    return gpu.runtime().check_coherence(reader, writer, window_ms, gpu.calibrated_cycles_per_ns());
   }
 
  private:
-  PingPongSettings settings_for(const MeasurementPlan& plan) const {
-    const double max_hz = rt_->facts().max_sm_clock_hz;
+  CudaGpu& gpu_of(int device) {
+    for (const auto& g : gpus_)
+      if (g->ordinal() == device) return *g;
+    throw UsageError(fmt::format("GPU {} is not one this run measures", device));
+  }
+
+  // Every unit on one of this backend's GPUs and one of its SMs, every
+  // pair's flags on one of its GPUs.
+  void check_units(const MeasurementPlan& plan) {
+    const auto check = [&](const UnitRef& u) {
+      const std::vector<int>& sms = gpu_of(u.device).sm_ids();
+      if (!std::binary_search(sms.begin(), sms.end(), u.unit))
+        throw UsageError(fmt::format("SM {} does not exist on GPU {} (SMs: {})", u.unit, u.device,
+                                     format_unit_list(sms)));
+    };
+    for (const UnitRef& u : plan.units) check(u);
+    for (const Round& round : plan.rounds)
+      for (const PlannedPair& p : round.pairs) {
+        check(p.a);
+        check(p.b);
+        (void)gpu_of(p.flags.device);
+      }
+    MeasurementPlan counts_only;
+    counts_only.counts = plan.counts;
+    check_plan_units(counts_only, 0, {}, "SM");  // the counts' limits
+  }
+
+  // Budgets in cycles of the fastest SM clock of the group (at slower
+  // clocks a budget only lasts longer).
+  PingPongSettings settings_for(const MeasurementPlan& plan, const std::vector<CudaGpu*>& members) const {
+    double max_hz = 0;
+    for (const CudaGpu* g : members) max_hz = std::max(max_hz, g->facts().max_sm_clock_hz);
     PingPongSettings s;
     s.counts = plan.counts;
     s.probe = static_cast<int>(plan.probe);
@@ -197,117 +311,70 @@ class CudaBackend final : public Backend {
     return s;
   }
 
-  // The arena of `wanted`, allocated on first use and kept while plans ask
-  // for the same one, so that an offset names the same memory (and L2 home)
-  // in every call. Returns its base (offset 0).
-  DeviceAddress arena_for(const FlagArena& wanted, bool with_flush) {
-    check_arena(wanted);
-    if (wanted.device != rt_->facts().ordinal)
-      throw UsageError(fmt::format("the flag arena is on device {}; this backend measures device {}", wanted.device,
-                                   rt_->facts().ordinal));
-    if (!arena_ || arena_spec_ != wanted) {
-      arena_.reset();  // give the old one back before asking for room
-      const std::size_t bytes = arena_allocation_bytes(wanted);
-      check_fits(bytes, "the flag arena");
-      arena_.emplace(*rt_, bytes);
-      arena_spec_ = wanted;
+  nlohmann::json run_extra(const std::vector<CudaGpu*>& members, const std::vector<ClockTally>& run_clock,
+                           const std::vector<std::optional<PersistingWindow>>& persist) const {
+    const auto one = [](const CudaGpu& g, const ClockTally& clock, const std::optional<PersistingWindow>& window) {
+      nlohmann::json j;
+      j["sm_clock_calibration_hz"] = g.calibrated_cycles_per_ns() * 1e9;
+      j["clock_measured_by_launches"] = clock.ns > 0;
+      if (clock.ns > 0) j["sm_clock_measured_hz"] = clock.cycles_per_ns() * 1e9;
+      j["blocks_per_launch"] = g.facts().sm_count;
+      j["dynamic_shared_memory_per_block_bytes"] = g.runtime().smem_per_block();
+      if (window) j["l2_persisting_window_bytes"] = window->bytes();
+      return j;
+    };
+    if (members.size() == 1) return one(*members.front(), run_clock.front(), persist.front());
+    nlohmann::json gpus = nlohmann::json::array();
+    for (std::size_t g = 0; g < members.size(); ++g) {
+      nlohmann::json j = one(*members[g], run_clock[g], persist[g]);
+      j["gpu"] = members[g]->ordinal();
+      gpus.push_back(j);
     }
-    if (with_flush && !flush_) {
-      const std::size_t bytes = flush_buffer_words(rt_->facts().l2_bytes) * sizeof(std::uint32_t);
-      check_fits(bytes, "--flush-cache's buffer (twice the L2)");
-      flush_.emplace(*rt_, bytes);
-    }
-    return arena_base(arena_->address(), wanted);
+    return {{"gpus", gpus}};
   }
 
-  // Memory the device cannot spare is bad input, not a failure.
-  void check_fits(std::size_t bytes, const char* what) const {
-    const std::size_t free_bytes = rt_->free_memory_bytes();
-    if (bytes > free_bytes / 2)
-      throw UsageError(fmt::format("{} needs {} MiB; the device has {} MiB free (fewer lines, a smaller "
-                                   "--rotating-count or --flag-offset?)",
-                                   what, bytes >> 20, free_bytes >> 20));
+  // Pairs across GPUs signal through one GPU's memory with atomics from the
+  // other: every GPU must reach every other's memory, with atomics done
+  // natively at the memory's GPU (else a CAS over the link is not atomic).
+  void open_peer_access() {
+    peers_ = nlohmann::json::array();
+    for (const auto& from_gpu : gpus_)
+      for (const auto& to_gpu : gpus_) {
+        if (from_gpu == to_gpu) continue;
+        CudaGpu& from = *from_gpu;
+        const CudaGpu& to = *to_gpu;
+        const PeerAccess a = from.runtime().open_peer_access(to.ordinal());
+        if (!a.can_access)
+          throw UsageError(fmt::format("GPU {} cannot reach GPU {}'s memory (no peer access between them): a map "
+                                       "across them is impossible",
+                                       from.ordinal(), to.ordinal()));
+        if (!a.native_atomics)
+          throw UsageError(fmt::format("GPU {} reaches GPU {}'s memory without native atomics: a ping-pong across "
+                                       "them would not be atomic",
+                                       from.ordinal(), to.ordinal()));
+        peers_.push_back({{"from", from.ordinal()},
+                          {"to", to.ordinal()},
+                          {"native_atomics", a.native_atomics},
+                          {"performance_rank", a.performance_rank}});
+      }
   }
 
-  void check_probe_units(const LineProbePlan& plan) const {
-    MeasurementPlan units_only;
-    units_only.units = plan.units;
-    check_plan_units(units_only, rt_->facts().ordinal, units(), "SM");
-  }
-
-  static void check_abort(const LaunchOutcome& done, const char* kernel) {
-    if (done.abort_code != kNoAbort)
-      throw RuntimeFailure(fmt::format("the {} kernel stopped: {}", kernel, abort_reason(done.abort_code)));
-  }
-
-  // A launch of at least 10 ms times the SM clock itself; shorter ones use
-  // what longer launches measured so far, else the calibration.
-  double launch_cycles_per_ns(const LaunchOutcome& done, ClockTally& run_clock) {
-    const double cpn = cycles_per_ns(done.clock_marks.data());
-    if (std::isfinite(cpn) && static_cast<double>(done.clock_marks[3] - done.clock_marks[1]) >= kMinClockIntervalNs) {
-      run_clock.add(done.clock_marks);
-      lifetime_clock_.add(done.clock_marks);
-      return cpn;
-    }
-    return fallback_cycles_per_ns();
-  }
-
-  double fallback_cycles_per_ns() const {
-    return lifetime_clock_.ns > 0 ? lifetime_clock_.cycles_per_ns() : calibrated_cycles_per_ns();
-  }
-
-  double calibrated_cycles_per_ns() const {
-    if (!calibrated_cpn_) {
-      const auto m = rt_->calibrate_clock();
-      const double cpn = cycles_per_ns(m.data());
-      if (!std::isfinite(cpn)) throw RuntimeFailure("SM clock calibration against %globaltimer failed");
-      calibrated_cpn_ = cpn;
-    }
-    return *calibrated_cpn_;
-  }
-
-  nlohmann::json run_extra(const ClockTally& run_clock, std::size_t persist_bytes) const {
-    nlohmann::json j;
-    j["sm_clock_calibration_hz"] = calibrated_cycles_per_ns() * 1e9;
-    j["clock_measured_by_launches"] = run_clock.ns > 0;
-    j["blocks_per_launch"] = rt_->facts().sm_count;
-    j["dynamic_shared_memory_per_block_bytes"] = rt_->smem_per_block();
-    if (persist_bytes > 0) j["l2_persisting_window_bytes"] = persist_bytes;
-    return j;
-  }
-
-  // A launch with no pairs: which %smid values exist, and is every SM taken once?
-  std::vector<int> census() const {
-    PingPongLaunch empty;
-    empty.settings.counts = {1, 1, 0, true};
-    empty.settings.wait_budget_cycles = budget_cycles(100.0, rt_->facts().max_sm_clock_hz);
-    empty.settings.round_budget_cycles = budget_cycles(1000.0, rt_->facts().max_sm_clock_hz);
-    empty.settings.round_ns_estimate = 1000;
-    empty.pairs.round_starts = {0};
-    const PingPongOutcome done = rt_->run_pingpong(empty);
-    check_abort(done, "ping-pong");
-    std::vector<int> ids = done.block_sm;
-    std::sort(ids.begin(), ids.end());
-    if (std::adjacent_find(ids.begin(), ids.end()) != ids.end())
-      throw RuntimeFailure("two blocks reported the same %smid: cannot pin one block per SM");
-    return ids;
-  }
-
-  std::unique_ptr<CudaRuntime> rt_;  // first: the memory below is released through it
+  std::vector<std::unique_ptr<CudaGpu>> gpus_;  // by ordinal
   CudaTestHooks hooks_;
-  mutable std::optional<std::vector<int>> sm_ids_;
-  mutable std::optional<double> calibrated_cpn_;
-  std::optional<Topology> topology_;
-  ClockTally lifetime_clock_;
-  FlagArena arena_spec_;
-  std::optional<DeviceMemory> arena_;
-  std::optional<DeviceMemory> flush_;
+  nlohmann::json peers_ = nlohmann::json::array();
 };
 
 }  // namespace
 
+std::unique_ptr<Backend> make_cuda_backend_on(std::vector<std::unique_ptr<CudaRuntime>> runtimes,
+                                              const CudaTestHooks& hooks) {
+  return std::make_unique<CudaBackend>(std::move(runtimes), hooks);
+}
+
 std::unique_ptr<Backend> make_cuda_backend_on(std::unique_ptr<CudaRuntime> runtime, const CudaTestHooks& hooks) {
-  return std::make_unique<CudaBackend>(std::move(runtime), hooks);
+  std::vector<std::unique_ptr<CudaRuntime>> one;
+  one.push_back(std::move(runtime));
+  return make_cuda_backend_on(std::move(one), hooks);
 }
 
 }  // namespace cumap::cuda

@@ -1,4 +1,6 @@
 // make_cuda_backend: the orchestration (cuda_backend.cpp) over the real runtime.
+#include <cuda_runtime_api.h>
+
 #include "backends/cuda/cuda_backend.hpp"
 #include "backends/cuda/cuda_backend_on_runtime.hpp"
 #include "backends/cuda/cuda_runtime_real.hpp"
@@ -6,7 +8,22 @@
 namespace cumap {
 
 std::unique_ptr<Backend> make_cuda_backend(const DeviceSelection& selection) {
-  return cuda::make_cuda_backend_on(cuda::make_real_cuda_runtime(selection.device));
+  if (selection.devices.size() < 2) {
+    const int device = selection.devices.empty() ? selection.device : selection.devices.front();
+    return cuda::make_cuda_backend_on(cuda::make_real_cuda_runtime(device));
+  }
+  std::vector<std::unique_ptr<cuda::CudaRuntime>> runtimes;
+  for (int device : selection.devices) runtimes.push_back(cuda::make_real_cuda_runtime(device));
+  return cuda::make_cuda_backend_on(std::move(runtimes));
+}
+
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();  // no driver or no device: none
+    return 0;
+  }
+  return count;
 }
 
 }  // namespace cumap

@@ -29,15 +29,30 @@ struct LaunchOutcome {
   std::vector<int> block_sm;                   // %smid of every block
 };
 
-// One ping-pong launch: whole rounds of the plan (launch_pairs), the flags at
-// `arena` + 4 * word. A launch without pairs only checks every block in: the
-// SM census.
+// One ping-pong launch on one GPU of a launch group: whole rounds of the plan
+// (launch_pairs), the same on every member. This GPU is member `self`;
+// arenas[g] is member g's flag arena (flags at arenas[flag_gpu] + 4 * word)
+// and controls[g] its control words, all addresses valid on this GPU (peer
+// addresses across GPUs); sides_done is one array of a word per pair for
+// the whole group. A launch without pairs only checks every block in: the
+// SM census (a group of one: arenas {0}, controls {control_words()}).
 struct PingPongLaunch {
   PingPongSettings settings;
   LaunchPairs pairs;
-  DeviceAddress arena = 0;
+  int self = 0;
+  std::vector<DeviceAddress> arenas;
+  std::vector<DeviceAddress> controls;
+  DeviceAddress sides_done = 0;
+  unsigned group_blocks = 0;       // blocks of all members together
   DeviceAddress flush_buffer = 0;  // with settings.flush_l2
   std::size_t flush_words = 0;
+};
+
+// What the CUDA runtime says about reaching another GPU's memory.
+struct PeerAccess {
+  bool can_access = false;     // cudaDeviceCanAccessPeer
+  bool native_atomics = false; // cudaDevP2PAttrNativeAtomicSupported: atomics to the peer are done there
+  int performance_rank = 0;    // cudaDevP2PAttrPerformanceRank: 0 is the best link the system has
 };
 struct PingPongOutcome : LaunchOutcome {
   LaunchRecords records;
@@ -73,8 +88,28 @@ class CudaRuntime {
 
   // clock64/%globaltimer marks around a stretch of spinning (as LaunchOutcome::clock_marks).
   virtual std::array<std::uint64_t, 4> calibrate_clock() = 0;
-  virtual PingPongOutcome run_pingpong(const PingPongLaunch& launch) = 0;
+
+  // A ping-pong launch in three steps, so that a group's kernels run at the
+  // same time: prepare uploads it and clears this GPU's records and control
+  // words, and returns when that is done (every member's words must be clear
+  // before any member starts: they add to each other's); start launches
+  // without waiting; finish waits for the kernel and reads it back.
+  virtual void prepare_pingpong(const PingPongLaunch& launch) = 0;
+  virtual void start_pingpong() = 0;
+  virtual PingPongOutcome finish_pingpong() = 0;
+  PingPongOutcome run_pingpong(const PingPongLaunch& launch) {
+    prepare_pingpong(launch);
+    start_pingpong();
+    return finish_pingpong();
+  }
+  // This GPU's control words (kControlWords), which ping-pong launches clear
+  // in prepare_pingpong and the members of a group add to.
+  virtual DeviceAddress control_words() const = 0;
+
   virtual LineProbeOutcome run_line_probe(const LineProbeLaunch& launch) = 0;
+
+  // Checks that this GPU can reach `peer_ordinal`'s memory and enables it.
+  virtual PeerAccess open_peer_access(int peer_ordinal) = 0;
 
   // --l2-persist: accesses to [base, base + bytes) persist in L2 until
   // cleared; returns the window's size (clamped to the device), 0 if the

@@ -1,10 +1,15 @@
 // CudaRuntime over the CUDA runtime API: every call checked with
-// CUMAP_CUDA_CHECK, every launch synchronized and read back before it returns.
+// CUMAP_CUDA_CHECK, every launch synchronized and read back before it returns
+// (a ping-pong launch when finish_pingpong returns). Several runtimes live in
+// one process when a map spans GPUs: every entry point makes its GPU the
+// current device first (OnDevice), since allocations, memsets and launches
+// go to the current one.
 #include "backends/cuda/cuda_runtime_real.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <optional>
+#include <stdexcept>
 
 #include "backends/cuda/clock_calibration_launch.hpp"
 #include "backends/cuda/cluster_census_launch.hpp"
@@ -26,6 +31,11 @@ T* as_pointer(DeviceAddress a) {
   return reinterpret_cast<T*>(a);
 }
 
+// Makes `ordinal` the calling thread's current device for a scope.
+struct OnDevice {
+  explicit OnDevice(int ordinal) { CUMAP_CUDA_CHECK(cudaSetDevice(ordinal)); }
+};
+
 class RealCudaRuntime final : public CudaRuntime {
  public:
   explicit RealCudaRuntime(int ordinal)
@@ -39,54 +49,119 @@ class RealCudaRuntime final : public CudaRuntime {
     prepare_coherence_kernels();
   }
 
+  // Members are freed after this body: on this GPU.
+  ~RealCudaRuntime() override { (void)cudaSetDevice(facts_.ordinal); }
+  RealCudaRuntime(const RealCudaRuntime&) = delete;
+  RealCudaRuntime& operator=(const RealCudaRuntime&) = delete;
+
   const DeviceFacts& facts() const override { return facts_; }
   std::size_t smem_per_block() const override { return smem_bytes_; }
 
   std::size_t free_memory_bytes() override {
+    const OnDevice on(facts_.ordinal);
     std::size_t free_bytes = 0, total_bytes = 0;
     CUMAP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     return free_bytes;
   }
   DeviceAddress allocate(std::size_t bytes) override {
+    const OnDevice on(facts_.ordinal);
     void* p = nullptr;
     CUMAP_CUDA_CHECK(cudaMalloc(&p, bytes));
     return reinterpret_cast<DeviceAddress>(p);
   }
   void release(DeviceAddress memory) noexcept override {
-    if (memory) (void)cudaFree(as_pointer<void>(memory));  // errors surface at the next checked call
+    if (!memory) return;
+    // Errors surface at the next checked call.
+    (void)cudaSetDevice(facts_.ordinal);
+    (void)cudaFree(as_pointer<void>(memory));
   }
   void zero(DeviceAddress memory, std::size_t bytes) override {
+    const OnDevice on(facts_.ordinal);
     CUMAP_CUDA_CHECK(cudaMemsetAsync(as_pointer<void>(memory), 0, bytes, stream_.get()));
     CUMAP_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
   std::array<std::uint64_t, 4> calibrate_clock() override {
+    const OnDevice on(facts_.ordinal);
     DeviceBuffer<std::uint64_t> marks(4);
     launch_clock_calibration(marks.get(), 50'000'000, 10'000'000, stream_.get());
     const auto m = marks.download(4, stream_.get());
     return {m[0], m[1], m[2], m[3]};
   }
 
-  PingPongOutcome run_pingpong(const PingPongLaunch& launch) override {
+  void prepare_pingpong(const PingPongLaunch& launch) override {
+    const OnDevice on(facts_.ordinal);
+    if (launch.arenas.size() != launch.controls.size() || launch.arenas.empty() ||
+        launch.arenas.size() > static_cast<std::size_t>(kMaxGroupGpus) || launch.self < 0 ||
+        static_cast<std::size_t>(launch.self) >= launch.arenas.size())
+      throw std::invalid_argument("prepare_pingpong: a launch group needs an arena and control words per member");
     const int samples = launch.settings.counts.samples;
     if (!buffers_ || !buffers_->fits(launch.pairs, samples))
       buffers_.emplace(launch.pairs.pairs.size(), launch.pairs.round_starts.size() - 1, samples);
-    PingPongParams pp{};
+    PingPongParams& pp = pending_.emplace();
     pp.settings = launch.settings;
-    pp.arena = as_pointer<std::uint32_t>(launch.arena);
+    pp.self = launch.self;
+    pp.group_size = static_cast<int>(launch.arenas.size());
+    pp.group_blocks = launch.group_blocks;
+    for (std::size_t g = 0; g < launch.arenas.size(); ++g) {
+      pp.arenas[g] = as_pointer<std::uint32_t>(launch.arenas[g]);
+      pp.controls[g] = as_pointer<unsigned>(launch.controls[g]);
+    }
+    pp.sides_done = as_pointer<unsigned>(launch.sides_done);
     pp.flush_buffer = launch.settings.flush_l2 ? as_pointer<std::uint32_t>(launch.flush_buffer) : nullptr;
     pp.flush_words = launch.settings.flush_l2 ? launch.flush_words : 0;
     buffers_->prepare(pp, launch.pairs, stream_.get());
     control_.reset(stream_.get());
     control_.point(pp);
+    pending_pairs_ = launch.pairs.pairs.size();
+    // Cleared before any member of the group starts: they add to these words.
+    CUMAP_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  void start_pingpong() override {
+    const OnDevice on(facts_.ordinal);
+    if (!pending_) throw std::logic_error("start_pingpong without prepare_pingpong");
+    timer_.start(stream_.get());
+    launch_pingpong(*pending_, facts_.sm_count, smem_bytes_, stream_.get());
+    CUMAP_CUDA_CHECK(cudaGetLastError());
+    timer_.stop(stream_.get());
+  }
+
+  PingPongOutcome finish_pingpong() override {
+    const OnDevice on(facts_.ordinal);
+    if (!pending_) throw std::logic_error("finish_pingpong without a started launch");
+    pending_.reset();
+    CUMAP_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     PingPongOutcome out;
-    out.elapsed_ms = timed([&](cudaStream_t s) { launch_pingpong(pp, facts_.sm_count, smem_bytes_, s); });
+    out.elapsed_ms = timer_.elapsed_ms();
     read_outcome(out);
-    out.records = buffers_->records(launch.pairs.pairs.size(), stream_.get());
+    out.records = buffers_->records(pending_pairs_, stream_.get());
     return out;
   }
 
+  DeviceAddress control_words() const override { return reinterpret_cast<DeviceAddress>(control_.words()); }
+
+  PeerAccess open_peer_access(int peer) override {
+    const OnDevice on(facts_.ordinal);
+    PeerAccess a;
+    int value = 0;
+    CUMAP_CUDA_CHECK(cudaDeviceCanAccessPeer(&value, facts_.ordinal, peer));
+    a.can_access = value != 0;
+    if (!a.can_access) return a;
+    CUMAP_CUDA_CHECK(cudaDeviceGetP2PAttribute(&value, cudaDevP2PAttrNativeAtomicSupported, facts_.ordinal, peer));
+    a.native_atomics = value != 0;
+    CUMAP_CUDA_CHECK(cudaDeviceGetP2PAttribute(&value, cudaDevP2PAttrPerformanceRank, facts_.ordinal, peer));
+    a.performance_rank = value;
+    // Enabled once per pair of devices for the process; a second call says so.
+    if (const cudaError_t err = cudaDeviceEnablePeerAccess(peer, 0);
+        err != cudaSuccess && err != cudaErrorPeerAccessAlreadyEnabled)
+      throw_cuda_error(err, "cudaDeviceEnablePeerAccess", __FILE__, __LINE__);
+    (void)cudaGetLastError();  // clear the already-enabled error
+    return a;
+  }
+
   LineProbeOutcome run_line_probe(const LineProbeLaunch& launch) override {
+    const OnDevice on(facts_.ordinal);
     std::vector<int> turn_of_sm(static_cast<std::size_t>(sm_id_limit()), -1);
     for (std::size_t t = 0; t < launch.turn_sms.size(); ++t) turn_of_sm.at(launch.turn_sms[t]) = static_cast<int>(t);
     DeviceBuffer<std::uint32_t> words(launch.line_words.size());
@@ -110,6 +185,7 @@ class RealCudaRuntime final : public CudaRuntime {
     lp.cycles = cycles.get();
     control_.reset(stream_.get());
     control_.point(lp);
+    lp.control = control_.words();
     LineProbeOutcome out;
     out.elapsed_ms = timed([&](cudaStream_t s) { launch_line_probe(lp, facts_.sm_count, smem_bytes_, s); });
     read_outcome(out);
@@ -118,6 +194,7 @@ class RealCudaRuntime final : public CudaRuntime {
   }
 
   std::size_t set_persisting_window(DeviceAddress base, std::size_t bytes) override {
+    const OnDevice on(facts_.ordinal);
     if (persisting_window_bytes(bytes, facts_.persisting_l2_max_bytes, facts_.access_policy_max_window_bytes) == 0)
       return 0;
     persist_.reset();
@@ -125,9 +202,13 @@ class RealCudaRuntime final : public CudaRuntime {
                      facts_.access_policy_max_window_bytes);
     return persist_->bytes();
   }
-  void clear_persisting_window() noexcept override { persist_.reset(); }
+  void clear_persisting_window() noexcept override {
+    (void)cudaSetDevice(facts_.ordinal);  // noexcept: an error surfaces at the next checked call
+    persist_.reset();
+  }
 
   Topology discover_gpcs(const std::vector<int>& sm_ids) override {
+    const OnDevice on(facts_.ordinal);
     return cuda::discover_gpcs(facts_.cc_major, smem_bytes_, sm_ids, stream_.get());
   }
 
@@ -135,6 +216,7 @@ class RealCudaRuntime final : public CudaRuntime {
 
   Measurements measure_dsm(const MeasurementPlan& plan, const std::vector<int>& sm_ids, double cycles_per_ns,
                            const ProgressFn& progress) override {
+    const OnDevice on(facts_.ordinal);
     DsmContext ctx;
     ctx.device = facts_.ordinal;
     ctx.stream = stream_.get();
@@ -174,10 +256,13 @@ class RealCudaRuntime final : public CudaRuntime {
   EventTimer timer_;
   LaunchControl control_;
   std::optional<PingPongBuffers> buffers_;
+  std::optional<PingPongParams> pending_;  // prepared, not yet finished
+  std::size_t pending_pairs_ = 0;
   std::optional<PersistingL2Window> persist_;
 };
 
 CoherenceReport RealCudaRuntime::check_coherence(int reader, int writer, double window_ms, double cpn) {
+  const OnDevice on(facts_.ordinal);
   // Each case gets its own page: data, then the two handshake flags on lines of their own.
   constexpr std::size_t kCaseWords = 1024;
   constexpr int kCases = kStoreOps * kLoadOps;

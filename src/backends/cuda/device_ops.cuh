@@ -42,33 +42,67 @@ __device__ __forceinline__ unsigned ld_volatile(const unsigned* p) {
 __device__ __forceinline__ void st_release(unsigned* p, unsigned v) {
   asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+// System scope: the flag or counter is written by another GPU (over NVLink).
+__device__ __forceinline__ unsigned ld_acquire_sys(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ unsigned ld_relaxed_sys(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_release_sys(unsigned* p, unsigned v) {
+  asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
 __device__ __forceinline__ void st_volatile(unsigned* p, unsigned v) {
   asm volatile("st.volatile.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+// The scope of a pair's operations: the GPU for two SMs of one GPU, the
+// system for a pair across GPUs (the flags are in one GPU's memory, the
+// other side reaches them over the link: atomicCAS_system and .sys loads
+// and stores). A pair of one GPU keeps the .gpu operations it always had.
+enum Scope { kGpuScope, kSystemScope };
+
 // The signalling operations (--probe), protocol::ProbeCode. Flag values only
 // grow within a pair, so a CAS expecting k is never fooled by a stale value.
-template <int P>
+template <int P, int S = kGpuScope>
 __device__ __forceinline__ void send(unsigned* flag, unsigned k) {
-  if constexpr (P == kCas) atomicCAS(flag, k - 1, k);
-  else if constexpr (P == kExch) atomicExch(flag, k);
-  else if constexpr (P == kAcqRel) st_release(flag, k);
-  else st_volatile(flag, k);
+  if constexpr (S == kSystemScope) {
+    if constexpr (P == kCas) atomicCAS_system(flag, k - 1, k);
+    else if constexpr (P == kExch) atomicExch_system(flag, k);
+    else if constexpr (P == kAcqRel) st_release_sys(flag, k);
+    else st_volatile(flag, k);
+  } else {
+    if constexpr (P == kCas) atomicCAS(flag, k - 1, k);
+    else if constexpr (P == kExch) atomicExch(flag, k);
+    else if constexpr (P == kAcqRel) st_release(flag, k);
+    else st_volatile(flag, k);
+  }
 }
 
-template <int P>
+template <int P, int S = kGpuScope>
 __device__ __forceinline__ bool arrived(unsigned* flag, unsigned k) {
   // CAS polling rewrites the value it expects: every poll is an atomic at the
   // line's L2 home, as in the seed protocol.
-  if constexpr (P == kCas) return atomicCAS(flag, k, k) == k;
-  else if constexpr (P == kExch) return ld_relaxed(flag) == k;
-  else if constexpr (P == kAcqRel) return ld_acquire(flag) == k;
-  else return ld_volatile(flag) == k;
+  if constexpr (S == kSystemScope) {
+    if constexpr (P == kCas) return atomicCAS_system(flag, k, k) == k;
+    else if constexpr (P == kExch) return ld_relaxed_sys(flag) == k;
+    else if constexpr (P == kAcqRel) return ld_acquire_sys(flag) == k;
+    else return ld_volatile(flag) == k;
+  } else {
+    if constexpr (P == kCas) return atomicCAS(flag, k, k) == k;
+    else if constexpr (P == kExch) return ld_relaxed(flag) == k;
+    else if constexpr (P == kAcqRel) return ld_acquire(flag) == k;
+    else return ld_volatile(flag) == k;
+  }
 }
 
 // Spins until *flag == k. False once `budget` cycles have passed: the caller
 // marks the pair timed out and moves on, so the GPU never hangs.
-template <int P>
+template <int P, int S = kGpuScope>
 __device__ __forceinline__ bool wait_for(unsigned* flag, unsigned k, std::uint64_t budget) {
   const long long start = clock64();
   // Sixteen polls unrolled between clock checks: each poll is then the bare
@@ -76,7 +110,7 @@ __device__ __forceinline__ bool wait_for(unsigned* flag, unsigned k, std::uint64
   for (;;) {
 #pragma unroll
     for (int i = 0; i < 16; ++i)
-      if (arrived<P>(flag, k)) return true;
+      if (arrived<P, S>(flag, k)) return true;
     if (static_cast<std::uint64_t>(clock64() - start) > budget) return false;
   }
 }
@@ -86,23 +120,29 @@ __device__ __forceinline__ bool wait_for(unsigned* flag, unsigned k, std::uint64
 // most): a block polls it only when its own round comes next, and sleeps
 // longer the more rounds are still ahead, so idle SMs keep the L2 quiet while
 // pairs are measured. With one pair per round this is the serial schedule's
-// wait. False on abort or after `budget` cycles (then it raises the abort
-// word itself).
+// wait. The counter is always the block's own GPU's: across GPUs every
+// member adds to every member's copy (`system`: those adds come over the
+// link), so no wait ever polls across it. False on abort or after `budget`
+// cycles (then it raises the abort word itself; `raise_abort` raises it on
+// every member of the group).
+template <typename RaiseAbort>
 __device__ inline bool wait_at_least(unsigned* counter, unsigned target, std::uint64_t budget, unsigned* abort,
-                                     unsigned timeout_code, unsigned round_ns_estimate, unsigned width) {
+                                     unsigned timeout_code, unsigned round_ns_estimate, unsigned width, bool system,
+                                     RaiseAbort raise_abort) {
   const long long start = clock64();
   for (;;) {
     // Relaxed polls and one fence at the end: an acquire on every poll puts a
     // GPU-scope fence on every poll, and those disturb the pair being
     // measured on other SMs (seen on the H100: +8% on a pair's round trip).
-    const unsigned seen = ld_relaxed(counter);
+    const unsigned seen = system ? ld_relaxed_sys(counter) : ld_relaxed(counter);
     if (seen >= target) {
-      __threadfence();
+      if (system) __threadfence_system();
+      else __threadfence();
       return true;
     }
-    if (ld_relaxed(abort) != 0) return false;
+    if ((system ? ld_relaxed_sys(abort) : ld_relaxed(abort)) != 0) return false;
     if (static_cast<std::uint64_t>(clock64() - start) > budget) {
-      atomicCAS(abort, 0u, timeout_code);
+      raise_abort(timeout_code);
       return false;
     }
     // Next in line: look every half microsecond (a few ms over a whole map).
@@ -112,6 +152,13 @@ __device__ inline bool wait_at_least(unsigned* counter, unsigned target, std::ui
     __nanosleep(rounds_ahead <= 1 ? 500u
                                   : static_cast<unsigned>(ahead_ns < 500 ? 500 : ahead_ns > 50000 ? 50000 : ahead_ns));
   }
+}
+
+// The same on one GPU (line probes): the block's own abort word.
+__device__ inline bool wait_at_least(unsigned* counter, unsigned target, std::uint64_t budget, unsigned* abort,
+                                     unsigned timeout_code, unsigned round_ns_estimate, unsigned width) {
+  return wait_at_least(counter, target, budget, abort, timeout_code, round_ns_estimate, width, false,
+                       [abort](unsigned code) { atomicCAS(abort, 0u, code); });
 }
 
 }  // namespace cumap::cuda::dev

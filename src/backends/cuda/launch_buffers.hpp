@@ -13,7 +13,8 @@
 namespace cumap::cuda {
 
 // What every launch shares: per-block %smid, blocks per SM, the control
-// words and the clock marks; reset before every launch.
+// words and the clock marks; reset before every launch. The control words
+// are the GPU's own; in a group of GPUs the others add to them too.
 class LaunchControl {
  public:
   LaunchControl(int blocks, int sm_id_limit)
@@ -24,14 +25,16 @@ class LaunchControl {
     control_.zero(s);
     marks_.zero(s);
   }
+  // The fields of launch parameters every kernel has (not the control words:
+  // words() gives them, for a line probe's `control` or a group's controls).
   template <typename Params>
   void point(Params& p) const {
     p.block_sm = block_sm_.get();
     p.sm_blocks = sm_blocks_.get();
     p.sm_id_limit = sm_id_limit_;
-    p.control = control_.get();
     p.clock_marks = marks_.get();
   }
+  unsigned* words() const { return control_.get(); }
   unsigned abort_code(cudaStream_t s) const { return control_.download(kControlWords, s)[kAbortSlot]; }
   std::array<std::uint64_t, 4> clock_marks(cudaStream_t s) const {
     const auto m = marks_.download(4, s);
@@ -58,8 +61,7 @@ class PingPongBuffers {
         round_starts_(max_rounds_ + 1),
         sample_cycles_(max_pairs_ * samples),
         cold_cycles_(max_pairs_),
-        status_(max_pairs_),
-        sides_done_(max_pairs_) {}
+        status_(max_pairs_) {}
 
   bool fits(const LaunchPairs& lp, int samples) const {
     return lp.pairs.size() <= max_pairs_ && lp.round_starts.size() <= max_rounds_ + 1 && samples == samples_;
@@ -71,7 +73,6 @@ class PingPongBuffers {
     round_starts_.upload(lp.round_starts, s);
     for (auto* b : {&sample_cycles_, &cold_cycles_}) b->zero(s);
     status_.zero(s);
-    sides_done_.zero(s);
     pp.pairs = pairs_.get();
     pp.pair_count = static_cast<int>(lp.pairs.size());
     pp.round_starts = round_starts_.get();
@@ -80,7 +81,6 @@ class PingPongBuffers {
     pp.sample_cycles = sample_cycles_.get();
     pp.cold_cycles = cold_cycles_.get();
     pp.pair_status = status_.get();
-    pp.sides_done = sides_done_.get();
   }
 
   LaunchRecords records(std::size_t pairs, cudaStream_t s) const {
@@ -94,7 +94,6 @@ class PingPongBuffers {
   DeviceBuffer<unsigned> round_starts_;
   DeviceBuffer<std::uint64_t> sample_cycles_, cold_cycles_;
   DeviceBuffer<int> status_;
-  DeviceBuffer<unsigned> sides_done_;
 };
 
 }  // namespace cumap::cuda

@@ -9,11 +9,19 @@
 
 namespace cumap::cuda {
 
+// A launch runs on a group of GPUs at once (one kernel per GPU, every SM of
+// each holding one block): one GPU, or the GPUs of a map across devices.
+// Members are numbered 0..group_size-1; this is the most a group holds.
+inline constexpr int kMaxGroupGpus = 8;
+
 // One pair of a launch, in plan order (so grouped by round). Flag words are
-// offsets from the arena base in 32-bit words.
+// offsets from the base of the flag arena of member flag_gpu, in 32-bit words.
 struct DevicePair {
   int a;  // SM id that pings first (and always, when ordered)
   int b;
+  int a_gpu;     // the group members a and b are on
+  int b_gpu;
+  int flag_gpu;  // the member whose memory holds the flags
   std::uint32_t first_word;   // the pinger of a round trip signals here
   std::uint32_t second_word;  // ... and waits here
   int round;                  // its round, counted from the launch's first
@@ -54,6 +62,9 @@ struct PingPongSettings {
 };
 
 // What one ping-pong launch reads and writes (set up by the real runtime).
+// Across GPUs every member runs the same pairs: its blocks play the pairs'
+// sides on its own SMs. Pointers to other members' memory are peer
+// addresses, valid here once peer access is enabled.
 struct PingPongParams {
   PingPongSettings settings;
   const DevicePair* pairs;
@@ -62,19 +73,23 @@ struct PingPongParams {
   int round_count;
   unsigned round_width;          // most pairs in one round of the launch (>= 1): sleep arithmetic
 
-  std::uint32_t* arena;          // flag words: arena + DevicePair::first_word / second_word
-  std::uint32_t* flush_buffer;   // nullptr without --flush-cache
+  int self;                                // this GPU's member number
+  int group_size;                          // members: 1 for a map of one GPU
+  unsigned group_blocks;                   // blocks of every member together
+  std::uint32_t* arenas[kMaxGroupGpus];    // each member's flag arena (flag words: + first_word, second_word)
+  unsigned* controls[kMaxGroupGpus];       // each member's control words (kControlWords each, zeroed by the host)
+  std::uint32_t* flush_buffer;             // nullptr without --flush-cache
   std::size_t flush_words;
 
-  // Outputs.
+  // Outputs, this member's: a pair's cycles are in the records of the member
+  // whose SM pinged them (both members' records add up to the pair's).
   std::uint64_t* sample_cycles;  // [pair_count * samples]: cycles of `iters` round trips
   std::uint64_t* cold_cycles;    // [pair_count]: the first round trip alone
   int* pair_status;              // [pair_count]: PairStatus bits
-  unsigned* sides_done;          // [pair_count]: sides that left the pair (the second one hands on)
+  unsigned* sides_done;          // [pair_count], one array for the whole group: sides that left the pair
   int* block_sm;                 // [gridDim]: %smid of each block
   int* sm_blocks;                // [sm_id_limit]: blocks that landed on each SM
   int sm_id_limit;
-  unsigned* control;             // [kControlWords], zeroed by the host
   std::uint64_t* clock_marks;    // [4]: clock64 and %globaltimer at start and end, block 0
 };
 

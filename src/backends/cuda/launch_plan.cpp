@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include <fmt/format.h>
@@ -29,14 +30,35 @@ void check_plan_flags(const MeasurementPlan& plan) {
   check_plan_rounds(plan, "SM");
 }
 
-LaunchPairs launch_pairs(const MeasurementPlan& plan, RoundRange range) {
+std::vector<int> launch_group(const MeasurementPlan& plan) {
+  std::vector<int> group;
+  for (const UnitRef& u : plan.units) group.push_back(u.device);
+  for (const Round& r : plan.rounds)
+    for (const PlannedPair& p : r.pairs) group.insert(group.end(), {p.a.device, p.b.device, p.flags.device});
+  std::sort(group.begin(), group.end());
+  group.erase(std::unique(group.begin(), group.end()), group.end());
+  if (group.size() > static_cast<std::size_t>(kMaxGroupGpus))
+    throw UsageError(fmt::format("a map across {} GPUs: cumap runs at most {} at once", group.size(), kMaxGroupGpus));
+  return group;
+}
+
+int member_of(const std::vector<int>& group, int device) {
+  const auto it = std::lower_bound(group.begin(), group.end(), device);
+  if (it == group.end() || *it != device)
+    throw std::invalid_argument(fmt::format("member_of: device {} is not in the launch group", device));
+  return static_cast<int>(it - group.begin());
+}
+
+LaunchPairs launch_pairs(const MeasurementPlan& plan, RoundRange range, const std::vector<int>& group) {
   LaunchPairs out;
   for (std::size_t r = range.begin; r < range.end; ++r) {
     const auto& pairs = plan.rounds[r].pairs;
     out.round_starts.push_back(static_cast<unsigned>(out.pairs.size()));
     out.round_width = std::max(out.round_width, static_cast<unsigned>(pairs.size()));
     for (const PlannedPair& p : pairs)
-      out.pairs.push_back({p.a.unit, p.b.unit, static_cast<std::uint32_t>(p.flags.first / protocol::kFlagBytes),
+      out.pairs.push_back({p.a.unit, p.b.unit, member_of(group, p.a.device), member_of(group, p.b.device),
+                           member_of(group, p.flags.device),
+                           static_cast<std::uint32_t>(p.flags.first / protocol::kFlagBytes),
                            static_cast<std::uint32_t>(p.flags.second / protocol::kFlagBytes),
                            static_cast<int>(r - range.begin)});
   }
@@ -64,11 +86,14 @@ double cycles_per_ns(const std::uint64_t marks[4]) {
 }
 
 std::vector<PairMeasurement> decode_launch(const MeasurementPlan& plan, RoundRange range,
-                                           const LaunchRecords& records, double cyc_per_ns) {
+                                           const std::vector<int>& group, const std::vector<LaunchRecords>& records,
+                                           const std::vector<double>& cyc_per_ns) {
+  if (records.size() != group.size() || cyc_per_ns.size() != group.size())
+    throw std::invalid_argument("decode_launch: one record set and clock per member of the group");
   const int samples = plan.counts.samples;
   const int iters = plan.counts.iters;
   std::vector<PairMeasurement> out;
-  out.reserve(records.status.size());
+  out.reserve(records.front().status.size());
   std::size_t i = 0;  // the pair's index in the launch
   for (std::size_t r = range.begin; r < range.end; ++r) {
     for (const PlannedPair& p : plan.rounds[r].pairs) {
@@ -78,15 +103,21 @@ std::vector<PairMeasurement> decode_launch(const MeasurementPlan& plan, RoundRan
       m.flags = p.flags;
       m.tag = p.tag;
       m.round = static_cast<int>(r);
-      m.timed_out = records.status.at(i) != kPairOk;
+      for (const LaunchRecords& member : records) m.timed_out |= member.status.at(i) != kPairOk;
       if (!m.timed_out) {
-        m.cold_rtt_ns = static_cast<double>(records.cold_cycles.at(i)) / cyc_per_ns;
+        const auto a = static_cast<std::size_t>(member_of(group, p.a.device));
+        m.cold_rtt_ns = static_cast<double>(records[a].cold_cycles.at(i)) / cyc_per_ns[a];
         m.rtt_cycles.reserve(static_cast<std::size_t>(samples));
         m.rtt_ns.reserve(static_cast<std::size_t>(samples));
         for (int s = 0; s < samples; ++s) {
-          const double cycles = static_cast<double>(records.sample_cycles.at(i * samples + s)) / iters;
+          double cycles = 0.0, ns = 0.0;
+          for (std::size_t g = 0; g < records.size(); ++g) {
+            const double c = static_cast<double>(records[g].sample_cycles.at(i * samples + s)) / iters;
+            cycles += c;
+            ns += c / cyc_per_ns[g];
+          }
           m.rtt_cycles.push_back(cycles);
-          m.rtt_ns.push_back(cycles / cyc_per_ns);
+          m.rtt_ns.push_back(ns);
         }
       }
       out.push_back(std::move(m));

@@ -34,15 +34,22 @@ std::vector<RoundRange> launch_round_ranges(std::size_t round_count, std::size_t
 // pass check_plan_rounds (the kernel would run them into each other).
 void check_plan_flags(const MeasurementPlan& plan);
 
+// The GPUs a plan runs on, as a launch group: the devices of its units and
+// of its pairs' flags, ascending; member g is group[g]. UsageError past
+// kMaxGroupGpus.
+std::vector<int> launch_group(const MeasurementPlan& plan);
+// The member number of `device` in `group` (std::invalid_argument if absent).
+int member_of(const std::vector<int>& group, int device);
+
 // The device records of one launch: its pairs in plan order, the number of
 // pairs before each of its rounds (round_starts.back() = pair count), and
-// the widest round.
+// the widest round. Devices become member numbers of `group`.
 struct LaunchPairs {
   std::vector<DevicePair> pairs;
   std::vector<unsigned> round_starts;
   unsigned round_width = 1;
 };
-LaunchPairs launch_pairs(const MeasurementPlan& plan, RoundRange range);
+LaunchPairs launch_pairs(const MeasurementPlan& plan, RoundRange range, const std::vector<int>& group);
 
 // --- Budgets ------------------------------------------------------------------
 
@@ -73,11 +80,15 @@ struct LaunchRecords {
   std::vector<int> status;
 };
 
-// The measurements of the plan's rounds [range): cycles per round trip, and
-// ns through `cyc_per_ns`; tag, round and flags from the plan. Timed-out
-// pairs carry no samples.
+// The measurements of the plan's rounds [range) from every member's records
+// (records[g], clock cyc_per_ns[g]): a member holds the cycles its own SMs
+// timed as pingers, so a pair's cycles per round trip are the sum over
+// members, and its ns the sum of each member's cycles through that member's
+// clock (one GPU: one member, as ever); the cold round trip is a's. Tag,
+// round and flags come from the plan. Timed-out pairs carry no samples.
 std::vector<PairMeasurement> decode_launch(const MeasurementPlan& plan, RoundRange range,
-                                           const LaunchRecords& records, double cyc_per_ns);
+                                           const std::vector<int>& group, const std::vector<LaunchRecords>& records,
+                                           const std::vector<double>& cyc_per_ns);
 
 // Why a launch was abandoned, for the error message; empty if it was not.
 std::string abort_reason(unsigned code);

@@ -3,7 +3,10 @@
 // finished pairs hands the turn on: the pairs of round r start when it
 // reaches the number of pairs before r, every block without a pair sleeps,
 // so nothing else touches the memory system while a round is measured. With
-// one pair per round this is the serial schedule.
+// one pair per round this is the serial schedule. Across GPUs the same
+// kernel runs on every GPU of the group at once (launch_params.hpp): a block
+// plays the sides of pairs on its own GPU, pairs across GPUs signal through
+// the memory of one of them with system-scope operations.
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_ops.cuh"
 #include "backends/cuda/pingpong_launch.hpp"
@@ -13,9 +16,41 @@ namespace {
 
 using namespace dev;
 
+// The launch group as a block sees it. Across GPUs every member keeps its own
+// copy of the control counters and every add goes to every copy (system
+// scope: over the link), so that a waiting block only ever polls its own
+// GPU's memory; the link carries one add per finished pair, not the polls.
+// With one GPU every operation is the plain .gpu one it always was.
+struct Group {
+  const PingPongParams& pp;
+
+  __device__ bool across() const { return pp.group_size > 1; }
+  __device__ unsigned* own(int slot) const { return pp.controls[pp.self] + slot; }
+  __device__ void add_everywhere(int slot, unsigned v) const {
+    if (!across()) {
+      atomicAdd(own(slot), v);
+      return;
+    }
+    for (int g = 0; g < pp.group_size; ++g) atomicAdd_system(pp.controls[g] + slot, v);
+  }
+  __device__ void raise_abort(unsigned code) const {
+    if (!across()) {
+      atomicCAS(own(kAbortSlot), 0u, code);
+      return;
+    }
+    for (int g = 0; g < pp.group_size; ++g) atomicCAS_system(pp.controls[g] + kAbortSlot, 0u, code);
+  }
+  // wait_at_least on this GPU's copy of `slot`.
+  __device__ bool wait(int slot, unsigned target, std::uint64_t budget, unsigned width) const {
+    return wait_at_least(own(slot), target, budget, own(kAbortSlot), kAbortWaitTimeout, pp.settings.round_ns_estimate,
+                         width, across(), [this](unsigned code) { raise_abort(code); });
+  }
+};
+
 // One side of one pair. `k` counts round trips across the whole pair, so the
 // flag values only grow (from 0: the previous user of the words reset them).
-template <int P>
+// S: the scope of the pair's operations (device_ops.cuh).
+template <int P, int S>
 struct Side {
   const PingPongParams& pp;
   int pair;
@@ -30,8 +65,8 @@ struct Side {
       const long long t0 = clock64();
       for (int i = 0; i < count; ++i) {
         ++k;
-        send<P>(first, k);
-        if (!wait_for<P>(second, k, budget)) {
+        send<P, S>(first, k);
+        if (!wait_for<P, S>(second, k, budget)) {
           atomicOr(&pp.pair_status[pair], kPingTimedOut);
           return false;
         }
@@ -41,11 +76,11 @@ struct Side {
     } else {
       for (int i = 0; i < count; ++i) {
         ++k;
-        if (!wait_for<P>(first, k, budget)) {
+        if (!wait_for<P, S>(first, k, budget)) {
           atomicOr(&pp.pair_status[pair], kPongTimedOut);
           return false;
         }
-        send<P>(second, k);
+        send<P, S>(second, k);
       }
     }
     return true;
@@ -54,11 +89,12 @@ struct Side {
 
 // The pair's round trips in protocol order (protocol::segment): the cold one,
 // the warm-up, then each sample, split between the directions unless
-// ordered. The pinger of a segment adds its cycles to the sample's slot.
-template <int P>
-__device__ void run_pair(const PingPongParams& pp, int pair, const DevicePair& pr, bool i_am_a) {
+// ordered. The pinger of a segment adds its cycles to the sample's slot (of
+// its own GPU's records: across GPUs the host adds the two members' up).
+template <int P, int S>
+__device__ void run_pair(const PingPongParams& pp, int pair, unsigned* first, unsigned* second, bool i_am_a) {
   const protocol::Counts& c = pp.settings.counts;
-  Side<P> side{pp, pair, pp.arena + pr.first_word, pp.arena + pr.second_word};
+  Side<P, S> side{pp, pair, first, second};
   for (int i = 0; i < protocol::segment_count(c); ++i) {
     const protocol::Segment seg = protocol::segment(c, i);
     const bool i_ping = seg.a_pings == i_am_a;
@@ -78,13 +114,32 @@ __device__ void run_pair(const PingPongParams& pp, int pair, const DevicePair& p
 // The second side to leave a pair (whether it completed or timed out) knows
 // that nobody touches its flags any more: it zeroes them, makes that visible,
 // and counts the pair finished. A round is over when all its pairs counted.
-__device__ void leave_pair(const PingPongParams& pp, int pair, const DevicePair& pr) {
-  __threadfence();
-  if (atomicAdd(&pp.sides_done[pair], 1u) == 1u) {
-    atomicExch(pp.arena + pr.first_word, 0u);
-    atomicExch(pp.arena + pr.second_word, 0u);
+// Across GPUs `sides_done` is one array in one member's memory and every
+// fence is a system fence: the two sides, and the next users of the flags,
+// may be on different GPUs.
+__device__ void leave_pair(const Group& g, int pair, unsigned* first, unsigned* second, bool pair_across) {
+  const PingPongParams& pp = g.pp;
+  if (!g.across()) {
     __threadfence();
-    atomicAdd(pp.control + kPairsDoneSlot, 1u);
+    if (atomicAdd(&pp.sides_done[pair], 1u) == 1u) {
+      atomicExch(first, 0u);
+      atomicExch(second, 0u);
+      __threadfence();
+      g.add_everywhere(kPairsDoneSlot, 1u);
+    }
+    return;
+  }
+  __threadfence_system();
+  if (atomicAdd_system(&pp.sides_done[pair], 1u) == 1u) {
+    if (pair_across) {
+      atomicExch_system(first, 0u);
+      atomicExch_system(second, 0u);
+    } else {
+      atomicExch(first, 0u);
+      atomicExch(second, 0u);
+    }
+    __threadfence_system();
+    g.add_everywhere(kPairsDoneSlot, 1u);
   }
 }
 
@@ -100,26 +155,26 @@ __device__ void flush_l2(const PingPongParams& pp, unsigned value, unsigned flus
 }
 
 // Warps 1.. of a block flush L2 before every round (--flush-cache): when the
-// previous round has finished, every block flushes its share and counts
-// itself in `flushed`; players of round r wait for (r + 1) * gridDim.x. They
-// sync among themselves with named barrier 1 so that the player (thread 0 of
-// warp 0) never shares a warp or a barrier with them.
-__device__ void flusher_loop(const PingPongParams& pp, unsigned* pairs_done, unsigned* flushed, unsigned* abort) {
+// previous round has finished, every block flushes its share of its own GPU's
+// L2 and counts itself in `flushed` (on every member); players of round r
+// wait for (r + 1) * group_blocks. They sync among themselves with named
+// barrier 1 so that the player (thread 0 of warp 0) never shares a warp or a
+// barrier with them.
+__device__ void flusher_loop(const Group& g) {
+  const PingPongParams& pp = g.pp;
   __shared__ int go;
   const unsigned flushers = blockDim.x - 32;
   const unsigned me = threadIdx.x - 32;
   const PingPongSettings& s = pp.settings;
   for (int r = 0; r < pp.round_count; ++r) {
-    if (me == 0)
-      go = wait_at_least(pairs_done, pp.round_starts[r], s.round_budget_cycles * (r + 1), abort, kAbortWaitTimeout,
-                         s.round_ns_estimate, pp.round_width);
+    if (me == 0) go = g.wait(kPairsDoneSlot, pp.round_starts[r], s.round_budget_cycles * (r + 1), pp.round_width);
     asm volatile("bar.sync 1, %0;" ::"r"(flushers) : "memory");
     const bool ok = go != 0;
     asm volatile("bar.sync 1, %0;" ::"r"(flushers) : "memory");
     if (!ok) return;
     flush_l2(pp, static_cast<unsigned>(r), me, flushers);
     asm volatile("bar.sync 1, %0;" ::"r"(flushers) : "memory");
-    if (me == 0) atomicAdd(flushed, 1u);
+    if (me == 0) g.add_everywhere(kFlushedSlot, 1u);
   }
 }
 
@@ -127,10 +182,7 @@ template <int P>
 __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongParams pp) {
   extern __shared__ unsigned char one_block_per_sm[];  // sized by the host, never used
   (void)one_block_per_sm;
-  unsigned* const arrived = pp.control + kArrivedSlot;
-  unsigned* const pairs_done = pp.control + kPairsDoneSlot;
-  unsigned* const flushed = pp.control + kFlushedSlot;
-  unsigned* const abort = pp.control + kAbortSlot;
+  const Group g{pp};
   const PingPongSettings& s = pp.settings;
   const unsigned blk = blockIdx.x;
   const int me = static_cast<int>(smid());
@@ -138,7 +190,7 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
   // The player is thread 0, alone in its warp: lanes waiting beside a
   // spinning thread would change the loop a hand-written ping-pong runs.
   if (threadIdx.x >= 32) {
-    if (pp.flush_buffer) flusher_loop(pp, pairs_done, flushed, abort);
+    if (pp.flush_buffer) flusher_loop(g);
     return;
   }
   if (threadIdx.x != 0) return;
@@ -150,36 +202,41 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
   pp.block_sm[blk] = me;
   if (me < pp.sm_id_limit) atomicAdd(&pp.sm_blocks[me], 1);
   __threadfence();
-  atomicAdd(arrived, 1u);
-  if (!wait_at_least(arrived, gridDim.x, s.round_budget_cycles, abort, kAbortWaitTimeout, s.round_ns_estimate, 1))
-    return;
+  // Every block of every member checks in before any pair starts: the
+  // kernels of a group start at slightly different times.
+  g.add_everywhere(kArrivedSlot, 1u);
+  if (!g.wait(kArrivedSlot, pp.group_blocks, s.round_budget_cycles, 1)) return;
   // Roles come from %smid, so two blocks on one SM would both play.
   if (me >= pp.sm_id_limit || ld_relaxed(reinterpret_cast<unsigned*>(&pp.sm_blocks[me])) != 1) {
-    atomicCAS(abort, 0u, static_cast<unsigned>(kAbortSharedSm));
+    g.raise_abort(kAbortSharedSm);
     return;
   }
 
   int previous = -1;  // the round this block last waited for
   for (int p = 0; p < pp.pair_count; ++p) {
     const DevicePair pr = pp.pairs[p];
-    if (me != pr.a && me != pr.b) continue;
+    const bool i_am_a = pr.a_gpu == pp.self && me == pr.a;
+    if (!i_am_a && !(pr.b_gpu == pp.self && me == pr.b)) continue;
     const std::uint64_t budget = s.round_budget_cycles * static_cast<std::uint64_t>(pr.round - previous);
     previous = pr.round;
-    if (!wait_at_least(pairs_done, pp.round_starts[pr.round], budget, abort, kAbortWaitTimeout, s.round_ns_estimate,
-                       pp.round_width))
-      return;
+    if (!g.wait(kPairsDoneSlot, pp.round_starts[pr.round], budget, pp.round_width)) return;
     if (pp.flush_buffer &&
-        !wait_at_least(flushed, (static_cast<unsigned>(pr.round) + 1) * gridDim.x, s.round_budget_cycles, abort,
-                       kAbortWaitTimeout, s.round_ns_estimate, pp.round_width))
+        !g.wait(kFlushedSlot, (static_cast<unsigned>(pr.round) + 1) * pp.group_blocks, s.round_budget_cycles,
+                pp.round_width))
       return;
-    if (me != s.silent_sm) run_pair<P>(pp, p, pr, me == pr.a);  // the silent SM (tests) never answers
-    leave_pair(pp, p, pr);
+    unsigned* const first = pp.arenas[pr.flag_gpu] + pr.first_word;
+    unsigned* const second = pp.arenas[pr.flag_gpu] + pr.second_word;
+    const bool pair_across = pr.a_gpu != pr.b_gpu;
+    if (me != s.silent_sm) {  // the silent SM (tests) never answers
+      if (pair_across) run_pair<P, kSystemScope>(pp, p, first, second, i_am_a);
+      else run_pair<P, kGpuScope>(pp, p, first, second, i_am_a);
+    }
+    leave_pair(g, p, first, second, pair_across);
   }
 
   if (blk == 0) {
     const std::uint64_t budget = s.round_budget_cycles * static_cast<std::uint64_t>(pp.round_count - previous);
-    if (wait_at_least(pairs_done, static_cast<unsigned>(pp.pair_count), budget, abort, kAbortWaitTimeout,
-                      s.round_ns_estimate, pp.round_width)) {
+    if (g.wait(kPairsDoneSlot, static_cast<unsigned>(pp.pair_count), budget, pp.round_width)) {
       pp.clock_marks[2] = static_cast<std::uint64_t>(clock64());
       pp.clock_marks[3] = globaltimer_ns();
     }

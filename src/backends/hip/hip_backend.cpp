@@ -301,6 +301,9 @@ Measurements HipBackend::measure(const MeasurementPlan& plan, const ProgressFn& 
 
 LineLatencyTable HipBackend::probe_lines(const LineProbePlan& plan, const ProgressFn& progress) {
   if (plan.chain < 1 || plan.repeats < 1) throw UsageError("line probing needs chain and repeats of at least 1");
+  if (plan.device != device_)
+    throw UsageError(fmt::format("the line probe's arena is on device {}; this backend measures device {}", plan.device,
+                                 device_));
   const std::vector<int> ids = units();
   for (std::uint64_t line : plan.lines)
     if (line % protocol::kFlagBytes != 0 || line + protocol::kLineBytes > plan.arena.bytes)

@@ -8,4 +8,6 @@ std::unique_ptr<Backend> make_hip_backend(const DeviceSelection& selection) {
   return make_hip_backend_with_runtime(make_real_hip_runtime(), selection);
 }
 
+int hip_device_count() { return make_real_hip_runtime()->device_count(); }
+
 }  // namespace cumap
