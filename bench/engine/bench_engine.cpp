@@ -2,9 +2,11 @@
 // shaped like an H100 (132 units, two home classes) answers instantly, so
 // what this times is cumap's own work: planning, the maps of 276 672 pair x
 // line values per placement, the checks and the output files. That is the
-// process wall time a GPU run adds on top of its kernels (issue #12).
+// process wall time a GPU run adds on top of its kernels (issue #12). With
+// DEVICES > 1 it is that many such chips joined by a link: a map across GPUs
+// (UNITS per chip), whose pairs across chips are measured on both sides.
 //
-//   bench_engine [OUT_DIR] [UNITS]
+//   bench_engine [OUT_DIR] [UNITS] [DEVICES] [LINES_PER_CLASS (16)]
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -28,6 +30,7 @@ int main(int argc, char** argv) {
   o.quiet = true;
   test::FakeChip spec;
   spec.units = argc > 2 ? std::stoi(argv[2]) : 132;
+  spec.devices = argc > 3 ? std::stoi(argv[3]) : 1;
   spec.noise = 0.01;
   spec.cycles_per_ns = 1.98;
   test::FakeChipBackend chip(spec);
@@ -40,7 +43,7 @@ int main(int argc, char** argv) {
   OutputDirectory out(o.out_dir);
   clock.end_phase("open");
   cli::find_homes_and_layout(chip, units, o, r, clock);
-  r.lines_per_class = 16;
+  r.lines_per_class = argc > 4 ? std::stoi(argv[4]) : 16;
 
   PlacementRequest request;
   request.units = units;

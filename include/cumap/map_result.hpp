@@ -73,6 +73,9 @@ struct PlacementResult {
   std::vector<ValueMatrix> per_class_ns;  // per_class[c].oneway_ns()
   ValueMatrix headline_ns;                // merge_maps(per_class, headline).oneway_ns()
   ValueMatrix line_spread_ns;             // merge_maps(per_class, headline).line_spread_ns()
+  // Across GPUs: the headline from the lines in one GPU's memory only, by
+  // GPU (MapMatrices::per_flag_device); gpu_table() reads it.
+  std::map<int, ValueMatrix> flags_on_ns;
   // Two disjoint line sets (even and odd passes) of the headline, compared:
   // how much the map depends on which lines were used.
   Agreement line_sets;

@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <span>
 #include <vector>
 
@@ -79,6 +80,9 @@ struct MapMatrices {
   ValueMatrix even_passes;           // the same from the even passes' lines only
   ValueMatrix odd_passes;            // and from the odd ones: two disjoint line sets
   ValueMatrix line_spread;           // merge_maps(maps).line_spread_ns()
+  // Where flags were on several devices (pairs across GPUs): `combined` from
+  // the lines of one flag device only, by device; empty otherwise.
+  std::map<int, ValueMatrix> per_flag_device;
 };
 MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int>& units, bool ordered);
 

@@ -51,10 +51,18 @@ PairRounds limit_rounds(const PairRounds& rounds, int max_pairs, const std::map<
 
 // Which device's memory holds each pair's flags (UnitPair::flags_on). A
 // pair on one device keeps them there; a pair across devices has them on
-// a's device (FlagOn::A), b's (B), or both: then every round that holds a
-// pair across devices comes twice, first with a's, then with b's. Ids below
-// kDeviceUnitStride are on `default_device`.
+// a's device (FlagOn::A), b's (B), or both: then the pairs across devices of
+// a round alternate between a's and b's side, and the round comes again
+// (those pairs only) with every side swapped, so each such pair is measured
+// once on each side and a round's flags are spread over both memories. Ids
+// below kDeviceUnitStride are on `default_device`.
 PairRounds place_flags(const PairRounds& rounds, FlagOn flag_on, int default_device);
+
+// Cuts rounds so that no round has more than most[d] pairs with their flags
+// on device d (what its line pools can give a round: assign_lines needs a
+// line per pair, two for split-line). Devices not in `most` are not limited.
+// Pair order is kept.
+PairRounds cap_flags_per_device(const PairRounds& rounds, const std::map<int, int>& most);
 
 // Lines available to the planner on one device: its arena's lines grouped
 // by home class (that device's classes), each in ascending offset order.

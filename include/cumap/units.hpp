@@ -7,9 +7,17 @@
 
 namespace cumap {
 
+// What a list's messages call things: the option, one of its items, and what
+// holds them ("--units: 99 is out of range: this device has units 0-7").
+struct ListWords {
+  std::string_view option = "--units";
+  std::string_view item = "unit";
+  std::string_view owner = "this device";
+};
+
 // Parses "0-7,16,32-47" into sorted, unique unit ids, each in [0, unit_count).
 // Throws UsageError naming the offending token.
-std::vector<int> parse_unit_list(std::string_view spec, int unit_count);
+std::vector<int> parse_unit_list(std::string_view spec, int unit_count, const ListWords& words = {});
 
 // The inverse, compressed into ranges: {0,1,2,5} -> "0-2,5".
 std::string format_unit_list(const std::vector<int>& units);

@@ -29,6 +29,7 @@ const std::map<std::string, ScheduleKind> kSchedules{
     {"auto", ScheduleKind::Auto}, {"serial", ScheduleKind::Serial}, {"concurrent", ScheduleKind::Concurrent}};
 const std::map<std::string, Path> kPaths{{"global", Path::Global}, {"dsm", Path::Dsm}};
 const std::map<std::string, std::string> kColormaps{{"viridis", "viridis"}, {"magma", "magma"}, {"cividis", "cividis"}};
+const std::map<std::string, FlagOn> kFlagOn{{"a", FlagOn::A}, {"b", FlagOn::B}, {"both", FlagOn::Both}};
 
 // A wait longer than an hour is a typo, and chrono arithmetic on
 // nanoseconds overflows near 9.2e12 ms: the cap keeps far from it.
@@ -47,6 +48,7 @@ struct Choices {
   std::string hip_unit = "cu";
   std::string schedule = "auto";
   std::string via = "global";
+  std::string flag_on = "both";
   std::string flag_offset = "0";
   int rotating_count = 0;  // read only when given (MapFlags::rotating_count)
   int iters = 0;           // read only when given (MapFlags::iters)
@@ -58,6 +60,7 @@ struct Choices {
     o.hip_unit = kHipUnits.at(hip_unit);
     o.schedule = kSchedules.at(schedule);
     o.via = kPaths.at(via);
+    o.flag_on = kFlagOn.at(flag_on);
   }
 };
 
@@ -86,9 +89,18 @@ DeviceFlags add_device_options(CLI::App& app, Options& o, Choices& c) {
 }
 
 // Options of home discovery, which every map starts with and `cumap homes`
-// runs alone. Returns --units (an empty list is checked after parsing).
-CLI::Option* add_home_options(CLI::App& app, Options& o, Choices& c) {
-  CLI::Option* units = app.add_option("--units", o.units_spec, "units to measure, e.g. 0-7,16,32-47 (default: all)");
+// runs alone. Returns --units and --devices (checked after parsing).
+struct HomeFlags {
+  CLI::Option* units = nullptr;
+  CLI::Option* devices = nullptr;
+};
+HomeFlags add_home_options(CLI::App& app, Options& o, Choices& c) {
+  HomeFlags f;
+  f.devices = app.add_option("--devices", o.devices_spec,
+                             "GPUs of one map across them, e.g. 0,1 or all (cuda; default: the one of --device)");
+  f.units = app.add_option("--units", o.units_spec,
+                           "units to measure, e.g. 0-7,16,32-47 (default: all); with --devices of every GPU, or "
+                           "g1.0-7 of GPU 1");
   app.add_option("--home-lines", o.home_lines,
                  "lines probed to find the flags' home classes; the flag arena is these lines "
                  "(1: every pair on one line, a single-address map)")
@@ -105,12 +117,13 @@ CLI::Option* add_home_options(CLI::App& app, Options& o, Choices& c) {
       ->capture_default_str();
   app.add_option("--out", o.out_dir, "output directory")->capture_default_str();
   app.add_flag("--quiet,-q", o.quiet, "no progress, no summary");
-  return units;
+  return f;
 }
 
 // Options of the map only (the CLI11 objects of those the user can mistype).
 struct MapFlags {
-  CLI::Option* units = nullptr;
+  HomeFlags home;
+  CLI::Option* flag_on = nullptr;
   CLI::Option* concurrency = nullptr;
   CLI::Option* rotating_count = nullptr;
   CLI::Option* iters = nullptr;
@@ -118,7 +131,9 @@ struct MapFlags {
 
 MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line, bool& split_line, bool& cross_home) {
   MapFlags f;
-  f.units = add_home_options(app, o, c);
+  f.home = add_home_options(app, o, c);
+  f.flag_on = add_choice(app, "--flag-on", c.flag_on, kFlagOn,
+                         "across GPUs: whose memory holds a pair's flags: a (the first unit's GPU), b, or both in turn");
   app.add_flag("--same-line", same_line, "both flags in one cache line");
   app.add_flag("--split-line", split_line, "the flags in different cache lines (default: both placements)");
   app.add_flag("--cross-home", cross_home,
@@ -217,10 +232,16 @@ void check_device_options(const Options& o, const DeviceFlags& given) {
     throw UsageError(fmt::format("--unit applies to the hip backend only, not to --backend {}", to_string(o.backend)));
 }
 
-// --units given with nothing in it would silently mean "every unit".
-void check_units_given(const CLI::Option* units, const std::string& spec, const std::string& leave_out_means) {
-  if (units->count() > 0 && spec.find_first_not_of(" \t") == std::string::npos)
+// --units given with nothing in it would silently mean "every unit"; the
+// same for --devices. --device and --devices name the GPUs twice.
+void check_home_flags(const HomeFlags& given, const DeviceFlags& device, const Options& o,
+                      const std::string& leave_out_means) {
+  const auto blank = [](const std::string& s) { return s.find_first_not_of(" \t") == std::string::npos; };
+  if (given.units->count() > 0 && blank(o.units_spec))
     throw UsageError(fmt::format("--units: the unit list is empty (leave out --units to {})", leave_out_means));
+  if (given.devices->count() == 0) return;
+  if (blank(o.devices_spec)) throw UsageError("--devices: the GPU list is empty (leave it out for --device's one GPU)");
+  if (device.device->count() > 0) throw UsageError("--device and --devices both name GPUs: give one of them");
 }
 
 // CLI11 messages sometimes span lines and quote what was typed: users get
@@ -320,7 +341,7 @@ Command parse_command_line(int argc, char** argv) {
   CLI::App* homes_app = app.add_subcommand(
       "homes", "home discovery alone (the first step of every map): the flag lines' home classes, the units' sides");
   const DeviceFlags homes_device = add_device_options(*homes_app, homes.options, homes_choices);
-  const CLI::Option* homes_units = add_home_options(*homes_app, homes.options, homes_choices);
+  const HomeFlags homes_flags = add_home_options(*homes_app, homes.options, homes_choices);
 
   CoherenceCommand coherence;
   Choices coherence_choices;
@@ -349,7 +370,7 @@ Command parse_command_line(int argc, char** argv) {
   if (homes_app->parsed()) {
     reject_top_level_options(app, "homes", {});
     check_device_options(homes.options, homes_device);
-    check_units_given(homes_units, homes.options.units_spec, "probe from every unit");
+    check_home_flags(homes_flags, homes_device, homes.options, "probe from every unit");
     homes.options.flag_offset = parse_flag_offset(homes_choices.flag_offset);
     validate_options(homes.options);
     homes.command_line = join_argv(argc, argv);
@@ -384,11 +405,13 @@ Command parse_command_line(int argc, char** argv) {
   if (list_devices) {
     // --backend is replaced by every built backend in turn; --device and --unit apply.
     reject_top_level_options(app, "--list-devices", {list_devices_flag, map_device.device, map_device.unit});
-    return ListDevicesCommand{map.options};
+    return ListDevicesCommand{map.options, map_device.device->count() > 0};
   }
 
   check_device_options(map.options, map_device);
-  check_units_given(map_flags.units, map.options.units_spec, "map every unit");
+  check_home_flags(map_flags.home, map_device, map.options, "map every unit");
+  if (map_flags.flag_on->count() > 0 && map_flags.home.devices->count() == 0)
+    throw UsageError("--flag-on chooses whose memory holds the flags of pairs across GPUs: it needs --devices");
   if (map_flags.concurrency->count() > 0 && map.options.concurrency < 1)
     throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", map.options.concurrency));
   map.options.flag_offset = parse_flag_offset(map_choices.flag_offset);

@@ -32,8 +32,11 @@ struct CoherenceCommand {
   double window_ms = 1.0;
   std::optional<std::filesystem::path> json_out;
 };
+// --list-devices: every device of every built backend, and for CUDA whether
+// each two GPUs can be mapped together; with --device, that one only.
 struct ListDevicesCommand {
   Options options;
+  bool only_device = false;
 };
 // --help or --version was answered; exit with this code.
 struct Answered {

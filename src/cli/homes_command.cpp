@@ -62,7 +62,7 @@ void print_summary(const MapResult& r, const Options& o) {
 }  // namespace
 
 int run_homes(const HomesCommand& command) {
-  const Options& o = command.options;
+  Options o = command.options;
   // A map run's first steps fill these same fields; there are no maps.
   MapResult r;
   RunClock clock(r.run);

@@ -23,23 +23,39 @@
 #include "cumap/output_directory.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/topology_discovery.hpp"
+#include "cumap/printable.hpp"
 #include "cumap/units.hpp"
 
 namespace cumap::cli {
 namespace {
 
+// The PCI bus ids of the run's GPUs (cuda): one, or each of extra["gpus"].
+std::vector<std::string> pci_bus_ids(const DeviceInfo& device) {
+  std::vector<std::string> ids;
+  if (device.extra.contains("pci_bus_id")) ids.push_back(device.extra["pci_bus_id"].get<std::string>());
+  if (device.extra.contains("gpus"))
+    for (const auto& gpu : device.extra["gpus"]) ids.push_back(gpu.value("pci_bus_id", ""));
+  return ids;
+}
+
 // Other compute processes on the GPU share its L2 and interconnect: say so
-// and record them. Only GPUs with a PCI bus id (cuda) can be asked.
+// and record them. Only GPUs with a PCI bus id (cuda) can be asked. Across
+// GPUs: the same per GPU, in a list.
 nlohmann::json other_processes(const DeviceInfo& device, bool quiet) {
-  if (!device.extra.contains("pci_bus_id")) return nullptr;
-  const auto n = cuda::find_gpu_neighbours(device.extra["pci_bus_id"].get<std::string>(),
-                                           static_cast<unsigned>(::getpid()));
-  nlohmann::json pids = nlohmann::json::array();
-  for (const auto& p : n.processes) pids.push_back({{"pid", p.pid}, {"used_memory_bytes", p.used_memory_bytes}});
-  if (n.known && !n.processes.empty() && !quiet)
-    fmt::print(stderr, "cumap: warning: {} other compute process(es) on this GPU; they can change the map\n",
-               n.processes.size());
-  return {{"known", n.known}, {"reason", n.reason}, {"processes", pids}};
+  const std::vector<std::string> buses = pci_bus_ids(device);
+  if (buses.empty()) return nullptr;
+  nlohmann::json per_gpu = nlohmann::json::array();
+  for (const std::string& bus : buses) {
+    const auto n = cuda::find_gpu_neighbours(bus, static_cast<unsigned>(::getpid()));
+    nlohmann::json pids = nlohmann::json::array();
+    for (const auto& p : n.processes) pids.push_back({{"pid", p.pid}, {"used_memory_bytes", p.used_memory_bytes}});
+    if (n.known && !n.processes.empty() && !quiet)
+      fmt::print(stderr, "cumap: warning: {} other compute process(es) on GPU {}; they can change the map\n",
+                 n.processes.size(), bus);
+    per_gpu.push_back({{"pci_bus_id", bus}, {"known", n.known}, {"reason", n.reason}, {"processes", pids}});
+  }
+  if (per_gpu.size() == 1) per_gpu.front().erase("pci_bus_id");
+  return per_gpu.size() == 1 ? per_gpu.front() : per_gpu;
 }
 
 // Options the backend lacks are bad input, refused before anything is
@@ -107,17 +123,66 @@ std::vector<StructureRow> structure_of(const MapResult& r, const Options& o) {
 std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& available,
                                const std::string& unit_name) {
   if (spec.empty()) return available;
-  const int limit = available.empty() ? 0 : *std::max_element(available.begin(), available.end()) + 1;
-  std::vector<int> chosen = parse_unit_list(spec, limit);
-  for (int u : chosen)
-    if (!std::binary_search(available.begin(), available.end(), u))
-      throw UsageError(fmt::format("--units: {} {} is not available (available: {})", unit_name, u,
-                                   format_unit_list(available)));
+  std::vector<int> chosen;
+  if (ids_span_devices(available)) {
+    // Across GPUs (ids by unit_id()): a plain token for every GPU, g<d>. for one.
+    std::map<int, int> count_by_device;
+    for (int id : available) {
+      int& count = count_by_device[id / kDeviceUnitStride];
+      count = std::max(count, id % kDeviceUnitStride + 1);
+    }
+    chosen = parse_device_unit_list(spec, count_by_device);
+  } else {
+    const int limit = available.empty() ? 0 : *std::max_element(available.begin(), available.end()) + 1;
+    chosen = parse_unit_list(spec, limit);
+  }
+  const bool across = ids_span_devices(available);
+  for (int u : chosen) {
+    if (std::binary_search(available.begin(), available.end(), u)) continue;
+    // The available ones as --units would name them: per GPU across GPUs.
+    std::map<int, std::vector<int>> by_device;
+    for (int id : available) by_device[id / kDeviceUnitStride].push_back(id % kDeviceUnitStride);
+    std::string list;
+    for (const auto& [device, ids] : by_device)
+      list += (list.empty() ? "" : ", ") + (across ? fmt::format("g{}.", device) : "") + format_unit_list(ids);
+    throw UsageError(fmt::format("--units: {} {} is not available (available: {})", unit_name,
+                                 format_unit_id(u, across), list));
+  }
   return chosen;
 }
 
-std::unique_ptr<Backend> open_backend(const Options& o, MapResult& r, std::vector<int>& units) {
-  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit, o.max_streams});
+std::vector<int> resolve_devices(const Options& o) {
+  if (o.devices_spec.empty()) return {};
+  // A map across GPUs is the cuda backend's; asking another for --devices
+  // lists its devices the same way (the cpu backend has one).
+  const BackendKind kind = o.backend == BackendKind::Auto ? BackendKind::Cuda : o.backend;
+  const int count = device_count(kind);
+  if (count == 0)
+    throw UsageError(fmt::format("--devices {}: the {} backend sees no device", printable_excerpt(o.devices_spec),
+                                 to_string(kind)));
+  const std::string_view spec = o.devices_spec;
+  if (spec == "all") {
+    std::vector<int> all(static_cast<std::size_t>(count));
+    for (int d = 0; d < count; ++d) all[static_cast<std::size_t>(d)] = d;
+    return all;
+  }
+  return parse_unit_list(spec, count, ListWords{"--devices", "GPU", "this machine"});
+}
+
+std::unique_ptr<Backend> open_backend(Options& o, MapResult& r, std::vector<int>& units) {
+  const std::vector<int> devices = resolve_devices(o);
+  DeviceSelection selection{o.backend, o.device, o.hip_unit, o.max_streams, {}};
+  if (devices.size() == 1) {
+    // One GPU: the run is exactly --device's (plain unit ids, no link).
+    o.device = selection.device = devices.front();
+    if (o.flag_on != FlagOn::Both)
+      throw UsageError("--flag-on chooses where the flags of pairs across GPUs are; --devices names one GPU");
+  } else if (devices.size() > 1) {
+    selection.devices = devices;
+    if (o.via == Path::Dsm)
+      throw UsageError("--via dsm measures inside one GPU's thread-block clusters; it cannot map across GPUs (--devices)");
+  }
+  auto backend = make_backend(selection);
   r.device = backend->device();
   r.capabilities = backend->capabilities();
   std::vector<int> available = backend->units();

@@ -17,10 +17,16 @@ int run_map(const MapCommand& command);
 std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& available,
                                const std::string& unit_name);
 
-// The first step of a map and of `cumap homes`: opens the selected backend,
+// The GPUs --devices names, resolved against the backend's device count
+// ("all", "0,1", "0-3"); empty without --devices. UsageError for a GPU
+// that does not exist.
+std::vector<int> resolve_devices(const Options& options);
+
+// The first step of a map and of `cumap homes`: opens the selected backend
+// (across the GPUs of --devices; with one, it becomes options.device),
 // records its identity and capabilities in `result`, and sets `units` to the
 // --units choice among its units (sorted).
-std::unique_ptr<Backend> open_backend(const Options& options, MapResult& result, std::vector<int>& units);
+std::unique_ptr<Backend> open_backend(Options& options, MapResult& result, std::vector<int>& units);
 
 // The next step, and all that `cumap homes` measures: the flag lines' homes
 // from `units` (with progress; phase "homes"), then the units' topology and

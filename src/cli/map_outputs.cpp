@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 
 #include "cli/homes_outputs.hpp"
+#include "cumap/gpu_table.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/render.hpp"
+#include "cumap/units.hpp"
 
 namespace cumap::cli {
 namespace {
@@ -85,6 +87,9 @@ void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& ou
       for (const LatencyMap& m : p.per_class) every_map.push_back(&m);
     return pairs_csv(every_map, o.via);
   });
+  // Across GPUs: the GPU x GPU table.
+  if (ids_span_devices(r.display_order))
+    files.add("gpus.csv", [&r] { return gpus_csv(r.placements, r.device.extra.value("links", nlohmann::json::array())); });
   for (const PlacementResult& p : r.placements)
     if (p.stats.extra.contains("cluster_barrier"))
       files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.extra["cluster_barrier"]); });

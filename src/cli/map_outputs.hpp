@@ -14,6 +14,7 @@ namespace cumap::cli {
 //   line-spread-<placement>.csv                       largest minus smallest per-line value (several lines)
 //   heatmap.png                                       every placement's headline on one scale
 //   pairs.csv, meta.json
+//   gpus.csv                                          across GPUs: the GPU x GPU table (gpu_table.hpp)
 //   homes.csv, homes.json, heatmap-homes.png          home discovery (homes_outputs.hpp; not with --via dsm)
 void write_map_outputs(const Options& options, const MapResult& result, OutputDirectory& out);
 

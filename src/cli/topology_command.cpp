@@ -41,16 +41,63 @@ int run_topology(const TopologyCommand& command) {
   return kExitOk;
 }
 
+namespace {
+
+// "cuda  device 1: NVIDIA H200 (132 SMs, PCI 0000:2a:00.0)", or why it cannot be opened.
+void print_device(BackendKind kind, int device, const Options& o) {
+  try {
+    auto backend = make_backend(DeviceSelection{kind, device, o.hip_unit});
+    const DeviceInfo d = backend->device();
+    const std::string bus = d.extra.contains("pci_bus_id") ? ", PCI " + d.extra["pci_bus_id"].get<std::string>() : "";
+    fmt::print("{:<5} device {}: {} ({} {}s{})\n", to_string(kind), device, d.name, d.unit_count, d.unit_name, bus);
+  } catch (const UsageError& e) {
+    fmt::print("{:<5} device {} cannot be used: {}\n", to_string(kind), device, e.what());
+  }
+}
+
+// "cuda  GPUs 0 and 1: a map across them works (peer access with native
+// atomics both ways); link NV18", or why not: what `cumap --devices 0,1` needs.
+void print_gpu_pair(int a, int b) {
+  try {
+    auto backend = make_backend(DeviceSelection{BackendKind::Cuda, a, HipUnit::Cu, 0, {a, b}});
+    const DeviceInfo d = backend->device();
+    std::string link;
+    if (d.extra.contains("links"))
+      for (const auto& l : d.extra["links"]) link = "; link " + l.value("link", std::string("unknown"));
+    fmt::print("cuda  GPUs {} and {}: a map across them works (peer access with native atomics both ways){}\n", a, b,
+               link);
+  } catch (const UsageError& e) {
+    fmt::print("cuda  GPUs {} and {}: no map across them: {}\n", a, b, e.what());
+  }
+}
+
+}  // namespace
+
 int run_list_devices(const ListDevicesCommand& command) {
+  const Options& o = command.options;
   for (BackendKind kind : built_backends()) {
-    const Options& o = command.options;
+    int count = 0;
     try {
-      auto backend = make_backend(DeviceSelection{kind, o.device, o.hip_unit});
-      const DeviceInfo d = backend->device();
-      fmt::print("{:<5} device {}: {} ({} {}s)\n", to_string(kind), o.device, d.name, d.unit_count, d.unit_name);
-    } catch (const UsageError& e) {
-      fmt::print("{:<5} no device: {}\n", to_string(kind), e.what());
+      count = device_count(kind);
+    } catch (const UsageError&) {
     }
+    if (count == 0) {
+      // Opening it says why there is none.
+      try {
+        make_backend(DeviceSelection{kind, 0, o.hip_unit});
+      } catch (const UsageError& e) {
+        fmt::print("{:<5} no device: {}\n", to_string(kind), e.what());
+      }
+      continue;
+    }
+    if (command.only_device) {
+      print_device(kind, o.device, o);
+      continue;
+    }
+    for (int device = 0; device < count; ++device) print_device(kind, device, o);
+    if (kind == BackendKind::Cuda)
+      for (int a = 0; a < count; ++a)
+        for (int b = a + 1; b < count; ++b) print_gpu_pair(a, b);
   }
   return kExitOk;
 }

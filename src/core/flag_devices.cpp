@@ -3,6 +3,9 @@
 // flags' memory pays the link on every poll and signal, and which side that
 // is changes the round trip (two H200s: 3400 against 3600-3840 cycles), so
 // --flag-on both measures every such pair with the flags on each side.
+#include <algorithm>
+#include <map>
+
 #include "cumap/planner.hpp"
 
 namespace cumap {
@@ -10,22 +13,53 @@ namespace cumap {
 PairRounds place_flags(const PairRounds& rounds, FlagOn flag_on, int default_device) {
   const auto device = [&](int id) { return unit_ref(id, default_device).device; };
   PairRounds placed;
-  PairRounds on_b;  // FlagOn::Both: the cross rounds again, flags on b's device
+  PairRounds second;  // FlagOn::Both: the rounds across devices again, every side swapped
   for (const auto& round : rounds) {
     std::vector<UnitPair> out = round;
-    bool across = false;
+    std::vector<UnitPair> swapped;
+    std::size_t across = 0;
     for (UnitPair& p : out) {
       const int da = device(p.a), db = device(p.b);
-      across |= da != db;
-      p.flags_on = flag_on == FlagOn::B ? db : da;
+      if (da == db) {
+        p.flags_on = da;
+        continue;
+      }
+      // Both: alternate the sides within the round, so that its flags (and
+      // the link's traffic) are spread over the two devices' memories, each
+      // needing half the lines; the second copy takes the other side.
+      const bool on_a = flag_on == FlagOn::A || (flag_on == FlagOn::Both && across++ % 2 == 0);
+      p.flags_on = on_a ? da : db;
+      swapped.push_back({p.a, p.b, on_a ? db : da});
     }
-    placed.push_back(out);
-    if (flag_on != FlagOn::Both || !across) continue;
-    for (UnitPair& p : out) p.flags_on = device(p.b);
-    on_b.push_back(std::move(out));
+    placed.push_back(std::move(out));
+    if (flag_on == FlagOn::Both && !swapped.empty()) second.push_back(std::move(swapped));
   }
-  placed.insert(placed.end(), on_b.begin(), on_b.end());
+  placed.insert(placed.end(), second.begin(), second.end());
   return placed;
+}
+
+PairRounds cap_flags_per_device(const PairRounds& rounds, const std::map<int, int>& most) {
+  PairRounds out;
+  for (const auto& round : rounds) {
+    // First fit, as limit_rounds: each pair goes to the first piece whose
+    // flag device still has room, pieces in creation order.
+    std::vector<std::vector<UnitPair>> pieces;
+    std::vector<std::map<int, int>> used;
+    for (const UnitPair& p : round) {
+      const auto cap = most.find(p.flags_on);
+      const int limit = cap == most.end() ? std::max<int>(1, static_cast<int>(round.size())) : std::max(cap->second, 1);
+      std::size_t target = 0;
+      while (target < pieces.size() && used[target][p.flags_on] >= limit) ++target;
+      if (target == pieces.size()) {
+        pieces.emplace_back();
+        used.emplace_back();
+      }
+      pieces[target].push_back(p);
+      ++used[target][p.flags_on];
+    }
+    for (auto& piece : pieces) out.push_back(std::move(piece));
+  }
+  return out;
 }
 
 }  // namespace cumap

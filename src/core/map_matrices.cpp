@@ -114,6 +114,15 @@ MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int
   for (ValueMatrix* m : {&out.combined, &out.even_passes, &out.odd_passes, &out.line_spread})
     *m = ValueMatrix::filled(units, kNaN);
 
+  std::vector<int> flag_devices;
+  for (const CellEntry& e : cells.entries) flag_devices.push_back(e.flag_device);
+  std::sort(flag_devices.begin(), flag_devices.end());
+  flag_devices.erase(std::unique(flag_devices.begin(), flag_devices.end()), flag_devices.end());
+  if (flag_devices.size() > 1)
+    for (int d : flag_devices) out.per_flag_device[d] = ValueMatrix::filled(units, kNaN);
+  std::vector<ValueMatrix*> by_device;  // in flag_devices' order: the map is not touched in the loop
+  for (auto& [d, m] : out.per_flag_device) by_device.push_back(&m);
+
   // Cells are independent: spread them over the cores (OpenMP).
   const auto cell_count = static_cast<std::ptrdiff_t>(cells.n * cells.n);
 #pragma omp parallel for schedule(static)
@@ -130,6 +139,8 @@ MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int
         out.per_map[m].values[i] = balanced_median(cell, [m](const CellEntry& e) { return e.map == m; });
     if (cells.any_timed_out(i) || cell.empty()) continue;
     out.combined.values[i] = balanced_median(cell, [](const CellEntry&) { return true; });
+    for (std::size_t d = 0; d < by_device.size(); ++d)
+      by_device[d]->values[i] = balanced_median(cell, [&](const CellEntry& e) { return e.flag_device == flag_devices[d]; });
     out.even_passes.values[i] = balanced_median(cell, [](const CellEntry& e) { return !e.odd_pass; });
     out.odd_passes.values[i] = balanced_median(cell, [](const CellEntry& e) { return e.odd_pass; });
     const auto [lo, hi] = std::minmax_element(cell.begin(), cell.end(), [](const CellEntry& x, const CellEntry& y) {

@@ -3,6 +3,7 @@
 // pilot of the map's own rounds, checked against serial, before the map).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -43,15 +44,36 @@ bool on_several_devices(const std::vector<int>& units, int default_device) {
                      [&](int u) { return unit_ref(u, default_device).device != unit_ref(units.front(), default_device).device; });
 }
 
+// How many pairs of one round can have their flags on each device: a line
+// of every class per pair (two for split-line, one of each of two classes
+// for cross-home), from that device's pools.
+std::map<int, int> pairs_each_device_can_hold(const DeviceLinePools& pools, Placement placement) {
+  std::map<int, int> most;
+  for (const auto& [device, p] : pools) {
+    const std::size_t n = p.by_class.size();
+    std::size_t fewest = std::numeric_limits<std::size_t>::max();
+    for (std::size_t c = 0; c < n; ++c) {
+      const std::size_t lines = p.by_class[c].size();
+      switch (placement) {
+        case Placement::SameLine: fewest = std::min(fewest, lines); break;
+        case Placement::SplitLine: fewest = std::min(fewest, lines / 2); break;
+        case Placement::CrossHome: fewest = std::min({fewest, lines, p.by_class[(c + 1) % n].size()}); break;
+      }
+    }
+    if (n > 0) most[device] = static_cast<int>(std::min<std::size_t>(fewest, std::numeric_limits<int>::max()));
+  }
+  return most;
+}
+
 // Which pairs run together, and which device holds each pair's flags.
-PairRounds pair_rounds(const PlacementRequest& r) {
+PairRounds pair_rounds(const PlacementRequest& r, const DeviceLinePools& pools) {
   const Options& o = *r.options;
   PairRounds rounds;
   if (r.pairs_per_round <= 1) rounds = serial_rounds(r.units, o.ordered);
   else if (on_several_devices(r.units, o.device))
     rounds = limit_rounds(device_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
   else rounds = limit_rounds(round_robin_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
-  return place_flags(rounds, o.flag_on, o.device);
+  return cap_flags_per_device(place_flags(rounds, o.flag_on, o.device), pairs_each_device_can_hold(pools, r.placement));
 }
 
 void add_stats(RunStats& sum, const RunStats& s) {
@@ -93,7 +115,7 @@ PlacementPlans make_plans(const PlacementRequest& r) {
   for (const HomesResult& h : *r.homes)
     for (int c = 0; c < h.classes.class_count; ++c)
       pools[h.device].by_class.push_back(h.classes.lines_of(c, h.table.lines));
-  const PairRounds rounds = pair_rounds(r);
+  const PairRounds rounds = pair_rounds(r, pools);
   PlacementPlans plans;
   // Inside a cluster the flags are in the partners' shared memory: L2 homes
   // and flag lines do not apply (no homes were found), and the path itself

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "cumap/gpu_table.hpp"
 #include "cumap/map_result.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/topology_discovery.hpp"
@@ -349,6 +350,9 @@ nlohmann::json make_meta(const Options& options, const MapResult& r) {
     j.erase("homes");
   }
   j["maps"] = placements;
+  if (const nlohmann::json gpus = gpus_json(r.placements, r.device.extra.value("links", nlohmann::json::array()));
+      !gpus.empty())
+    j["gpus"] = gpus;
   return j;
 }
 

@@ -22,48 +22,51 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::string valid_range(int unit_count) {
-  if (unit_count <= 0) return "this device has no units";
-  if (unit_count == 1) return "this device has unit 0";
-  return fmt::format("this device has units 0-{}", unit_count - 1);
+std::string valid_range(int count, const ListWords& w) {
+  if (count <= 0) return fmt::format("{} has no {}s", w.owner, w.item);
+  if (count == 1) return fmt::format("{} has {} 0", w.owner, w.item);
+  return fmt::format("{} has {}s 0-{}", w.owner, w.item, count - 1);
 }
 
 // One id of a token; `token` is only for the message.
-int parse_id(std::string_view text, std::string_view token, int unit_count) {
+int parse_id(std::string_view text, std::string_view token, int count, const ListWords& w) {
   text = trim(text);
-  if (text.empty()) throw UsageError(fmt::format("--units: '{}' is not a unit id or range", printable_excerpt(token)));
-  if (text.front() == '-') throw UsageError(fmt::format("--units: '{}' is negative", printable_excerpt(token)));
+  if (text.empty())
+    throw UsageError(fmt::format("{}: '{}' is not a {} id or range", w.option, printable_excerpt(token), w.item));
+  if (text.front() == '-') throw UsageError(fmt::format("{}: '{}' is negative", w.option, printable_excerpt(token)));
   long long value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec == std::errc::result_out_of_range || (ec == std::errc{} && end == text.data() + text.size() &&
-                                               value >= unit_count)) {
-    throw UsageError(fmt::format("--units: {} is out of range: {}", printable_excerpt(text), valid_range(unit_count)));
+                                               value >= count)) {
+    throw UsageError(fmt::format("{}: {} is out of range: {}", w.option, printable_excerpt(text), valid_range(count, w)));
   }
   if (ec != std::errc{} || end != text.data() + text.size())
-    throw UsageError(fmt::format("--units: '{}' is not a unit id or range", printable_excerpt(token)));
+    throw UsageError(fmt::format("{}: '{}' is not a {} id or range", w.option, printable_excerpt(token), w.item));
   return static_cast<int>(value);
 }
 
 }  // namespace
 
-std::vector<int> parse_unit_list(std::string_view spec, int unit_count) {
-  if (trim(spec).empty()) throw UsageError("--units: the unit list is empty");
+std::vector<int> parse_unit_list(std::string_view spec, int unit_count, const ListWords& words) {
+  if (trim(spec).empty()) throw UsageError(fmt::format("{}: the {} list is empty", words.option, words.item));
   std::vector<int> units;
   std::size_t start = 0;
   while (start <= spec.size()) {
     const std::size_t comma = std::min(spec.find(',', start), spec.size());
     const std::string_view token = trim(spec.substr(start, comma - start));
     start = comma + 1;
-    if (token.empty()) throw UsageError(fmt::format("--units: empty entry in '{}'", printable_excerpt(spec)));
-    if (token.front() == '-') throw UsageError(fmt::format("--units: '{}' is negative", printable_excerpt(token)));
+    if (token.empty())
+      throw UsageError(fmt::format("{}: empty entry in '{}'", words.option, printable_excerpt(spec)));
+    if (token.front() == '-') throw UsageError(fmt::format("{}: '{}' is negative", words.option, printable_excerpt(token)));
     const std::size_t dash = token.find('-');
     if (dash == std::string_view::npos) {
-      units.push_back(parse_id(token, token, unit_count));
+      units.push_back(parse_id(token, token, unit_count, words));
       continue;
     }
-    const int first = parse_id(token.substr(0, dash), token, unit_count);
-    const int last = parse_id(token.substr(dash + 1), token, unit_count);
-    if (last < first) throw UsageError(fmt::format("--units: '{}' is a reversed range", printable_excerpt(token)));
+    const int first = parse_id(token.substr(0, dash), token, unit_count, words);
+    const int last = parse_id(token.substr(dash + 1), token, unit_count, words);
+    if (last < first)
+      throw UsageError(fmt::format("{}: '{}' is a reversed range", words.option, printable_excerpt(token)));
     for (int u = first; u <= last; ++u) units.push_back(u);
   }
   std::sort(units.begin(), units.end());

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cumap/error.hpp"
+#include "cumap/units.hpp"
 #include "render/canvas.hpp"
 #include "render/colormap_tables.hpp"
 #include "render/heatmap_parts.hpp"
@@ -138,7 +139,9 @@ std::vector<Grid> map_grids(const std::vector<HeatmapPanel>& panels, const Heatm
   std::vector<Grid> grids;
   for (const auto& panel : panels) {
     HeatmapAxis axis;
-    for (int unit : panel.matrix.units) axis.labels.push_back(std::to_string(unit));
+    // Across GPUs "g1.5" (units.hpp), else the plain id.
+    const bool across = ids_span_devices(panel.matrix.units);
+    for (int unit : panel.matrix.units) axis.labels.push_back(format_unit_id(unit, across));
     if (style.groups && !style.groups->groups.empty()) axis.groups = axis_groups(panel.matrix.units, *style.groups);
     grids.push_back({panel.title, axis, axis, panel.matrix.values, true});
   }

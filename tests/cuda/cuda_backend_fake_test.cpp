@@ -304,3 +304,128 @@ TEST(CudaBackendFake, ProbeOfAnUnknownSmIsBadInput) {
 
 }  // namespace
 }  // namespace cumap::cuda
+
+namespace cumap::cuda {
+namespace {
+
+// Two fake GPUs (ordinals 0 and 1) as one backend; views of both runtimes.
+struct GroupRig {
+  std::unique_ptr<Backend> backend;
+  FakeCudaRuntime* gpu0;
+  FakeCudaRuntime* gpu1;
+};
+GroupRig group_rig(FakeCudaConfig c0 = {}, FakeCudaConfig c1 = {}) {
+  c0.ordinal = 0;
+  c1.ordinal = 1;
+  auto r0 = std::make_unique<FakeCudaRuntime>(std::move(c0));
+  auto r1 = std::make_unique<FakeCudaRuntime>(std::move(c1));
+  GroupRig g{nullptr, r0.get(), r1.get()};
+  std::vector<std::unique_ptr<CudaRuntime>> runtimes;
+  runtimes.push_back(std::move(r1));  // any order
+  runtimes.push_back(std::move(r0));
+  g.backend = make_cuda_backend_on(std::move(runtimes));
+  return g;
+}
+
+TEST(CudaBackendFakeGroup, UnitsOfBothGpusByUnitIdAndPeerAccessBothWays) {
+  GroupRig g = group_rig();
+  const std::vector<int> units = g.backend->units();
+  ASSERT_EQ(units.size(), 16u);
+  EXPECT_EQ(units[0], 0);
+  EXPECT_EQ(units[8], 100000);
+  EXPECT_EQ(g.gpu0->peers_opened, (std::vector<int>{1}));
+  EXPECT_EQ(g.gpu1->peers_opened, (std::vector<int>{0}));
+  const DeviceInfo d = g.backend->device();
+  EXPECT_EQ(d.name, "2 x Fake NVIDIA H100");
+  EXPECT_EQ(d.unit_count, 16);
+  EXPECT_EQ(d.extra["gpus"].size(), 2u);
+  const Capabilities c = g.backend->capabilities();
+  EXPECT_EQ(c.max_pairs_per_round, 8);
+  EXPECT_FALSE(c.dsm) << "clusters never span GPUs";
+}
+
+TEST(CudaBackendFakeGroup, NoPeerAccessOrNoNativeAtomicsIsBadInputNamingTheGpus) {
+  FakeCudaConfig no_access;
+  no_access.peer_access = false;
+  try {
+    group_rig({}, no_access);
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("GPU 1 cannot reach GPU 0"), std::string::npos) << e.what();
+  }
+  FakeCudaConfig no_atomics;
+  no_atomics.peer_atomics = false;
+  try {
+    group_rig(no_atomics, {});
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("without native atomics"), std::string::npos) << e.what();
+  }
+}
+
+// A launch across both GPUs: each member gets the same pairs, its own
+// member number, every member's arena and control words, one shared array
+// of sides-done words; the pair's cycles are the two members' halves added.
+TEST(CudaBackendFakeGroup, ALaunchRunsOnBothGpusAndTheirHalvesAddUp) {
+  GroupRig g = group_rig();
+  MeasurementPlan plan;
+  plan.units = {{0, 2}, {1, 5}, {0, 3}, {1, 3}};
+  plan.rounds = {{{PlannedPair{{0, 2}, {1, 5}, {0, 4, 1}, 7}, PlannedPair{{0, 3}, {1, 3}, {128, 132, 0}, 7}}}};
+  plan.counts = {100, 2, 0, false};
+  const Measurements m = g.backend->measure(plan, nullptr);
+  ASSERT_EQ(g.gpu0->pingpong_launches.size(), 1u);
+  ASSERT_EQ(g.gpu1->pingpong_launches.size(), 1u);
+  EXPECT_EQ(g.gpu0->started, 2) << "the SM census, then the launch";
+  EXPECT_EQ(g.gpu1->started, 2);
+  const PingPongLaunch& l0 = g.gpu0->pingpong_launches[0];
+  const PingPongLaunch& l1 = g.gpu1->pingpong_launches[0];
+  EXPECT_EQ(l0.self, 0);
+  EXPECT_EQ(l1.self, 1);
+  EXPECT_EQ(l0.arenas, l1.arenas);
+  EXPECT_NE(l0.arenas[0], l0.arenas[1]) << "each GPU has an arena of its own";
+  EXPECT_EQ(l0.controls, (std::vector<DeviceAddress>{g.gpu0->control_words(), g.gpu1->control_words()}));
+  EXPECT_EQ(l0.sides_done, l1.sides_done);
+  EXPECT_EQ(l0.group_blocks, 16u);
+  ASSERT_EQ(l0.pairs.pairs.size(), 2u);
+  EXPECT_EQ(l0.pairs.pairs[0].a_gpu, 0);
+  EXPECT_EQ(l0.pairs.pairs[0].b_gpu, 1);
+  EXPECT_EQ(l0.pairs.pairs[0].flag_gpu, 1);
+  ASSERT_EQ(m.pairs.size(), 2u);
+  // a pings 50 round trips at 600 cycles on GPU 0, b 50 at 700 on GPU 1.
+  EXPECT_DOUBLE_EQ(m.pairs[0].rtt_cycles[0], 650.0);
+  // The fake's launches are too short to time the clock: the calibration's 1.6 cycles/ns.
+  EXPECT_DOUBLE_EQ(m.pairs[0].rtt_ns[0], 650.0 / 1.6);
+  EXPECT_EQ(m.pairs[0].flags.device, 1);
+  EXPECT_EQ(m.stats.extra["gpus"].size(), 2u);
+}
+
+TEST(CudaBackendFakeGroup, APlanOfOneGpuRunsOnThatGpuAlone) {
+  GroupRig g = group_rig();
+  MeasurementPlan plan;
+  plan.units = {{1, 0}, {1, 1}};
+  plan.rounds = {{{PlannedPair{{1, 0}, {1, 1}, {0, 4, 1}, 0}}}};
+  plan.counts = {100, 2, 0, false};
+  g.backend->measure(plan, nullptr);
+  EXPECT_TRUE(g.gpu0->pingpong_launches.empty());
+  ASSERT_EQ(g.gpu1->pingpong_launches.size(), 1u);
+  EXPECT_EQ(g.gpu1->pingpong_launches[0].arenas.size(), 1u);
+}
+
+TEST(CudaBackendFakeGroup, DsmAndUnknownGpusAreBadInput) {
+  GroupRig g = group_rig();
+  MeasurementPlan dsm;
+  dsm.path = Path::Dsm;
+  EXPECT_THROW(g.backend->measure(dsm, nullptr), UsageError);
+  MeasurementPlan third;
+  third.units = {{2, 0}, {0, 1}};
+  third.rounds = {{{PlannedPair{{2, 0}, {0, 1}, {0, 4, 0}, 0}}}};
+  EXPECT_THROW(g.backend->measure(third, nullptr), UsageError);
+  LineProbePlan probe;
+  probe.device = 1;
+  probe.units = {{0, 0}};  // a unit of GPU 0 for GPU 1's lines
+  probe.lines = {0};
+  EXPECT_THROW(g.backend->probe_lines(probe, nullptr), UsageError);
+}
+
+}  // namespace
+}  // namespace cumap::cuda

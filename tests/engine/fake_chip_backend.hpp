@@ -5,15 +5,23 @@
 // costs near_ns or far_ns; a round trip on (first, second) costs the four
 // reaches of the two units. Pairs that run `crowded_above` or more at once
 // pay `crowding_penalty` (relative), the way polling loads interfere.
+// With `devices` > 1 it is that many such chips joined by a link: units are
+// named by unit_id(), and a unit reaches a line in device d's memory from
+// another device in link_ns + d * link_step_ns, whatever the line's home.
 #include <cmath>
 #include <cstdint>
+#include <map>
 
 #include "cumap/backend.hpp"
+#include "cumap/error.hpp"
 
 namespace cumap::test {
 
 struct FakeChip {
-  int units = 8;
+  int devices = 1;
+  double link_ns = 900.0;
+  double link_step_ns = 0.0;
+  int units = 8;  // per device
   int classes = 2;
   std::uint64_t lines_per_home = 32;
   double near_ns = 150.0;
@@ -38,29 +46,37 @@ class FakeChipBackend final : public Backend {
   double reach_ns(int unit, std::uint64_t offset) const {
     return unit % chip_.classes == home_of(offset) ? chip_.near_ns : chip_.far_ns;
   }
+  // `u` reaching the line at `offset` of `device`'s arena.
+  double reach_ns(UnitRef u, int device, std::uint64_t offset) const {
+    return u.device == device ? reach_ns(u.unit, offset) : chip_.link_ns + device * chip_.link_step_ns;
+  }
 
   DeviceInfo device() const override {
     DeviceInfo d;
     d.backend = "fake";
     d.name = "fake chip";
     d.unit_name = "unit";
-    d.unit_count = chip_.units;
+    d.unit_count = chip_.units * chip_.devices;
     return d;
   }
   std::vector<int> units() const override {
-    std::vector<int> ids(static_cast<std::size_t>(chip_.units));
-    for (int i = 0; i < chip_.units; ++i) ids[static_cast<std::size_t>(i)] = i;
+    std::vector<int> ids;
+    for (int d = 0; d < chip_.devices; ++d)
+      for (int i = 0; i < chip_.units; ++i) ids.push_back(chip_.devices > 1 ? unit_id(UnitRef{d, i}) : i);
     return ids;
   }
   Capabilities capabilities() const override {
     Capabilities c;
-    c.max_pairs_per_round = chip_.units / 2;
+    c.max_pairs_per_round = chip_.units * chip_.devices / 2;
     c.default_lines_per_class = 2;
     return c;
   }
   Topology topology() override { return {}; }
 
   LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn&) override {
+    for (const UnitRef& u : plan.units)
+      if (u.device != plan.device) throw UsageError("the fake probes a device's lines from its own units");
+    ++probes_of_device[plan.device];
     LineLatencyTable t;
     t.units = plan.units;
     t.lines = plan.lines;
@@ -69,14 +85,15 @@ class FakeChipBackend final : public Backend {
       for (std::uint64_t l : plan.lines) {
         const std::uint64_t line = l / protocol::kLineBytes;
         const bool slowed = first_probe && u.unit == 0 && line >= 64 && line < 64 + chip_.slow_stretch_lines;
-        t.ns.push_back(reach_ns(u.unit, l + plan.arena.offset_bytes) * (slowed ? chip_.slow_stretch_factor : 1.0));
+        t.ns.push_back(reach_ns(u, plan.device, l + plan.arena.offset_bytes) * (slowed ? chip_.slow_stretch_factor : 1.0));
         t.cycles.push_back(t.ns.back() * 2);
       }
     return t;
   }
 
   Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) override {
-    check_plan_units(plan, 0, units(), "unit");
+    if (chip_.devices == 1) check_plan_units(plan, 0, units(), "unit");
+    check_plan_rounds(plan, "unit");
     ++measure_calls;
     Measurements out;
     for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
@@ -93,8 +110,10 @@ class FakeChipBackend final : public Backend {
         const std::uint64_t base = plan.arena.offset_bytes;
         const double wobble = 1.0 + chip_.noise * jitter(static_cast<unsigned>(measure_calls) * 7919u + r * 131u +
                                                            static_cast<unsigned>(p.flags.first));
-        const double rtt = wobble * crowd * (reach_ns(p.a.unit, base + p.flags.first) + reach_ns(p.a.unit, base + p.flags.second) +
-                                    reach_ns(p.b.unit, base + p.flags.first) + reach_ns(p.b.unit, base + p.flags.second));
+        const int at = p.flags.device;
+        const double rtt = wobble * crowd *
+                           (reach_ns(p.a, at, base + p.flags.first) + reach_ns(p.a, at, base + p.flags.second) +
+                            reach_ns(p.b, at, base + p.flags.first) + reach_ns(p.b, at, base + p.flags.second));
         m.rtt_ns.assign(static_cast<std::size_t>(plan.counts.samples), rtt);
         if (chip_.cycles_per_ns > 0) m.rtt_cycles.assign(m.rtt_ns.size(), rtt * chip_.cycles_per_ns);
         m.cold_rtt_ns = rtt * 2;
@@ -108,6 +127,7 @@ class FakeChipBackend final : public Backend {
   }
 
   int measure_calls = 0;
+  std::map<int, int> probes_of_device;
   std::size_t pairs_measured = 0;
   int probe_calls = 0;
   std::size_t max_round_seen = 0;

@@ -81,20 +81,24 @@ class CudaBackend final : public Backend {
 
   DeviceInfo device() const override {
     if (gpus_.size() == 1) return describe(gpus_.front()->facts());
-    // Across GPUs: one name if they share it, the units of all of them, and
-    // each GPU's own identity under "gpus" (the order of --devices).
+    // Across GPUs: "2 x NVIDIA H200" (or each name), the units of all of
+    // them, and each GPU's own identity under "gpus", by ordinal.
     DeviceInfo d = describe(gpus_.front()->facts());
     d.unit_count = 0;
     d.extra = nlohmann::json::object();
     nlohmann::json gpus = nlohmann::json::array();
+    bool one_model = true;
+    std::string names;
     for (const auto& g : gpus_) {
       const DeviceInfo one = describe(g->facts());
       d.unit_count += one.unit_count;
-      if (one.name != d.name) d.name = "mixed NVIDIA GPUs";
+      one_model &= one.name == d.name;
+      names += (names.empty() ? "" : " + ") + one.name;
       nlohmann::json j = one.extra;
       j["name"] = one.name;
       gpus.push_back(j);
     }
+    d.name = one_model ? fmt::format("{} x {}", gpus_.size(), d.name) : names;
     d.extra["gpus"] = gpus;
     d.extra["peer_access"] = peers_;
     return d;
