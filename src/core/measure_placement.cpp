@@ -13,6 +13,7 @@
 #include "cumap/map_run.hpp"
 #include "cumap/planner.hpp"
 #include "cumap/stats.hpp"
+#include "cumap/units.hpp"
 #include "serial_check.hpp"
 
 namespace cumap {
@@ -37,11 +38,6 @@ MeasurementPlan base_plan(const PlacementRequest& r) {
   plan.flush_cache = o.flush_cache;
   plan.l2_persist = o.l2_persist;
   return plan;
-}
-
-bool on_several_devices(const std::vector<int>& units, int default_device) {
-  return std::any_of(units.begin(), units.end(),
-                     [&](int u) { return unit_ref(u, default_device).device != unit_ref(units.front(), default_device).device; });
 }
 
 // How many pairs of one round can have their flags on each device: a line
@@ -70,7 +66,7 @@ PairRounds pair_rounds(const PlacementRequest& r, const DeviceLinePools& pools) 
   const Options& o = *r.options;
   PairRounds rounds;
   if (r.pairs_per_round <= 1) rounds = serial_rounds(r.units, o.ordered);
-  else if (on_several_devices(r.units, o.device))
+  else if (ids_span_devices(r.units))  // a map across devices: ids by unit_id()
     rounds = limit_rounds(device_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
   else rounds = limit_rounds(round_robin_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
   return cap_flags_per_device(place_flags(rounds, o.flag_on, o.device), pairs_each_device_can_hold(pools, r.placement));

@@ -1,6 +1,8 @@
 // Ctrl-C during a map keeps what was measured, and --resume completes it.
-// The map is made long (many lines and round trips for one pair of CPUs) so
-// that a signal half a second in lands in the middle of it.
+// The map is made long (64 lines of 200000 round trips for one pair of CPUs,
+// about 3 s on CI's 2-core machine) so that a signal half a second in lands in
+// the middle of it: at 20000 round trips the whole map once ended in 0.3 s,
+// before the signal, and the test failed.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kLongMap{"--backend", "cpu", "--same-line", "--units", "0-1", "--iters", "20000",
+const std::vector<std::string> kLongMap{"--backend", "cpu", "--same-line", "--units", "0-1", "--iters", "200000",
                                         "--samples", "5", "--home-lines", "64", "--rotating-count", "64",
                                         "--timeout-ms", "30000", "--quiet"};
 
@@ -91,7 +93,7 @@ TEST(cli_Interrupt, ResumeWithOtherOptionsIsBadInputNamingTheDifference) {
   ASSERT_EQ(run_and_interrupt(args, cwd.path(), std::chrono::milliseconds(500)), 130);
   const auto before = snapshot(cwd.path() / "D");
   std::vector<std::string> other = kLongMap;
-  std::replace(other.begin(), other.end(), std::string("20000"), std::string("10000"));  // --iters
+  std::replace(other.begin(), other.end(), std::string("200000"), std::string("100000"));  // --iters
   other.insert(other.end(), {"--resume", "D"});
   const RunResult r = run_cumap(other, cwd.path());
   EXPECT_EQ(r.exit_code, 2);
