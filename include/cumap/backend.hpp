@@ -112,7 +112,7 @@ struct DeviceSelection {
   int max_streams = 0;  // hip: Options::max_streams
   // Two or more: one backend over all of them, a map across GPUs (cuda only;
   // UsageError elsewhere). Empty or one: `device` alone.
-  std::vector<int> devices;
+  std::vector<int> devices = {};
 };
 
 // Which backends this build contains, and a factory that resolves Auto.

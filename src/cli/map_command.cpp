@@ -6,11 +6,10 @@
 #include <map>
 #include <optional>
 
-#include <unistd.h>
 
 #include <fmt/format.h>
 
-#include "backends/cuda/gpu_neighbours.hpp"
+#include "cli/gpu_nvml_facts.hpp"
 #include "cli/map_outputs.hpp"
 #include "cli/map_summary.hpp"
 #include "cli/resumed_run.hpp"
@@ -28,35 +27,6 @@
 
 namespace cumap::cli {
 namespace {
-
-// The PCI bus ids of the run's GPUs (cuda): one, or each of extra["gpus"].
-std::vector<std::string> pci_bus_ids(const DeviceInfo& device) {
-  std::vector<std::string> ids;
-  if (device.extra.contains("pci_bus_id")) ids.push_back(device.extra["pci_bus_id"].get<std::string>());
-  if (device.extra.contains("gpus"))
-    for (const auto& gpu : device.extra["gpus"]) ids.push_back(gpu.value("pci_bus_id", ""));
-  return ids;
-}
-
-// Other compute processes on the GPU share its L2 and interconnect: say so
-// and record them. Only GPUs with a PCI bus id (cuda) can be asked. Across
-// GPUs: the same per GPU, in a list.
-nlohmann::json other_processes(const DeviceInfo& device, bool quiet) {
-  const std::vector<std::string> buses = pci_bus_ids(device);
-  if (buses.empty()) return nullptr;
-  nlohmann::json per_gpu = nlohmann::json::array();
-  for (const std::string& bus : buses) {
-    const auto n = cuda::find_gpu_neighbours(bus, static_cast<unsigned>(::getpid()));
-    nlohmann::json pids = nlohmann::json::array();
-    for (const auto& p : n.processes) pids.push_back({{"pid", p.pid}, {"used_memory_bytes", p.used_memory_bytes}});
-    if (n.known && !n.processes.empty() && !quiet)
-      fmt::print(stderr, "cumap: warning: {} other compute process(es) on GPU {}; they can change the map\n",
-                 n.processes.size(), bus);
-    per_gpu.push_back({{"pci_bus_id", bus}, {"known", n.known}, {"reason", n.reason}, {"processes", pids}});
-  }
-  if (per_gpu.size() == 1) per_gpu.front().erase("pci_bus_id");
-  return per_gpu.size() == 1 ? per_gpu.front() : per_gpu;
-}
 
 // Options the backend lacks are bad input, refused before anything is
 // measured or printed (the backends check again when they get a plan).
@@ -184,6 +154,7 @@ std::unique_ptr<Backend> open_backend(Options& o, MapResult& r, std::vector<int>
   }
   auto backend = make_backend(selection);
   r.device = backend->device();
+  add_serials_and_links(r.device);
   r.capabilities = backend->capabilities();
   std::vector<int> available = backend->units();
   std::sort(available.begin(), available.end());

@@ -7,6 +7,7 @@
 #include "cumap/map_run.hpp"
 #include "cumap/outputs.hpp"
 #include "cumap/units.hpp"
+#include "cli/gpu_nvml_facts.hpp"
 #include "cli/json_file.hpp"
 
 namespace cumap::cli {
@@ -43,12 +44,15 @@ int run_topology(const TopologyCommand& command) {
 
 namespace {
 
-// "cuda  device 1: NVIDIA H200 (132 SMs, PCI 0000:2a:00.0)", or why it cannot be opened.
+// "cuda  device 1: NVIDIA H200 (132 SMs, PCI 0000:2a:00.0, serial 1652...)",
+// or why it cannot be opened.
 void print_device(BackendKind kind, int device, const Options& o) {
   try {
     auto backend = make_backend(DeviceSelection{kind, device, o.hip_unit});
-    const DeviceInfo d = backend->device();
-    const std::string bus = d.extra.contains("pci_bus_id") ? ", PCI " + d.extra["pci_bus_id"].get<std::string>() : "";
+    DeviceInfo d = backend->device();
+    add_serials_and_links(d);
+    std::string bus = d.extra.contains("pci_bus_id") ? ", PCI " + d.extra["pci_bus_id"].get<std::string>() : "";
+    if (!d.extra.value("serial", std::string()).empty()) bus += ", serial " + d.extra["serial"].get<std::string>();
     fmt::print("{:<5} device {}: {} ({} {}s{})\n", to_string(kind), device, d.name, d.unit_count, d.unit_name, bus);
   } catch (const UsageError& e) {
     fmt::print("{:<5} device {} cannot be used: {}\n", to_string(kind), device, e.what());
@@ -60,10 +64,13 @@ void print_device(BackendKind kind, int device, const Options& o) {
 void print_gpu_pair(int a, int b) {
   try {
     auto backend = make_backend(DeviceSelection{BackendKind::Cuda, a, HipUnit::Cu, 0, {a, b}});
-    const DeviceInfo d = backend->device();
+    DeviceInfo d = backend->device();
+    add_serials_and_links(d);
     std::string link;
-    if (d.extra.contains("links"))
-      for (const auto& l : d.extra["links"]) link = "; link " + l.value("link", std::string("unknown"));
+    for (const auto& l : d.extra.value("links", nlohmann::json::array())) {
+      link = "; link " + l.value("link", std::string("unknown"));
+      if (const std::string why = l.value("reason", std::string()); !why.empty()) link += " (" + why + ")";
+    }
     fmt::print("cuda  GPUs {} and {}: a map across them works (peer access with native atomics both ways){}\n", a, b,
                link);
   } catch (const UsageError& e) {

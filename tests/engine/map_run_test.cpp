@@ -129,7 +129,6 @@ TEST(MapRun, ConcurrentMapChecksItselfAgainstSerial) {
   test::FakeChipBackend chip({});
   const Options o = small_options();
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
-  const HomesResult& homes = homes_run.front();
   const PlacementResult p = measure_placement(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   EXPECT_EQ(chip.max_round_seen, 4u);
   ASSERT_EQ(p.checks.size(), 1u);
@@ -146,7 +145,6 @@ TEST(MapRun, AutoSchedulePilotsHalveConcurrencyUntilTheCheckPassesThenTheMapRuns
   Options o = small_options();
   o.schedule = ScheduleKind::Auto;
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
-  const HomesResult& homes = homes_run.front();
   const PlacementResult p = measure_placement_scheduled(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   EXPECT_EQ(p.pairs_per_round, 2);
   ASSERT_EQ(p.checks.size(), 3u) << "pilot at 4, pilot at 2, the map at 2";
@@ -173,7 +171,6 @@ TEST(MapRun, APassingPilotHandsItsSampleToTheMap) {
   Options o = small_options();
   o.schedule = ScheduleKind::Auto;
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
-  const HomesResult& homes = homes_run.front();
   const int before = chip.measure_calls;
   const PlacementResult p = measure_placement_scheduled(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   ASSERT_EQ(p.checks.size(), 2u);
@@ -215,7 +212,6 @@ TEST(MapRun, NoiseWithoutInterferenceKeepsFullConcurrency) {
   o.schedule = ScheduleKind::Auto;
   o.check_pairs = 24;
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
-  const HomesResult& homes = homes_run.front();
   const PlacementResult p = measure_placement_scheduled(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   ASSERT_EQ(p.checks.size(), 2u) << "shift " << p.checks[0].bias << " difference "
                                  << p.checks[0].agreement.median_rel_diff << " floor "
@@ -234,7 +230,6 @@ TEST(MapRun, ConcurrentScheduleKeepsAFailedCheckAndSaysSo) {
   Options o = small_options();
   o.schedule = ScheduleKind::Concurrent;
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
-  const HomesResult& homes = homes_run.front();
   const PlacementResult p = measure_placement_scheduled(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   EXPECT_EQ(p.pairs_per_round, 4);
   ASSERT_EQ(p.checks.size(), 1u);
@@ -245,7 +240,6 @@ TEST(MapRun, AStopRequestEndsThePlacementBeforeTheNextPass) {
   test::FakeChipBackend chip({});
   const Options o = small_options();
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
-  const HomesResult& homes = homes_run.front();
   int asked = 0;
   const PlacementResult p =
       measure_placement(chip, request_for(homes_run, o, chip.units(), 4), {}, [&] { return ++asked > 1; });
@@ -259,7 +253,6 @@ TEST(MapRun, AResumedPlacementMeasuresOnlyWhatIsMissing) {
   test::FakeChipBackend chip({});
   const Options o = small_options();
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
-  const HomesResult& homes = homes_run.front();
   int asked = 0;
   const PlacementResult first =
       measure_placement(chip, request_for(homes_run, o, chip.units(), 1), {}, [&] { return ++asked > 3; });
