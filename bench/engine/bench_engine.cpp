@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   o.samples = 5;
   o.schedule = ScheduleKind::Concurrent;
   o.quiet = true;
+  o.rotating_count = argc > 4 ? std::stoi(argv[4]) : 16;
   test::FakeChip spec;
   spec.units = argc > 2 ? std::stoi(argv[2]) : 132;
   spec.devices = argc > 3 ? std::stoi(argv[3]) : 1;
@@ -43,20 +44,7 @@ int main(int argc, char** argv) {
   OutputDirectory out(o.out_dir);
   clock.end_phase("open");
   cli::find_homes_and_layout(chip, units, o, r, clock);
-  r.lines_per_class = argc > 4 ? std::stoi(argv[4]) : 16;
-
-  PlacementRequest request;
-  request.units = units;
-  request.homes = &r.homes;
-  request.lines_per_class = r.lines_per_class;
-  request.iters = r.iters = *o.iters;
-  request.pairs_per_round = r.capabilities.max_pairs_per_round;
-  request.options = &o;
-  for (Placement p : o.placements) {
-    request.placement = p;
-    r.placements.push_back(measure_placement_scheduled(chip, request, {}, {}));
-    clock.end_phase(std::string(to_string(p)));
-  }
+  cli::measure_map(chip, units, o, r, clock, {}, nullptr);
   clock.stamp("bench_engine");
   cli::write_map_outputs(o, r, out);
   out.keep();

@@ -187,6 +187,42 @@ void find_homes_and_layout(Backend& backend, const std::vector<int>& units, cons
   clock.end_phase("topology");
 }
 
+void measure_map(Backend& backend, const std::vector<int>& units, const Options& o, MapResult& r, RunClock& clock,
+                 const StopFn& stop, const ResumedRun* resumed) {
+  r.lines_per_class = o.rotating_count.value_or(r.capabilities.default_lines_per_class);
+  // The backend's round trips per sample go with its lines per class; the
+  // dsm path has no lines and keeps the plain default.
+  r.iters = o.iters.value_or(o.via == Path::Dsm ? Options::kDefaultIters : r.capabilities.default_iters);
+
+  PlacementRequest request;
+  request.units = units;
+  request.homes = &r.homes;
+  request.lines_per_class = r.lines_per_class;
+  request.iters = r.iters;
+  request.pairs_per_round = starting_pairs_per_round(o, r.capabilities);
+  request.exclusive_key = r.capabilities.exclusive_key;
+  request.options = &o;
+  // Through distributed shared memory each flag is in its poller's own shared
+  // memory: there is one placement, whatever --same-line/--split-line say.
+  const std::vector<Placement> placements =
+      o.via == Path::Dsm ? std::vector<Placement>{Placement::SameLine} : o.placements;
+  for (Placement p : placements) {
+    if (stop && stop()) break;
+    request.placement = p;
+    request.already_measured = resumed ? resumed->completed(p) : std::vector<PairStats>{};
+    Progress progress(std::string(to_string(p)), "rounds", o.quiet);
+    PlacementResult placement = measure_placement_scheduled(
+        backend, request, [&](std::size_t d, std::size_t t) { progress.update(d, t); }, stop);
+    progress.finish();
+    // Auto settles the concurrency on the first placement; the others start there.
+    request.pairs_per_round = placement.pairs_per_round;
+    if (!o.quiet) report_checks(placement);
+    r.placements.push_back(std::move(placement));
+    clock.end_phase(std::string(to_string(p)));
+  }
+  r.structure = structure_of(r, o);
+}
+
 int run_map(const MapCommand& command) {
   Options o = command.options;
   std::optional<ResumedRun> resumed;
@@ -213,39 +249,8 @@ int run_map(const MapCommand& command) {
 
   find_homes_and_layout(*backend, units, o, r, clock);
   if (resumed) check_same_homes(*resumed, r.homes);
-  r.lines_per_class = o.rotating_count.value_or(r.capabilities.default_lines_per_class);
-  // The backend's round trips per sample go with its lines per class; the
-  // dsm path has no lines and keeps the plain default.
-  r.iters = o.iters.value_or(o.via == Path::Dsm ? Options::kDefaultIters : r.capabilities.default_iters);
-
-  PlacementRequest request;
-  request.units = units;
-  request.homes = &r.homes;
-  request.lines_per_class = r.lines_per_class;
-  request.iters = r.iters;
-  request.pairs_per_round = starting_pairs_per_round(o, r.capabilities);
-  request.exclusive_key = r.capabilities.exclusive_key;
-  request.options = &o;
-  // Through distributed shared memory each flag is in its poller's own shared
-  // memory: there is one placement, whatever --same-line/--split-line say.
-  const std::vector<Placement> placements =
-      o.via == Path::Dsm ? std::vector<Placement>{Placement::SameLine} : o.placements;
-  for (Placement p : placements) {
-    if (interrupt.stop_requested()) break;
-    request.placement = p;
-    request.already_measured = resumed ? resumed->completed(p) : std::vector<PairStats>{};
-    Progress progress(std::string(to_string(p)), "rounds", o.quiet);
-    PlacementResult placement = measure_placement_scheduled(
-        *backend, request, [&](std::size_t d, std::size_t t) { progress.update(d, t); }, stop);
-    progress.finish();
-    // Auto settles the concurrency on the first placement; the others start there.
-    request.pairs_per_round = placement.pairs_per_round;
-    if (!o.quiet) report_checks(placement);
-    r.placements.push_back(std::move(placement));
-    clock.end_phase(std::string(to_string(p)));
-  }
+  measure_map(*backend, units, o, r, clock, stop, resumed ? &*resumed : nullptr);
   r.interrupted = interrupt.stop_requested();
-  r.structure = structure_of(r, o);
 
   clock.stamp(command.command_line);
 

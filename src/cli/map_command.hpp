@@ -3,9 +3,11 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
+#include "cli/resumed_run.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/backend.hpp"
 #include "cumap/map_result.hpp"
+#include "cumap/map_run.hpp"
 
 namespace cumap::cli {
 
@@ -33,5 +35,15 @@ std::unique_ptr<Backend> open_backend(Options& options, MapResult& result, std::
 // the display order by side (phase "topology": on cuda it launches clusters).
 void find_homes_and_layout(Backend& backend, const std::vector<int>& units, const Options& options,
                            MapResult& result, RunClock& clock);
+
+// The measurement itself, after find_homes_and_layout: every placement (one
+// on the dsm path) over `units`, each a phase of `clock`, the concurrency
+// `auto` settles on in the first kept for the others; lines per class and
+// round trips per sample from `options` or else the backend's defaults
+// (recorded in `result`), then the structure table. Ends early once `stop`
+// says so, keeping what was measured. `resumed`: the pairs a run being
+// completed has already (nullptr: none).
+void measure_map(Backend& backend, const std::vector<int>& units, const Options& options, MapResult& result,
+                 RunClock& clock, const StopFn& stop, const ResumedRun* resumed);
 
 }  // namespace cumap::cli

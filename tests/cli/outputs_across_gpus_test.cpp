@@ -17,6 +17,7 @@
 #include "cumap/map_run.hpp"
 #include "cumap/output_directory.hpp"
 #include "fake_chip_backend.hpp"
+#include "small_map.hpp"
 
 namespace cumap::cli {
 namespace {
@@ -42,13 +43,8 @@ void map_two_chips(TwoChipRun& run) {
   spec.devices = 2;
   spec.link_step_ns = 100.0;
   test::FakeChipBackend chip(spec);
-  Options o;
-  o.iters = 4;
-  o.samples = 3;
-  o.warmup = 0;
-  o.home_lines = 256;
-  o.home_stride = 128;
-  o.check_pairs = 8;
+  Options o = test::small_options();
+  o.rotating_count = 2;
   o.quiet = true;
   o.out_dir = run.dir;
   MapResult& r = run.result;
@@ -57,18 +53,7 @@ void map_two_chips(TwoChipRun& run) {
   r.capabilities = chip.capabilities();
   const std::vector<int> units = chip.units();
   find_homes_and_layout(chip, units, o, r, clock);
-  r.lines_per_class = 2;
-  PlacementRequest request;
-  request.units = units;
-  request.homes = &r.homes;
-  request.lines_per_class = r.lines_per_class;
-  request.iters = r.iters = *o.iters;
-  request.pairs_per_round = r.capabilities.max_pairs_per_round;
-  request.options = &o;
-  for (Placement p : o.placements) {
-    request.placement = p;
-    r.placements.push_back(measure_placement_scheduled(chip, request, {}, {}));
-  }
+  measure_map(chip, units, o, r, clock, {}, nullptr);
   r.device.extra["links"] = nlohmann::json::array({{{"gpu_a", 0}, {"gpu_b", 1}, {"link", "NV18"}}});
   clock.stamp("test");
   OutputDirectory out(o.out_dir);

@@ -11,9 +11,12 @@
 #include "cumap/gpu_table.hpp"
 #include "cumap/map_run.hpp"
 #include "fake_chip_backend.hpp"
+#include "small_map.hpp"
 
 namespace cumap {
 namespace {
+
+using test::request_for;
 
 test::FakeChip two_chips() {
   test::FakeChip chip;
@@ -25,26 +28,9 @@ test::FakeChip two_chips() {
 }
 
 Options small_options() {
-  Options o;
-  o.iters = 4;
-  o.samples = 3;
-  o.warmup = 0;
-  o.home_lines = 256;
-  o.check_pairs = 8;
-  o.home_stride = 128;
+  Options o = test::small_options();
   o.schedule = ScheduleKind::Concurrent;
   return o;
-}
-
-PlacementRequest request_for(const RunHomes& homes, const Options& o, const std::vector<int>& units, int per_round) {
-  PlacementRequest r;
-  r.units = units;
-  r.homes = &homes;
-  r.lines_per_class = 2;
-  r.iters = *o.iters;
-  r.pairs_per_round = per_round;
-  r.options = &o;
-  return r;
 }
 
 TEST(AcrossDevices, EachChipHasItsOwnHomesWithCanonicalLabels) {

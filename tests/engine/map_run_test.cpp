@@ -8,31 +8,14 @@
 #include "cumap/map_run.hpp"
 #include "cumap/planner.hpp"
 #include "fake_chip_backend.hpp"
+#include "small_map.hpp"
 
 namespace cumap {
 namespace {
 
-Options small_options() {
-  Options o;
-  o.iters = 4;
-  o.samples = 3;
-  o.warmup = 0;
-  o.home_lines = 256;
-  o.check_pairs = 8;
-  o.home_stride = 128;  // the fake chip's homes and slow stretch count consecutive lines
-  return o;
-}
+using test::request_for;
+using test::small_options;
 
-PlacementRequest request_for(const RunHomes& homes, const Options& o, std::vector<int> units, int per_round) {
-  PlacementRequest r;
-  r.units = std::move(units);
-  r.homes = &homes;
-  r.lines_per_class = 2;
-  r.iters = *o.iters;
-  r.pairs_per_round = per_round;
-  r.options = &o;
-  return r;
-}
 
 TEST(MapRun, HomeDiscoveryFindsTheFakeChipsClassesAndSides) {
   test::FakeChipBackend chip({});
