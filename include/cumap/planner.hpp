@@ -72,6 +72,12 @@ struct LinePools {
 // Every device's pools, by device.
 using DeviceLinePools = std::map<int, LinePools>;
 
+// How many pairs of one round each device's pools can give their lines (the
+// `most` of cap_flags_per_device): by the rule assign_lines deals by, a line
+// of the class per pair, two for split-line, and for cross-home one of the
+// next class too; the scarcest class decides.
+std::map<int, int> pairs_each_device_holds(const DeviceLinePools& pools, Placement placement);
+
 // Which lines the pairs of `rounds` use in pass `pass` (0 .. passes-1) when
 // the first flag is in class `cls` of the device that holds the pair's flags:
 // - every pair of a round gets its own line (so a device's pools need at

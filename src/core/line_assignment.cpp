@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -48,7 +49,26 @@ void require_lines(std::size_t needed, std::size_t have, int cls, std::size_t pa
       pairs, needed, cls, to_string(placement), have));
 }
 
+// Lines of the first flag's class that one pair of a round takes:
+// split-line puts its second flag on another line of that class.
+std::size_t class_lines_per_pair(Placement placement) { return placement == Placement::SplitLine ? 2 : 1; }
+
 }  // namespace
+
+std::map<int, int> pairs_each_device_holds(const DeviceLinePools& pools, Placement placement) {
+  std::map<int, int> most;
+  for (const auto& [device, p] : pools) {
+    const std::size_t n = p.by_class.size();
+    if (n == 0) continue;
+    std::size_t fewest = std::numeric_limits<std::size_t>::max();
+    for (std::size_t c = 0; c < n; ++c) {
+      fewest = std::min(fewest, p.by_class[c].size() / class_lines_per_pair(placement));
+      if (placement == Placement::CrossHome) fewest = std::min(fewest, p.by_class[(c + 1) % n].size());
+    }
+    most[device] = static_cast<int>(std::min<std::size_t>(fewest, std::numeric_limits<int>::max()));
+  }
+  return most;
+}
 
 std::vector<Round> assign_lines(const PairRounds& rounds, const DeviceLinePools& pools, Placement placement, int cls,
                                 int pass, int passes, int tag, int default_device) {
@@ -98,16 +118,10 @@ std::vector<Round> assign_lines(const PairRounds& rounds, const DeviceLinePools&
       DeviceDealers* d = dealers_of(device);
       if (d == nullptr) continue;
       const std::size_t k = device_pairs.size();
-      switch (placement) {
-        case Placement::SameLine: require_lines(k, d->pool->size(), cls, k, placement); break;
-        // The second lines follow the first ones in the pool, so the round's
-        // 2k lines are all different.
-        case Placement::SplitLine: require_lines(2 * k, d->pool->size(), cls, k, placement); break;
-        case Placement::CrossHome:
-          require_lines(k, d->pool->size(), cls, k, placement);
-          require_lines(k, d->other_pool->size(), d->other_cls, k, placement);
-          break;
-      }
+      // Split-line: the second lines follow the first ones in the pool, so
+      // the round's 2k lines are all different.
+      require_lines(class_lines_per_pair(placement) * k, d->pool->size(), cls, k, placement);
+      if (placement == Placement::CrossHome) require_lines(k, d->other_pool->size(), d->other_cls, k, placement);
       for (std::size_t s = 0; s < k; ++s) {
         PlannedPair planned;
         planned.a = unit_ref(device_pairs[s]->a, default_device);
@@ -122,7 +136,7 @@ std::vector<Round> assign_lines(const PairRounds& rounds, const DeviceLinePools&
         }
         round.pairs.push_back(planned);
       }
-      d->first.advance(placement == Placement::SplitLine ? 2 * k : k);
+      d->first.advance(class_lines_per_pair(placement) * k);
       if (placement == Placement::CrossHome) d->other.advance(k);
     }
     out.push_back(std::move(round));

@@ -3,7 +3,6 @@
 // pilot of the map's own rounds, checked against serial, before the map).
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -40,27 +39,6 @@ MeasurementPlan base_plan(const PlacementRequest& r) {
   return plan;
 }
 
-// How many pairs of one round can have their flags on each device: a line
-// of every class per pair (two for split-line, one of each of two classes
-// for cross-home), from that device's pools.
-std::map<int, int> pairs_each_device_can_hold(const DeviceLinePools& pools, Placement placement) {
-  std::map<int, int> most;
-  for (const auto& [device, p] : pools) {
-    const std::size_t n = p.by_class.size();
-    std::size_t fewest = std::numeric_limits<std::size_t>::max();
-    for (std::size_t c = 0; c < n; ++c) {
-      const std::size_t lines = p.by_class[c].size();
-      switch (placement) {
-        case Placement::SameLine: fewest = std::min(fewest, lines); break;
-        case Placement::SplitLine: fewest = std::min(fewest, lines / 2); break;
-        case Placement::CrossHome: fewest = std::min({fewest, lines, p.by_class[(c + 1) % n].size()}); break;
-      }
-    }
-    if (n > 0) most[device] = static_cast<int>(std::min<std::size_t>(fewest, std::numeric_limits<int>::max()));
-  }
-  return most;
-}
-
 // Which pairs run together, and which device holds each pair's flags.
 PairRounds pair_rounds(const PlacementRequest& r, const DeviceLinePools& pools) {
   const Options& o = *r.options;
@@ -69,7 +47,7 @@ PairRounds pair_rounds(const PlacementRequest& r, const DeviceLinePools& pools) 
   else if (ids_span_devices(r.units))  // a map across devices: ids by unit_id()
     rounds = limit_rounds(device_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
   else rounds = limit_rounds(round_robin_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
-  return cap_flags_per_device(place_flags(rounds, o.flag_on, o.device), pairs_each_device_can_hold(pools, r.placement));
+  return cap_flags_per_device(place_flags(rounds, o.flag_on, o.device), pairs_each_device_holds(pools, r.placement));
 }
 
 void add_stats(RunStats& sum, const RunStats& s) {

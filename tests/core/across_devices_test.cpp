@@ -49,7 +49,9 @@ TEST(core_DeviceRounds, EveryPairOnceOwnPairsFirstRoundsDisjoint) {
       for (const UnitPair& p : round) {
         ++seen[{std::min(p.a, p.b), std::max(p.a, p.b)}];
         (device_of(p.a) == device_of(p.b) ? any_own : any_across) = true;
-        if (device_of(p.a) != device_of(p.b)) EXPECT_LT(device_of(p.a), device_of(p.b)) << "the lower GPU pings first";
+        if (device_of(p.a) != device_of(p.b)) {
+          EXPECT_LT(device_of(p.a), device_of(p.b)) << "the lower GPU pings first";
+        }
       }
       EXPECT_FALSE(any_own && any_across) << "a round mixes a chip's own pairs with pairs across chips";
       if (any_across) across_started = true;
@@ -124,6 +126,38 @@ TEST(core_AssignLines, EachDeviceDealsItsOwnLines) {
       EXPECT_TRUE(words.insert({p.flags.device, p.flags.first}).second);
       EXPECT_TRUE(words.insert({p.flags.device, p.flags.second}).second);
     }
+  }
+}
+
+// Device 0: classes of 10 and 7 lines; device 1: one class of 5.
+DeviceLinePools uneven_pools() {
+  DeviceLinePools pools;
+  for (std::size_t n : {10u, 7u}) pools[0].by_class.emplace_back(n);
+  pools[1].by_class.emplace_back(5);
+  for (auto& [d, p] : pools) {
+    std::uint64_t line = 0;
+    for (auto& c : p.by_class)
+      for (std::uint64_t& l : c) l = 128 * line++;
+  }
+  return pools;
+}
+
+TEST(core_PairsEachDeviceHolds, TheScarcestClassDecidesByWhatAPairTakes) {
+  const DeviceLinePools pools = uneven_pools();
+  EXPECT_EQ(pairs_each_device_holds(pools, Placement::SameLine), (std::map<int, int>{{0, 7}, {1, 5}}));
+  EXPECT_EQ(pairs_each_device_holds(pools, Placement::SplitLine), (std::map<int, int>{{0, 3}, {1, 2}}));
+  EXPECT_EQ(pairs_each_device_holds(pools, Placement::CrossHome), (std::map<int, int>{{0, 7}, {1, 5}}));
+}
+
+// The cap and the dealing follow one rule: rounds cut to what each device
+// holds never run out of lines, where the uncut rounds do.
+TEST(core_PairsEachDeviceHolds, RoundsCutToItAlwaysGetTheirLines) {
+  const DeviceLinePools pools = uneven_pools();
+  const PairRounds rounds = place_flags(device_rounds(units_of({0, 1}, 12), false), FlagOn::Both, 0);
+  for (Placement placement : {Placement::SameLine, Placement::SplitLine}) {
+    EXPECT_THROW(assign_lines(rounds, pools, placement, 0, 0, 1, 0), UsageError) << to_string(placement);
+    const PairRounds cut = cap_flags_per_device(rounds, pairs_each_device_holds(pools, placement));
+    EXPECT_NO_THROW(assign_lines(cut, pools, placement, 0, 0, 1, 0)) << to_string(placement);
   }
 }
 
