@@ -128,6 +128,9 @@ int device_count(BackendKind kind);
 // and every pair's flags are on `device`, naming the first that is not.
 void check_plan_units(const MeasurementPlan& plan, int device, const std::vector<int>& available,
                       const std::string& unit_name);
+// The part of that check every backend needs, on one device or several:
+// round trips per pair that fit the flag values, and counts not below 1.
+void check_plan_counts(const protocol::Counts& counts);
 
 // Every backend's check of a plan's pairs: throws UsageError unless every
 // flag is an aligned word inside the arena, no pair is one unit or has both

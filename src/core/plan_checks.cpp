@@ -30,9 +30,13 @@ void check_plan_units(const MeasurementPlan& plan, int device, const std::vector
         throw UsageError(fmt::format("this backend measures one device ({}); pair {}-{} has its flags on device {}",
                                      device, p.a.unit, p.b.unit, p.flags.device));
     }
-  if (protocol::round_trips(plan.counts) > protocol::kMaxRoundTrips)
+  check_plan_counts(plan.counts);
+}
+
+void check_plan_counts(const protocol::Counts& counts) {
+  if (protocol::round_trips(counts) > protocol::kMaxRoundTrips)
     throw UsageError("--iters x --samples is too large: a pair's flag values must fit in 31 bits");
-  if (plan.counts.iters < 1 || plan.counts.samples < 1 || plan.counts.warmup < 0)
+  if (counts.iters < 1 || counts.samples < 1 || counts.warmup < 0)
     throw UsageError("iters and samples must be at least 1, warmup at least 0");
 }
 

@@ -294,9 +294,7 @@ class CudaBackend final : public Backend {
         check(p.b);
         (void)gpu_of(p.flags.device);
       }
-    MeasurementPlan counts_only;
-    counts_only.counts = plan.counts;
-    check_plan_units(counts_only, 0, {}, "SM");  // the counts' limits
+    check_plan_counts(plan.counts);
   }
 
   // Budgets in cycles of the fastest SM clock of the group (at slower
