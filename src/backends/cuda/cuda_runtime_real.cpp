@@ -113,7 +113,6 @@ class RealCudaRuntime final : public CudaRuntime {
     buffers_->prepare(pp, launch.pairs, stream_.get());
     control_.reset(stream_.get());
     control_.point(pp);
-    pending_pairs_ = launch.pairs.pairs.size();
     // Cleared before any member of the group starts: they add to these words.
     CUMAP_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
@@ -130,12 +129,13 @@ class RealCudaRuntime final : public CudaRuntime {
   PingPongOutcome finish_pingpong() override {
     const OnDevice on(facts_.ordinal);
     if (!pending_) throw std::logic_error("finish_pingpong without a started launch");
+    const auto pairs = static_cast<std::size_t>(pending_->pair_count);
     pending_.reset();
     CUMAP_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     PingPongOutcome out;
     out.elapsed_ms = timer_.elapsed_ms();
     read_outcome(out);
-    out.records = buffers_->records(pending_pairs_, stream_.get());
+    out.records = buffers_->records(pairs, stream_.get());
     return out;
   }
 
@@ -257,7 +257,6 @@ class RealCudaRuntime final : public CudaRuntime {
   LaunchControl control_;
   std::optional<PingPongBuffers> buffers_;
   std::optional<PingPongParams> pending_;  // prepared, not yet finished
-  std::size_t pending_pairs_ = 0;
   std::optional<PersistingL2Window> persist_;
 };
 
