@@ -13,6 +13,11 @@
 namespace cumap {
 namespace {
 
+// A GPU backend this build left out: what to configure to have it.
+[[noreturn]] [[maybe_unused]] void not_built(const char* name) {
+  throw UsageError(fmt::format("this cumap was built without the {0} backend (configure with -DCUMAP_{0}=ON)", name));
+}
+
 std::unique_ptr<Backend> make_one(BackendKind kind, const DeviceSelection& selection) {
   // A map across devices is the CUDA backend's alone (peer memory, system-scope atomics).
   if (selection.devices.size() > 1 && kind != BackendKind::Cuda)
@@ -23,13 +28,13 @@ std::unique_ptr<Backend> make_one(BackendKind kind, const DeviceSelection& selec
 #if CUMAP_HAVE_CUDA
       return make_cuda_backend(selection);
 #else
-      throw UsageError("this cumap was built without the CUDA backend (configure with -DCUMAP_CUDA=ON)");
+      not_built("CUDA");
 #endif
     case BackendKind::Hip:
 #if CUMAP_HAVE_HIP
       return make_hip_backend(selection);
 #else
-      throw UsageError("this cumap was built without the HIP backend (configure with -DCUMAP_HIP=ON)");
+      not_built("HIP");
 #endif
     case BackendKind::Auto: break;
   }
@@ -57,13 +62,13 @@ int device_count(BackendKind kind) {
 #if CUMAP_HAVE_CUDA
       return cuda_device_count();
 #else
-      throw UsageError("this cumap was built without the CUDA backend (configure with -DCUMAP_CUDA=ON)");
+      not_built("CUDA");
 #endif
     case BackendKind::Hip:
 #if CUMAP_HAVE_HIP
       return hip_device_count();
 #else
-      throw UsageError("this cumap was built without the HIP backend (configure with -DCUMAP_HIP=ON)");
+      not_built("HIP");
 #endif
     case BackendKind::Auto: break;
   }
