@@ -34,6 +34,8 @@ constexpr int unit_id(UnitRef u) { return u.device * kDeviceUnitStride + u.unit;
 constexpr UnitRef unit_ref(int id, int default_device) {
   return id >= kDeviceUnitStride ? UnitRef{id / kDeviceUnitStride, id % kDeviceUnitStride} : UnitRef{default_device, id};
 }
+// The device of an id in a run across devices (whose default device is 0).
+constexpr int device_of_id(int id) { return unit_ref(id, 0).device; }
 // The inverse: the id of `u` in a run whose default device is `default_device`.
 constexpr int unit_id(UnitRef u, int default_device) { return u.device == default_device ? u.unit : unit_id(u); }
 

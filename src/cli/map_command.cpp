@@ -94,24 +94,24 @@ std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& 
                                const std::string& unit_name) {
   if (spec.empty()) return available;
   std::vector<int> chosen;
-  if (ids_span_devices(available)) {
+  const bool across = ids_span_devices(available);
+  if (across) {
     // Across GPUs (ids by unit_id()): a plain token for every GPU, g<d>. for one.
     std::map<int, int> count_by_device;
     for (int id : available) {
-      int& count = count_by_device[id / kDeviceUnitStride];
-      count = std::max(count, id % kDeviceUnitStride + 1);
+      const UnitRef u = unit_ref(id, 0);
+      count_by_device[u.device] = std::max(count_by_device[u.device], u.unit + 1);
     }
     chosen = parse_device_unit_list(spec, count_by_device);
   } else {
     const int limit = available.empty() ? 0 : *std::max_element(available.begin(), available.end()) + 1;
     chosen = parse_unit_list(spec, limit);
   }
-  const bool across = ids_span_devices(available);
   for (int u : chosen) {
     if (std::binary_search(available.begin(), available.end(), u)) continue;
     // The available ones as --units would name them: per GPU across GPUs.
     std::map<int, std::vector<int>> by_device;
-    for (int id : available) by_device[id / kDeviceUnitStride].push_back(id % kDeviceUnitStride);
+    for (int id : available) by_device[device_of_id(id)].push_back(unit_ref(id, 0).unit);
     std::string list;
     for (const auto& [device, ids] : by_device)
       list += (list.empty() ? "" : ", ") + (across ? fmt::format("g{}.", device) : "") + format_unit_list(ids);

@@ -27,15 +27,14 @@ DisplayLayout side_group_layout(const Topology& topology, const std::vector<int>
   for (const auto& [u, s] : side_of) sides = std::max(sides, s + 1);
 
   // Ids across devices are unit_id()s: the device is the id's high part.
-  const auto device_of = [](int u) { return u / kDeviceUnitStride; };
   const bool several_devices = std::any_of(units.begin(), units.end(),
-                                           [&](int u) { return device_of(u) != device_of(units.front()); });
+                                           [&](int u) { return device_of_id(u) != device_of_id(units.front()); });
 
   layout.order = units;
   const auto key = [&](int u) {
     const auto g = group_of.find(u);
     const auto s = side_of.find(u);
-    return std::tuple(device_of(u), s == side_of.end() ? 0 : s->second, g == group_of.end() ? no_group : g->second, u);
+    return std::tuple(device_of_id(u), s == side_of.end() ? 0 : s->second, g == group_of.end() ? no_group : g->second, u);
   };
   std::stable_sort(layout.order.begin(), layout.order.end(), [&](int x, int y) { return key(x) < key(y); });
 

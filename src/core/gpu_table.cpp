@@ -14,8 +14,6 @@
 namespace cumap {
 namespace {
 
-int gpu_of(int id) { return id / kDeviceUnitStride; }
-
 // Values of `m` by (row GPU, column GPU): every cell once (r < c) for an
 // unordered map, every direction for an ordered one.
 std::map<std::pair<int, int>, std::vector<double>> cells_by_gpu_pair(const ValueMatrix& m, bool ordered) {
@@ -25,7 +23,7 @@ std::map<std::pair<int, int>, std::vector<double>> cells_by_gpu_pair(const Value
       if (r == c || (!ordered && c < r)) continue;
       const double v = m.at(r, c);
       if (!std::isfinite(v)) continue;
-      int ga = gpu_of(m.units[r]), gb = gpu_of(m.units[c]);
+      int ga = device_of_id(m.units[r]), gb = device_of_id(m.units[c]);
       if (!ordered && gb < ga) std::swap(ga, gb);
       out[{ga, gb}].push_back(v);
     }

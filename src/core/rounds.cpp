@@ -102,7 +102,7 @@ PairRounds bipartite_rounds(const std::vector<int>& x, const std::vector<int>& y
 
 PairRounds device_rounds(const std::vector<int>& units, bool ordered) {
   std::map<int, std::vector<int>> by_device;
-  for (int u : units) by_device[u / kDeviceUnitStride].push_back(u);
+  for (int u : units) by_device[device_of_id(u)].push_back(u);
   std::vector<std::vector<int>> devices;
   for (auto& [device, ids] : by_device) devices.push_back(std::move(ids));
 

@@ -46,7 +46,7 @@ std::vector<StructureRow> structure_table(const std::vector<ValueMatrix>& per_cl
     // are the GPU x GPU table's, not this one's.
     for (std::size_t r = 0; r < m.size(); ++r)
       for (std::size_t c = r + 1; c < m.size(); ++c) {
-        if (m.units[r] / kDeviceUnitStride != m.units[c] / kDeviceUnitStride) continue;
+        if (device_of_id(m.units[r]) != device_of_id(m.units[c])) continue;
         const double x = m.at(r, c), y = m.at(c, r);
         if (std::isfinite(x)) add(r, c, x);
         if (std::isfinite(y) && !(std::isfinite(x) && x == y)) add(r, c, y);

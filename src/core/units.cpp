@@ -45,6 +45,30 @@ int parse_id(std::string_view text, std::string_view token, int count, const Lis
   return static_cast<int>(value);
 }
 
+// A whole number of at least 0, "+" allowed; nullopt for anything else.
+std::optional<int> non_negative(std::string_view s) {
+  if (s.starts_with('+')) s.remove_prefix(1);
+  int v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc{} || end != s.data() + s.size() || v < 0) return std::nullopt;
+  return v;
+}
+
+// "g<device>.<rest>" split into the device and the rest; nullopt when `text`
+// does not have that form.
+struct DevicePrefix {
+  int device;
+  std::string_view rest;
+};
+std::optional<DevicePrefix> device_prefix(std::string_view text) {
+  if (!text.starts_with('g')) return std::nullopt;
+  const std::size_t dot = text.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  const auto device = non_negative(text.substr(1, dot - 1));
+  if (!device) return std::nullopt;
+  return DevicePrefix{*device, text.substr(dot + 1)};
+}
+
 }  // namespace
 
 std::vector<int> parse_unit_list(std::string_view spec, int unit_count, const ListWords& words) {
@@ -85,17 +109,13 @@ std::vector<int> parse_device_unit_list(std::string_view spec, const std::map<in
     std::string_view units = token;
     std::vector<int> devices;
     if (!token.empty() && token.front() == 'g') {
-      const std::size_t dot = token.find('.');
-      int device = -1;
-      const std::string_view number = token.substr(1, dot == std::string_view::npos ? 0 : dot - 1);
-      const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), device);
-      if (dot == std::string_view::npos || number.empty() || ec != std::errc{} || end != number.data() + number.size())
-        throw UsageError(fmt::format("--units: '{}' is not g<gpu>.<units>", printable_excerpt(token)));
-      if (!unit_count_by_device.contains(device))
+      const auto prefix = device_prefix(token);
+      if (!prefix) throw UsageError(fmt::format("--units: '{}' is not g<gpu>.<units>", printable_excerpt(token)));
+      if (!unit_count_by_device.contains(prefix->device))
         throw UsageError(fmt::format("--units: '{}' names GPU {}, which this map does not measure",
-                                     printable_excerpt(token), device));
-      devices.push_back(device);
-      units = token.substr(dot + 1);
+                                     printable_excerpt(token), prefix->device));
+      devices.push_back(prefix->device);
+      units = prefix->rest;
     } else {
       for (const auto& [device, count] : unit_count_by_device) devices.push_back(device);
     }
@@ -117,20 +137,13 @@ std::string format_unit_id(int id, bool across) {
 }
 
 std::optional<int> parse_unit_id(std::string_view text) {
-  const auto whole = [](std::string_view s) -> std::optional<int> {
-    if (s.starts_with('+')) s.remove_prefix(1);
-    int v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc{} || end != s.data() + s.size() || v < 0) return std::nullopt;
-    return v;
-  };
   text = trim(text);
-  if (!text.starts_with('g')) return whole(text);
-  const std::size_t dot = text.find('.');
-  if (dot == std::string_view::npos) return std::nullopt;
-  const auto device = whole(text.substr(1, dot - 1)), unit = whole(text.substr(dot + 1));
-  if (!device || !unit || *unit >= kDeviceUnitStride || *device > 20000) return std::nullopt;
-  return *device * kDeviceUnitStride + *unit;
+  if (!text.starts_with('g')) return non_negative(text);
+  const auto prefix = device_prefix(text);
+  if (!prefix) return std::nullopt;
+  const auto unit = non_negative(prefix->rest);
+  if (!unit || *unit >= kDeviceUnitStride || prefix->device > 20000) return std::nullopt;
+  return unit_id(UnitRef{prefix->device, *unit});
 }
 
 std::string format_unit_list(const std::vector<int>& input) {
