@@ -83,7 +83,9 @@ TEST(core_ClassifyLines, TwoHalvesOfAnH100) {
   RecordProperty("classify_seconds", std::to_string(seconds));
   // About 0.1 s here; generous for a loaded machine. A sanitized build (-O0,
   // shadow memory) takes 100x longer and says nothing about this bound.
-  if (!CUMAP_ASAN_BUILD) EXPECT_LT(seconds, 3.0);
+  if (!CUMAP_ASAN_BUILD) {
+    EXPECT_LT(seconds, 3.0);
+  }
 
   ASSERT_EQ(h.class_count, 2);
   ASSERT_EQ(h.line_class.size(), 1024u);
