@@ -24,80 +24,69 @@ __device__ __forceinline__ std::uint64_t globaltimer_ns() {
   return t;
 }
 
+// The scope of an operation: the GPU for two SMs of one GPU, the system for
+// a pair across GPUs (the flags are in one GPU's memory, the other side
+// reaches them over the link: atomicCAS_system and .sys loads and stores).
+// A pair of one GPU keeps the .gpu operations it always had.
+enum Scope { kGpuScope, kSystemScope };
+
+template <int S = kGpuScope>
 __device__ __forceinline__ unsigned ld_acquire(const unsigned* p) {
   unsigned v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  if constexpr (S == kSystemScope) asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
+template <int S = kGpuScope>
 __device__ __forceinline__ unsigned ld_relaxed(const unsigned* p) {
   unsigned v;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  if constexpr (S == kSystemScope) asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
+template <int S = kGpuScope>
+__device__ __forceinline__ void st_release(unsigned* p, unsigned v) {
+  if constexpr (S == kSystemScope) asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  else asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+template <int S = kGpuScope>
+__device__ __forceinline__ unsigned cas(unsigned* p, unsigned expected, unsigned desired) {
+  if constexpr (S == kSystemScope) return atomicCAS_system(p, expected, desired);
+  else return atomicCAS(p, expected, desired);
+}
+template <int S = kGpuScope>
+__device__ __forceinline__ unsigned exch(unsigned* p, unsigned v) {
+  if constexpr (S == kSystemScope) return atomicExch_system(p, v);
+  else return atomicExch(p, v);
+}
+// Volatile accesses have no scope: the same instruction serves both.
 __device__ __forceinline__ unsigned ld_volatile(const unsigned* p) {
   unsigned v;
   asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
-__device__ __forceinline__ void st_release(unsigned* p, unsigned v) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-// System scope: the flag or counter is written by another GPU (over NVLink).
-__device__ __forceinline__ unsigned ld_acquire_sys(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ unsigned ld_relaxed_sys(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_release_sys(unsigned* p, unsigned v) {
-  asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
 __device__ __forceinline__ void st_volatile(unsigned* p, unsigned v) {
   asm volatile("st.volatile.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
-
-// The scope of a pair's operations: the GPU for two SMs of one GPU, the
-// system for a pair across GPUs (the flags are in one GPU's memory, the
-// other side reaches them over the link: atomicCAS_system and .sys loads
-// and stores). A pair of one GPU keeps the .gpu operations it always had.
-enum Scope { kGpuScope, kSystemScope };
 
 // The signalling operations (--probe), protocol::ProbeCode. Flag values only
 // grow within a pair, so a CAS expecting k is never fooled by a stale value.
 template <int P, int S = kGpuScope>
 __device__ __forceinline__ void send(unsigned* flag, unsigned k) {
-  if constexpr (S == kSystemScope) {
-    if constexpr (P == kCas) atomicCAS_system(flag, k - 1, k);
-    else if constexpr (P == kExch) atomicExch_system(flag, k);
-    else if constexpr (P == kAcqRel) st_release_sys(flag, k);
-    else st_volatile(flag, k);
-  } else {
-    if constexpr (P == kCas) atomicCAS(flag, k - 1, k);
-    else if constexpr (P == kExch) atomicExch(flag, k);
-    else if constexpr (P == kAcqRel) st_release(flag, k);
-    else st_volatile(flag, k);
-  }
+  if constexpr (P == kCas) cas<S>(flag, k - 1, k);
+  else if constexpr (P == kExch) exch<S>(flag, k);
+  else if constexpr (P == kAcqRel) st_release<S>(flag, k);
+  else st_volatile(flag, k);
 }
 
 template <int P, int S = kGpuScope>
 __device__ __forceinline__ bool arrived(unsigned* flag, unsigned k) {
   // CAS polling rewrites the value it expects: every poll is an atomic at the
   // line's L2 home, as in the seed protocol.
-  if constexpr (S == kSystemScope) {
-    if constexpr (P == kCas) return atomicCAS_system(flag, k, k) == k;
-    else if constexpr (P == kExch) return ld_relaxed_sys(flag) == k;
-    else if constexpr (P == kAcqRel) return ld_acquire_sys(flag) == k;
-    else return ld_volatile(flag) == k;
-  } else {
-    if constexpr (P == kCas) return atomicCAS(flag, k, k) == k;
-    else if constexpr (P == kExch) return ld_relaxed(flag) == k;
-    else if constexpr (P == kAcqRel) return ld_acquire(flag) == k;
-    else return ld_volatile(flag) == k;
-  }
+  if constexpr (P == kCas) return cas<S>(flag, k, k) == k;
+  else if constexpr (P == kExch) return ld_relaxed<S>(flag) == k;
+  else if constexpr (P == kAcqRel) return ld_acquire<S>(flag) == k;
+  else return ld_volatile(flag) == k;
 }
 
 // Spins until *flag == k. False once `budget` cycles have passed: the caller
@@ -134,13 +123,13 @@ __device__ inline bool wait_at_least(unsigned* counter, unsigned target, std::ui
     // Relaxed polls and one fence at the end: an acquire on every poll puts a
     // GPU-scope fence on every poll, and those disturb the pair being
     // measured on other SMs (seen on the H100: +8% on a pair's round trip).
-    const unsigned seen = system ? ld_relaxed_sys(counter) : ld_relaxed(counter);
+    const unsigned seen = system ? ld_relaxed<kSystemScope>(counter) : ld_relaxed(counter);
     if (seen >= target) {
       if (system) __threadfence_system();
       else __threadfence();
       return true;
     }
-    if ((system ? ld_relaxed_sys(abort) : ld_relaxed(abort)) != 0) return false;
+    if ((system ? ld_relaxed<kSystemScope>(abort) : ld_relaxed(abort)) != 0) return false;
     if (static_cast<std::uint64_t>(clock64() - start) > budget) {
       raise_abort(timeout_code);
       return false;
