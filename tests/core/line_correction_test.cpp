@@ -23,6 +23,15 @@ HomesResult two_units_four_lines() {
   return h;
 }
 
+// Pair a-b whose five samples all took a round trip of 2 x `oneway` ns.
+PairStats pair_at(int a, int b, double oneway) {
+  PairStats p;
+  p.a = a;
+  p.b = b;
+  p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 5};
+  return p;
+}
+
 TEST(core_LineCorrection, HalfTheRoundTripsPredictedExcessOverTheClassAverage) {
   const RunHomes homes{two_units_four_lines()};
   const LineCorrection c(homes);
@@ -51,12 +60,9 @@ TEST(core_LineCorrection, MapsShowTheCorrectedValueAndLinesThatDifferByTheirHome
   // The pair measured on lines 128 and 384: 5 ns over and 10 ns under the
   // average line, exactly as the table predicts.
   for (auto [flag, oneway] : {std::pair<std::uint64_t, double>{128, 305.0}, {384, 290.0}}) {
-    PairStats p;
-    p.a = 0;
-    p.b = 1;
+    PairStats p = pair_at(0, 1, oneway);
     p.first_flag = flag;
     p.second_flag = flag + 4;
-    p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 0, 5};
     map.pairs.push_back(p);
   }
   const RunHomes homes{h};
@@ -73,11 +79,8 @@ TEST(core_LatencyMap, AHeadlineWeighsEveryHomeClassEquallyWhateverItsLineCount) 
   // Class 0: three lines at 100 ns; class 1: one line at 200 ns. One median
   // over all four would say 100; each class weighing the same says 150.
   for (auto [cls, oneway] : {std::pair<int, double>{0, 100}, {0, 100}, {0, 100}, {1, 200}}) {
-    PairStats p;
-    p.a = 0;
-    p.b = 1;
+    PairStats p = pair_at(0, 1, oneway);
     p.home_class = cls;
-    p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 0, 5};
     map.pairs.push_back(p);
   }
   EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 150.0);
@@ -112,11 +115,8 @@ TEST(core_LatencyMap, EachFlagDeviceWeighsTheSameInACell) {
   LatencyMap map;
   map.spec.units = {0, 100000};
   for (auto [device, oneway] : {std::pair<int, double>{0, 1000}, {0, 1000}, {0, 1000}, {1, 1200}}) {
-    PairStats p;
-    p.a = 0;
-    p.b = 100000;
+    PairStats p = pair_at(0, 100000, oneway);
     p.flag_device = device;
-    p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 0, 5};
     map.pairs.push_back(p);
   }
   EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 1100.0);
