@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -123,14 +124,17 @@ std::unique_ptr<Backend> make_backend(const DeviceSelection& selection);
 // Throws UsageError when it is not built.
 int device_count(BackendKind kind);
 
-// Single-device backends: throws UsageError unless every unit of the plan
-// (its units and its pairs') is on `device` and in `available` (ascending),
-// and every pair's flags are on `device`, naming the first that is not.
-void check_plan_units(const MeasurementPlan& plan, int device, const std::vector<int>& available,
-                      const std::string& unit_name);
-// The part of that check every backend needs, on one device or several:
-// round trips per pair that fit the flag values, and counts not below 1.
-void check_plan_counts(const protocol::Counts& counts);
+// The units a backend measures on each of its devices (ascending ids).
+using UnitsByDevice = std::map<int, std::vector<int>>;
+
+// Throws UsageError unless every unit is on a device of `available` and
+// among its units, naming the first that is not.
+void check_units_exist(std::span<const UnitRef> units, const UnitsByDevice& available, const std::string& unit_name);
+// The same for every unit of the plan (its units and its pairs'), and every
+// pair's flags on a device of `available`; and the plan's counts: round
+// trips per pair that fit the flag values, counts not below 1. One device
+// or several: a single-device backend passes {{device, its units}}.
+void check_plan_units(const MeasurementPlan& plan, const UnitsByDevice& available, const std::string& unit_name);
 
 // Every backend's check of a plan's pairs: throws UsageError unless every
 // flag is an aligned word inside the arena, no pair is one unit or has both

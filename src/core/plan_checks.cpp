@@ -1,7 +1,9 @@
 // Checks every backend makes before it executes a plan.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -11,26 +13,12 @@
 
 namespace cumap {
 
-void check_plan_units(const MeasurementPlan& plan, int device, const std::vector<int>& available,
-                      const std::string& unit_name) {
-  const auto check = [&](const UnitRef& u) {
-    if (u.device != device)
-      throw UsageError(fmt::format("this backend measures one device ({}); the plan names {} {} of device {}", device,
-                                   unit_name, u.unit, u.device));
-    if (!std::binary_search(available.begin(), available.end(), u.unit))
-      throw UsageError(fmt::format("{} {} does not exist on this device ({}s: {})", unit_name, u.unit, unit_name,
-                                   format_unit_list(available)));
-  };
-  for (const UnitRef& u : plan.units) check(u);
-  for (const Round& round : plan.rounds)
-    for (const PlannedPair& p : round.pairs) {
-      check(p.a);
-      check(p.b);
-      if (p.flags.device != device)
-        throw UsageError(fmt::format("this backend measures one device ({}); pair {}-{} has its flags on device {}",
-                                     device, p.a.unit, p.b.unit, p.flags.device));
-    }
-  check_plan_counts(plan.counts);
+namespace {
+
+std::string device_list(const UnitsByDevice& available) {
+  std::vector<int> devices;
+  for (const auto& entry : available) devices.push_back(entry.first);
+  return format_unit_list(devices);
 }
 
 void check_plan_counts(const protocol::Counts& counts) {
@@ -39,8 +27,6 @@ void check_plan_counts(const protocol::Counts& counts) {
   if (counts.iters < 1 || counts.samples < 1 || counts.warmup < 0)
     throw UsageError("iters and samples must be at least 1, warmup at least 0");
 }
-
-namespace {
 
 // The smallest value `values` holds twice (sorting it), if any.
 template <typename T>
@@ -51,6 +37,32 @@ std::optional<T> repeated(std::vector<T>& values) {
 }
 
 }  // namespace
+
+void check_units_exist(std::span<const UnitRef> units, const UnitsByDevice& available, const std::string& unit_name) {
+  for (const UnitRef& u : units) {
+    const auto on = available.find(u.device);
+    if (on == available.end())
+      throw UsageError(fmt::format("the plan names {} {} of device {}, which this backend does not measure "
+                                   "(devices: {})",
+                                   unit_name, u.unit, u.device, device_list(available)));
+    if (!std::binary_search(on->second.begin(), on->second.end(), u.unit))
+      throw UsageError(fmt::format("{} {} does not exist on device {} ({}s: {})", unit_name, u.unit, u.device,
+                                   unit_name, format_unit_list(on->second)));
+  }
+}
+
+void check_plan_units(const MeasurementPlan& plan, const UnitsByDevice& available, const std::string& unit_name) {
+  check_units_exist(plan.units, available, unit_name);
+  for (const Round& round : plan.rounds)
+    for (const PlannedPair& p : round.pairs) {
+      check_units_exist(std::array{p.a, p.b}, available, unit_name);
+      if (!available.contains(p.flags.device))
+        throw UsageError(fmt::format("pair {}-{} has its flags on device {}, which this backend does not measure "
+                                     "(devices: {})",
+                                     p.a.unit, p.b.unit, p.flags.device, device_list(available)));
+    }
+  check_plan_counts(plan.counts);
+}
 
 void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name) {
   // Sorted vectors reused over the rounds, not sets: a GPU pass has ~130

@@ -77,12 +77,34 @@ TEST(core_PlanChecks, PairUnitsMustBeOnTheDevice) {
   MeasurementPlan plan;
   plan.units = {{0, 0}, {0, 1}};
   plan.rounds = {{{pair_on(0, 9, 0, 4)}}};
-  EXPECT_THROW(check_plan_units(plan, 0, {0, 1}, "SM"), UsageError);
+  EXPECT_THROW(check_plan_units(plan, {{0, {0, 1}}}, "SM"), UsageError);
   plan.rounds = {{{pair_on(0, 1, 0, 4)}}};
-  EXPECT_NO_THROW(check_plan_units(plan, 0, {0, 1}, "SM"));
+  EXPECT_NO_THROW(check_plan_units(plan, {{0, {0, 1}}}, "SM"));
   // A single-device backend cannot reach flags in another device's memory.
   plan.rounds = {{{pair_on(0, 1, 0, 4, 1)}}};
-  EXPECT_THROW(check_plan_units(plan, 0, {0, 1}, "SM"), UsageError);
+  EXPECT_THROW(check_plan_units(plan, {{0, {0, 1}}}, "SM"), UsageError);
+}
+
+// Several devices, as the CUDA backend across GPUs checks: each unit against
+// its own device's units, and flags on any of them.
+TEST(core_PlanChecks, AcrossDevicesEachUnitIsCheckedOnItsOwnDevice) {
+  const UnitsByDevice two{{0, {0, 1}}, {1, {0, 1, 2}}};
+  MeasurementPlan plan;
+  plan.units = {{0, 1}, {1, 2}};
+  plan.rounds = {{{{{0, 1}, {1, 2}, {0, 4, 1}, 0}}}};  // flags on device 1
+  EXPECT_NO_THROW(check_plan_units(plan, two, "SM"));
+  plan.units = {{0, 2}};  // SM 2 exists on device 1 only
+  EXPECT_THROW(check_plan_units(plan, two, "SM"), UsageError);
+  plan.units = {{2, 0}};  // no device 2
+  EXPECT_THROW(check_plan_units(plan, two, "SM"), UsageError);
+  plan.units = {};
+  plan.rounds = {{{{{0, 1}, {1, 2}, {0, 4, 2}, 0}}}};  // flags on device 2
+  EXPECT_THROW(check_plan_units(plan, two, "SM"), UsageError);
+}
+
+TEST(core_PlanChecks, ALineProbesUnitsAloneAreChecked) {
+  EXPECT_NO_THROW(check_units_exist(std::vector<UnitRef>{{0, 1}}, {{0, {0, 1}}}, "SM"));
+  EXPECT_THROW(check_units_exist(std::vector<UnitRef>{{0, 5}}, {{0, {0, 1}}}, "SM"), UsageError);
 }
 
 }  // namespace

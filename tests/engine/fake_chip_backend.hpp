@@ -65,6 +65,13 @@ class FakeChipBackend final : public Backend {
       for (int i = 0; i < chip_.units; ++i) ids.push_back(chip_.devices > 1 ? unit_id(UnitRef{d, i}) : i);
     return ids;
   }
+  // Units 0 .. units-1 on each chip, as plans name them.
+  UnitsByDevice units_by_device() const {
+    UnitsByDevice by_device;
+    for (int d = 0; d < chip_.devices; ++d)
+      for (int i = 0; i < chip_.units; ++i) by_device[d].push_back(i);
+    return by_device;
+  }
   Capabilities capabilities() const override {
     Capabilities c;
     c.max_pairs_per_round = chip_.units * chip_.devices / 2;
@@ -92,7 +99,7 @@ class FakeChipBackend final : public Backend {
   }
 
   Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) override {
-    if (chip_.devices == 1) check_plan_units(plan, 0, units(), "unit");
+    check_plan_units(plan, units_by_device(), "unit");
     check_plan_rounds(plan, "unit");
     ++measure_calls;
     Measurements out;

@@ -50,7 +50,7 @@ void check_cpu_plan(const MeasurementPlan& plan, const std::vector<int>& cpus) {
   if (plan.path == Path::Dsm)
     throw UsageError("--via dsm needs the cuda backend (thread-block clusters); the cpu backend signals through memory");
   if (plan.probe == Probe::Mbarrier) throw UsageError("--probe mbarrier exists only with --via dsm on the cuda backend");
-  check_plan_units(plan, 0, cpus, "cpu");
+  check_plan_units(plan, {{0, cpus}}, "cpu");
   check_plan_rounds(plan, "cpu");
 }
 

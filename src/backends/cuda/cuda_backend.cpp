@@ -161,7 +161,7 @@ class CudaBackend final : public Backend {
     if (plan.probe != Probe::Cas && plan.probe != Probe::Exch && plan.probe != Probe::AcqRel &&
         plan.probe != Probe::Volatile)
       throw UsageError(fmt::format("--probe {} needs --via dsm", to_string(plan.probe)));
-    check_units(plan);
+    check_plan_units(plan, sm_ids_by_gpu(), "SM");
     check_plan_flags(plan);
     const std::vector<int> group = launch_group(plan);
     std::vector<CudaGpu*> members;
@@ -228,9 +228,7 @@ class CudaBackend final : public Backend {
 
   LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) override {
     CudaGpu& gpu = gpu_of(plan.device);
-    MeasurementPlan units_only;
-    units_only.units = plan.units;
-    check_plan_units(units_only, gpu.ordinal(), gpu.sm_ids(), "SM");
+    check_units_exist(plan.units, {{gpu.ordinal(), gpu.sm_ids()}}, "SM");
     check_line_probe(plan);
     LineLatencyTable table;
     table.units = plan.units;
@@ -278,23 +276,10 @@ class CudaBackend final : public Backend {
     throw UsageError(fmt::format("GPU {} is not one this run measures", device));
   }
 
-  // Every unit on one of this backend's GPUs and one of its SMs, every
-  // pair's flags on one of its GPUs.
-  void check_units(const MeasurementPlan& plan) {
-    const auto check = [&](const UnitRef& u) {
-      const std::vector<int>& sms = gpu_of(u.device).sm_ids();
-      if (!std::binary_search(sms.begin(), sms.end(), u.unit))
-        throw UsageError(fmt::format("SM {} does not exist on GPU {} (SMs: {})", u.unit, u.device,
-                                     format_unit_list(sms)));
-    };
-    for (const UnitRef& u : plan.units) check(u);
-    for (const Round& round : plan.rounds)
-      for (const PlannedPair& p : round.pairs) {
-        check(p.a);
-        check(p.b);
-        (void)gpu_of(p.flags.device);
-      }
-    check_plan_counts(plan.counts);
+  UnitsByDevice sm_ids_by_gpu() const {
+    UnitsByDevice sms;
+    for (const auto& g : gpus_) sms[g->ordinal()] = g->sm_ids();
+    return sms;
   }
 
   // Budgets in cycles of the fastest SM clock of the group (at slower

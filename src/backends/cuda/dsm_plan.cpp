@@ -26,7 +26,7 @@ void check_dsm_plan(const MeasurementPlan& plan, int device, const std::vector<i
     throw UsageError("--flush-cache has no effect with --via dsm: the flags are in shared memory, not in L2");
   if (plan.l2_persist)
     throw UsageError("--l2-persist has no effect with --via dsm: the flags are in shared memory, not in L2");
-  check_plan_units(plan, device, sm_ids, "SM");
+  check_plan_units(plan, {{device, sm_ids}}, "SM");
   for (const Round& r : plan.rounds)
     for (const PlannedPair& p : r.pairs)
       if (p.a.unit == p.b.unit) throw UsageError(fmt::format("the plan pairs SM {} with itself", p.a.unit));

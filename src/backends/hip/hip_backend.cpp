@@ -190,8 +190,7 @@ void HipBackend::check_plan(const MeasurementPlan& plan) const {
   if (plan.path == Path::Dsm)
     throw UsageError("--via dsm needs the cuda backend (thread-block clusters); AMD GPUs have no cluster shared memory");
   if (plan.probe == Probe::Mbarrier) throw UsageError("--probe mbarrier exists only with --via dsm on the cuda backend");
-  const std::vector<int> ids = units();
-  check_plan_units(plan, device_, ids, unit_name_);
+  check_plan_units(plan, {{device_, units()}}, unit_name_);
   check_plan_rounds(plan, unit_name_);
 }
 
