@@ -12,8 +12,12 @@ inline std::string why_no_gpu() {
   return "";
 }
 
-#define CUMAP_REQUIRE_GPU()                                 \
-  do {                                                      \
-    const std::string why = why_no_gpu();                   \
-    if (!why.empty()) GTEST_SKIP() << why;                  \
+// Skips the test with the reason `why_not` gives, unless it is "" (a GPU
+// test built everywhere says why it did not run).
+#define CUMAP_SKIP_WITH_REASON(why_not)    \
+  do {                                     \
+    const std::string why = (why_not);     \
+    if (!why.empty()) GTEST_SKIP() << why; \
   } while (0)
+
+#define CUMAP_REQUIRE_GPU() CUMAP_SKIP_WITH_REASON(why_no_gpu())

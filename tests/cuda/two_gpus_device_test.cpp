@@ -22,11 +22,7 @@ std::string why_not_two_gpus() {
   return "";
 }
 
-#define CUMAP_REQUIRE_TWO_GPUS()                  \
-  do {                                            \
-    const std::string why = why_not_two_gpus();   \
-    if (!why.empty()) GTEST_SKIP() << why;        \
-  } while (0)
+#define CUMAP_REQUIRE_TWO_GPUS() CUMAP_SKIP_WITH_REASON(why_not_two_gpus())
 
 std::unique_ptr<Backend> two_gpus() {
   DeviceSelection s;

@@ -50,11 +50,7 @@ std::string why_no_hopper() {
   return "";
 }
 
-#define CUMAP_REQUIRE_HOPPER()                    \
-  do {                                            \
-    const std::string why = why_no_hopper();      \
-    if (!why.empty()) GTEST_SKIP() << why;        \
-  } while (0)
+#define CUMAP_REQUIRE_HOPPER() CUMAP_SKIP_WITH_REASON(why_no_hopper())
 
 // Every unordered pair of `sms`, one pair per round.
 MeasurementPlan all_pairs_plan(const std::vector<int>& sms, Probe probe, int iters, int samples, int warmup) {
