@@ -54,10 +54,12 @@ struct Row {
 
 // A unit id as matrix_csv writes it (format_unit_id), without a string.
 void put_unit(fmt::memory_buffer& out, int id, bool across) {
-  if (across)
-    fmt::format_to(std::back_inserter(out), FMT_COMPILE("g{}.{},"), id / kDeviceUnitStride, id % kDeviceUnitStride);
-  else
+  if (across) {
+    const UnitRef u = unit_ref(id, 0);
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("g{}.{},"), u.device, u.unit);
+  } else {
     fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},"), id);
+  }
 }
 
 void put_row(fmt::memory_buffer& out, Path via, bool across, const Row& row) {

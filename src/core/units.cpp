@@ -133,7 +133,9 @@ bool ids_span_devices(const std::vector<int>& ids) {
 }
 
 std::string format_unit_id(int id, bool across) {
-  return across ? fmt::format("g{}.{}", id / kDeviceUnitStride, id % kDeviceUnitStride) : fmt::format("{}", id);
+  if (!across) return fmt::format("{}", id);
+  const UnitRef u = unit_ref(id, 0);
+  return fmt::format("g{}.{}", u.device, u.unit);
 }
 
 std::optional<int> parse_unit_id(std::string_view text) {

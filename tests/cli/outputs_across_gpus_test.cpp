@@ -78,7 +78,7 @@ TEST(cli_OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {
   const MapResult& r = run.result;
   ASSERT_EQ(r.display_order.size(), 16u);
   EXPECT_EQ(r.display_order.front(), 0);
-  EXPECT_EQ(r.display_order[8] / kDeviceUnitStride, 1);
+  EXPECT_EQ(device_of_id(r.display_order[8]), 1);
   ASSERT_FALSE(r.display_groups.groups.empty());
   EXPECT_EQ(r.display_groups.groups.front().name.rfind("g0 S0", 0), 0u) << r.display_groups.groups.front().name;
   EXPECT_EQ(r.display_groups.groups.back().name.rfind("g1 S1", 0), 0u) << r.display_groups.groups.back().name;

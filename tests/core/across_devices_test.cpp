@@ -25,8 +25,6 @@ std::vector<int> units_of(const std::vector<int>& devices, int n) {
   return ids;
 }
 
-int device_of(int id) { return id / kDeviceUnitStride; }
-
 void expect_disjoint_rounds(const PairRounds& rounds) {
   for (const auto& round : rounds) {
     std::set<int> used;
@@ -48,9 +46,9 @@ TEST(core_DeviceRounds, EveryPairOnceOwnPairsFirstRoundsDisjoint) {
       bool any_across = false, any_own = false;
       for (const UnitPair& p : round) {
         ++seen[{std::min(p.a, p.b), std::max(p.a, p.b)}];
-        (device_of(p.a) == device_of(p.b) ? any_own : any_across) = true;
-        if (device_of(p.a) != device_of(p.b)) {
-          EXPECT_LT(device_of(p.a), device_of(p.b)) << "the lower GPU pings first";
+        (device_of_id(p.a) == device_of_id(p.b) ? any_own : any_across) = true;
+        if (device_of_id(p.a) != device_of_id(p.b)) {
+          EXPECT_LT(device_of_id(p.a), device_of_id(p.b)) << "the lower GPU pings first";
         }
       }
       EXPECT_FALSE(any_own && any_across) << "a round mixes a chip's own pairs with pairs across chips";

@@ -66,8 +66,8 @@ TEST(AcrossDevices, EveryPairOncePerLineAndPairsAcrossOnBothSides) {
     for (const auto& [key, n] : count) {
       const auto [a, b, device] = key;
       EXPECT_EQ(n, 2);
-      if (a / kDeviceUnitStride == b / kDeviceUnitStride) {
-        EXPECT_EQ(device, a / kDeviceUnitStride);
+      if (device_of_id(a) == device_of_id(b)) {
+        EXPECT_EQ(device, device_of_id(a));
       }
     }
   }
@@ -121,8 +121,8 @@ TEST(AcrossDevices, FlagsOnOneSideMeasureEachPairAcrossOnce) {
   const RunHomes homes = discover_homes(chip, chip.units(), o, {});
   const PlacementResult p = measure_placement(chip, request_for(homes, o, chip.units(), 8), {}, {});
   for (const PairStats& s : p.per_class[0].pairs)
-    if (s.a / kDeviceUnitStride != s.b / kDeviceUnitStride) {
-      EXPECT_EQ(s.flag_device, s.b / kDeviceUnitStride);
+    if (device_of_id(s.a) != device_of_id(s.b)) {
+      EXPECT_EQ(s.flag_device, device_of_id(s.b));
     }
   EXPECT_EQ(p.per_class[0].pairs.size(), 2u * (2 * 28 + 64));
   EXPECT_TRUE(p.flags_on_ns.empty() || p.flags_on_ns.size() == 2u);
