@@ -180,9 +180,10 @@ class CudaBackend final : public Backend {
       if (plan.l2_persist) persist[g].emplace(members[g]->runtime(), arenas[g], plan.arena.bytes);
     }
 
+    const PingPongSettings settings = settings_for(plan, members);
     std::vector<PingPongLaunch> launch(members.size());
     for (std::size_t g = 0; g < members.size(); ++g) {
-      launch[g].settings = settings_for(plan, members);
+      launch[g].settings = settings;
       launch[g].self = static_cast<int>(g);
       launch[g].arenas = arenas;
       launch[g].controls = controls;
