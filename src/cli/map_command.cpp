@@ -6,7 +6,6 @@
 #include <map>
 #include <optional>
 
-
 #include <fmt/format.h>
 
 #include "cli/gpu_nvml_facts.hpp"
@@ -93,15 +92,19 @@ std::vector<StructureRow> structure_of(const MapResult& r, const Options& o) {
 std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& available,
                                const std::string& unit_name) {
   if (spec.empty()) return available;
-  std::vector<int> chosen;
   const bool across = ids_span_devices(available);
+  // The available units of each device, as --units names them (one device
+  // unless the map spans GPUs).
+  std::map<int, std::vector<int>> by_device;
+  for (int id : available) {
+    const UnitRef u = unit_ref(id, 0);
+    by_device[u.device].push_back(u.unit);
+  }
+  std::vector<int> chosen;
   if (across) {
     // Across GPUs (ids by unit_id()): a plain token for every GPU, g<d>. for one.
     std::map<int, int> count_by_device;
-    for (int id : available) {
-      const UnitRef u = unit_ref(id, 0);
-      count_by_device[u.device] = std::max(count_by_device[u.device], u.unit + 1);
-    }
+    for (const auto& [device, ids] : by_device) count_by_device[device] = *std::max_element(ids.begin(), ids.end()) + 1;
     chosen = parse_device_unit_list(spec, count_by_device);
   } else {
     const int limit = available.empty() ? 0 : *std::max_element(available.begin(), available.end()) + 1;
@@ -109,9 +112,6 @@ std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& 
   }
   for (int u : chosen) {
     if (std::binary_search(available.begin(), available.end(), u)) continue;
-    // The available ones as --units would name them: per GPU across GPUs.
-    std::map<int, std::vector<int>> by_device;
-    for (int id : available) by_device[device_of_id(id)].push_back(unit_ref(id, 0).unit);
     std::string list;
     for (const auto& [device, ids] : by_device)
       list += (list.empty() ? "" : ", ") + (across ? fmt::format("g{}.", device) : "") + format_unit_list(ids);
