@@ -44,17 +44,19 @@ std::vector<GpuPairRow> gpu_table(const PlacementResult& p) {
   const ValueMatrix& m = p.headline_ns;
   if (!ids_span_devices(m.units)) return {};
   const bool ordered = p.headline.ordered;
+  // Each side holding the flags, from its own lines only: its matrix split
+  // by GPU pair once, not once per pair.
+  std::map<int, std::map<std::pair<int, int>, std::vector<double>>> by_flags_device;
+  for (const auto& [device, side] : p.flags_on_ns) by_flags_device[device] = cells_by_gpu_pair(side, ordered);
   std::vector<GpuPairRow> rows;
   for (auto& [gpus, values] : cells_by_gpu_pair(m, ordered)) {
     const auto [a, b] = gpus;
     rows.push_back({a, b, a == b ? fmt::format("g{}", a) : "both", values.size(), summarize(values)});
     if (a == b) continue;
-    // Each side holding the flags, from its own lines only.
-    for (const auto& [device, side] : p.flags_on_ns) {
+    for (const auto& [device, cells] : by_flags_device) {
       if (device != a && device != b) continue;
-      const auto found = cells_by_gpu_pair(side, ordered);
-      const auto it = found.find(gpus);
-      if (it == found.end()) continue;
+      const auto it = cells.find(gpus);
+      if (it == cells.end()) continue;
       rows.push_back({a, b, fmt::format("g{}", device), it->second.size(), summarize(it->second)});
     }
   }
