@@ -3,6 +3,7 @@
 #include <charconv>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -69,16 +70,31 @@ std::optional<DevicePrefix> device_prefix(std::string_view text) {
   return DevicePrefix{*device, text.substr(dot + 1)};
 }
 
+// The comma-separated entries of `spec`, trimmed; empty ones kept, for the
+// caller to name.
+std::vector<std::string_view> comma_entries(std::string_view spec) {
+  std::vector<std::string_view> entries;
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    entries.push_back(trim(spec.substr(start, comma - start)));
+    start = comma + 1;
+  }
+  return entries;
+}
+
+std::vector<int> sorted_unique(std::vector<int> ids) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
 }  // namespace
 
 std::vector<int> parse_unit_list(std::string_view spec, int unit_count, const ListWords& words) {
   if (trim(spec).empty()) throw UsageError(fmt::format("{}: the {} list is empty", words.option, words.item));
   std::vector<int> units;
-  std::size_t start = 0;
-  while (start <= spec.size()) {
-    const std::size_t comma = std::min(spec.find(',', start), spec.size());
-    const std::string_view token = trim(spec.substr(start, comma - start));
-    start = comma + 1;
+  for (const std::string_view token : comma_entries(spec)) {
     if (token.empty())
       throw UsageError(fmt::format("{}: empty entry in '{}'", words.option, printable_excerpt(spec)));
     if (token.front() == '-') throw UsageError(fmt::format("{}: '{}' is negative", words.option, printable_excerpt(token)));
@@ -93,19 +109,13 @@ std::vector<int> parse_unit_list(std::string_view spec, int unit_count, const Li
       throw UsageError(fmt::format("{}: '{}' is a reversed range", words.option, printable_excerpt(token)));
     for (int u = first; u <= last; ++u) units.push_back(u);
   }
-  std::sort(units.begin(), units.end());
-  units.erase(std::unique(units.begin(), units.end()), units.end());
-  return units;
+  return sorted_unique(std::move(units));
 }
 
 std::vector<int> parse_device_unit_list(std::string_view spec, const std::map<int, int>& unit_count_by_device) {
   if (trim(spec).empty()) throw UsageError("--units: the unit list is empty");
   std::vector<int> ids;
-  std::size_t start = 0;
-  while (start <= spec.size()) {
-    const std::size_t comma = std::min(spec.find(',', start), spec.size());
-    const std::string_view token = trim(spec.substr(start, comma - start));
-    start = comma + 1;
+  for (const std::string_view token : comma_entries(spec)) {
     std::string_view units = token;
     std::vector<int> devices;
     if (!token.empty() && token.front() == 'g') {
@@ -121,11 +131,9 @@ std::vector<int> parse_device_unit_list(std::string_view spec, const std::map<in
     }
     for (int device : devices)
       for (int u : parse_unit_list(units, unit_count_by_device.at(device)))
-        ids.push_back(device * kDeviceUnitStride + u);
+        ids.push_back(unit_id(UnitRef{device, u}));
   }
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  return ids;
+  return sorted_unique(std::move(ids));
 }
 
 bool ids_span_devices(const std::vector<int>& ids) {
@@ -149,9 +157,7 @@ std::optional<int> parse_unit_id(std::string_view text) {
 }
 
 std::string format_unit_list(const std::vector<int>& input) {
-  std::vector<int> units = input;
-  std::sort(units.begin(), units.end());
-  units.erase(std::unique(units.begin(), units.end()), units.end());
+  const std::vector<int> units = sorted_unique(input);
   std::string out;
   for (std::size_t i = 0; i < units.size();) {
     std::size_t j = i;
