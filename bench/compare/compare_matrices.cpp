@@ -7,8 +7,8 @@
 #include <exception>
 #include <vector>
 
-#include "cumap/outputs.hpp"
-#include "cumap/stats.hpp"
+#include "report/matrix_csv.hpp"
+#include "core/stats.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 3) {

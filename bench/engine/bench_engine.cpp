@@ -13,11 +13,11 @@
 #include <string>
 
 #include "cli/map_command.hpp"
-#include "cli/map_outputs.hpp"
+#include "report/map_outputs.hpp"
 #include "cli/run_clock.hpp"
-#include "cumap/map_run.hpp"
-#include "cumap/output_directory.hpp"
-#include "cumap/outputs.hpp"
+#include "report/output_directory.hpp"
+#include "report/pairs_csv.hpp"
+#include "report/meta_json.hpp"
 #include "fake_chip_backend.hpp"
 
 int main(int argc, char** argv) {

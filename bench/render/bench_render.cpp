@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cumap/render.hpp"
+#include "report/render_file.hpp"
 
 namespace {
 

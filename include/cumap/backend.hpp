@@ -10,14 +10,36 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cumap/coherence.hpp"
 #include "cumap/error.hpp"
-#include "cumap/homes.hpp"
+#include "core/homes.hpp"
 #include "cumap/options.hpp"
 #include "cumap/plan.hpp"
-#include "cumap/topology.hpp"
+#include "core/topology.hpp"
 
 namespace cumap {
+
+// One cell of `cumap check-coherence`: a reader SM loads a line with `load`
+// (which may keep it in L1), a writer SM stores to it with `store`, and the
+// reader reloads with `load` for a bounded time.
+struct CoherenceCase {
+  std::string store;        // "st.wb", "st.cg", "st.wt"
+  std::string load;         // "ld.ca", "ld.cg", "ld.volatile", "ld.nc"
+  bool load_caches_in_l1 = false;  // ld.ca and ld.nc may; ld.cg and ld.volatile bypass L1
+  bool saw_new_value = false;
+  bool handshake_timed_out = false;
+  double first_seen_ns = 0;  // time from the writer's signal to the new value
+  double window_ns = 0;      // how long the reader kept looking
+  // Cycles per reload in a chain of dependent reloads just after priming:
+  // tens of cycles mean the line really sat in the reader's L1; hundreds
+  // mean it did not, and an L1-caching case proves nothing either way.
+  double primed_reload_cycles = 0;
+};
+
+struct CoherenceReport {
+  int reader_unit = 0;
+  int writer_unit = 0;
+  std::vector<CoherenceCase> cases;
+};
 
 // What the device is: identity only, cheap to read and read once. Facts that
 // take a kernel (clock calibration, census) happen on first use and are
@@ -47,8 +69,6 @@ struct Capabilities {
   // round trips are better spent on more lines than on more per line.
   int default_iters = Options::kDefaultIters;
 };
-
-inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Raw result for one planned pair.
 struct PairMeasurement {
@@ -123,23 +143,5 @@ std::unique_ptr<Backend> make_backend(const DeviceSelection& selection);
 // How many devices `kind` sees (cpu: 1; a GPU backend without a device: 0).
 // Throws UsageError when it is not built.
 int device_count(BackendKind kind);
-
-// The units a backend measures on each of its devices (ascending ids).
-using UnitsByDevice = std::map<int, std::vector<int>>;
-
-// Throws UsageError unless every unit is on a device of `available` and
-// among its units, naming the first that is not.
-void check_units_exist(std::span<const UnitRef> units, const UnitsByDevice& available, const std::string& unit_name);
-// The same for every unit of the plan (its units and its pairs'), and every
-// pair's flags on a device of `available`; and the plan's counts: round
-// trips per pair that fit the flag values, counts not below 1. One device
-// or several: a single-device backend passes {{device, its units}}.
-void check_plan_units(const MeasurementPlan& plan, const UnitsByDevice& available, const std::string& unit_name);
-
-// Every backend's check of a plan's pairs: throws UsageError unless every
-// flag is an aligned word inside the arena, no pair is one unit or has both
-// flags on one word, and no round uses a unit or a flag word in two pairs
-// (the pairs of a round run at once: they would answer each other).
-void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name);
 
 }  // namespace cumap

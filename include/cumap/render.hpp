@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "cumap/matrix.hpp"
-#include "cumap/topology.hpp"
+#include "core/matrix.hpp"
+#include "core/topology.hpp"
 
 namespace cumap {
 
@@ -77,23 +77,8 @@ struct HeatmapTable {
 // Throws UsageError on a table whose values do not match its labels.
 Image render_table_heatmap(const HeatmapTable& table, const HeatmapStyle& style);
 
-// 8-bit RGB PNG, written atomically.
-void write_png(const std::filesystem::path& path, const Image& image);
-// The same PNG in memory, for writers that place the file themselves
-// (OutputDirectory::write).
+// 8-bit RGB PNG, in memory: writers place the file themselves
+// (OutputDirectory::write, write_png).
 std::string encode_png(const Image& image);
-
-// `cumap render`: re-draws a matrix CSV as a PNG. `scale` is "auto" or
-// "MIN:MAX"; `order` a topology JSON file (see topology.hpp). Throws
-// UsageError on bad input and writes nothing then.
-struct RenderRequest {
-  std::filesystem::path csv;
-  std::filesystem::path png;
-  std::optional<std::filesystem::path> order;
-  std::string scale = "auto";
-  std::string title;
-  std::string colormap = "viridis";
-};
-void render_csv_file(const RenderRequest& request);
 
 }  // namespace cumap

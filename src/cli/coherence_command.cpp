@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cumap/backend.hpp"
-#include "cli/json_file.hpp"
+#include "report/json_file.hpp"
 
 namespace cumap::cli {
 namespace {

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "cumap/error.hpp"
-#include "cumap/printable.hpp"
+#include "core/printable.hpp"
 
 namespace cumap::cli {
 namespace {

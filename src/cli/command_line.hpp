@@ -6,6 +6,7 @@
 
 #include "cumap/options.hpp"
 #include "cumap/render.hpp"
+#include "report/render_file.hpp"
 
 namespace cumap::cli {
 

@@ -6,16 +6,15 @@
 
 #include <fmt/format.h>
 
-#include "cli/homes_outputs.hpp"
+#include "report/homes_outputs.hpp"
 #include "cli/map_command.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/backend.hpp"
 #include "cumap/error.hpp"
-#include "cumap/interrupt.hpp"
-#include "cumap/map_run.hpp"
-#include "cumap/output_directory.hpp"
-#include "cumap/outputs.hpp"
-#include "cumap/stats.hpp"
+#include "cli/interrupt.hpp"
+#include "report/output_directory.hpp"
+#include "report/meta_json.hpp"
+#include "core/stats.hpp"
 
 namespace cumap::cli {
 namespace {

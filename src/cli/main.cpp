@@ -12,7 +12,7 @@
 #include "cli/map_command.hpp"
 #include "cli/topology_command.hpp"
 #include "cumap/error.hpp"
-#include "cumap/printable.hpp"
+#include "core/printable.hpp"
 
 namespace {
 

@@ -8,21 +8,22 @@
 
 #include <fmt/format.h>
 
-#include "cli/gpu_nvml_facts.hpp"
-#include "cli/map_outputs.hpp"
-#include "cli/map_summary.hpp"
+#include "backends/cuda/gpu_nvml_facts.hpp"
+#include "report/map_outputs.hpp"
+#include "report/map_summary.hpp"
 #include "cli/resumed_run.hpp"
 #include "cli/run_clock.hpp"
 #include "cli/progress.hpp"
 #include "cumap/backend.hpp"
-#include "cumap/map_run.hpp"
+#include "run/home_discovery.hpp"
+#include "run/measure_placement.hpp"
+#include "run/display_layout.hpp"
 #include "cumap/error.hpp"
-#include "cumap/interrupt.hpp"
-#include "cumap/output_directory.hpp"
-#include "cumap/outputs.hpp"
-#include "cumap/topology_discovery.hpp"
-#include "cumap/printable.hpp"
-#include "cumap/units.hpp"
+#include "cli/interrupt.hpp"
+#include "report/output_directory.hpp"
+#include "core/topology_discovery.hpp"
+#include "core/printable.hpp"
+#include "core/units.hpp"
 
 namespace cumap::cli {
 namespace {
@@ -154,7 +155,7 @@ std::unique_ptr<Backend> open_backend(Options& o, MapResult& r, std::vector<int>
   }
   auto backend = make_backend(selection);
   r.device = backend->device();
-  add_serials_and_links(r.device);
+  cuda::add_serials_and_links(r.device);
   r.capabilities = backend->capabilities();
   std::vector<int> available = backend->units();
   std::sort(available.begin(), available.end());
@@ -240,7 +241,7 @@ int run_map(const MapCommand& command) {
   check_backend_can(o, r.device, r.capabilities);
 
   OutputDirectory out(o.out_dir);
-  r.other_processes = other_processes(r.device, o.quiet);
+  r.other_processes = cuda::other_processes(r.device, o.quiet);
   // From here the first Ctrl-C (or SIGTERM, SIGHUP) ends the run at the next
   // pass and writes what it has; a second one leaves at once.
   InterruptHandler interrupt;

@@ -6,8 +6,8 @@
 #include "cli/resumed_run.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/backend.hpp"
-#include "cumap/map_result.hpp"
-#include "cumap/map_run.hpp"
+#include "cumap/result.hpp"
+#include "run/measure_placement.hpp"
 
 namespace cumap::cli {
 

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "cumap/error.hpp"
-#include "cumap/printable.hpp"
-#include "cumap/resume.hpp"
+#include "core/printable.hpp"
+#include "report/resume_check.hpp"
 
 namespace cumap::cli {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cumap/map_result.hpp"
+#include "cumap/result.hpp"
 #include "cumap/options.hpp"
-#include "cumap/outputs.hpp"
+#include "report/pairs_csv.hpp"
 
 namespace cumap::cli {
 

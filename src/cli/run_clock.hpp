@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
-#include "cumap/map_result.hpp"
-#include "cumap/outputs.hpp"
+#include "cumap/result.hpp"
+#include "report/meta_json.hpp"
 
 namespace cumap::cli {
 

@@ -4,11 +4,11 @@
 
 #include "cumap/backend.hpp"
 #include "cumap/error.hpp"
-#include "cumap/map_run.hpp"
-#include "cumap/outputs.hpp"
-#include "cumap/units.hpp"
-#include "cli/gpu_nvml_facts.hpp"
-#include "cli/json_file.hpp"
+#include "run/home_discovery.hpp"
+#include "report/meta_json.hpp"
+#include "core/units.hpp"
+#include "backends/cuda/gpu_nvml_facts.hpp"
+#include "report/json_file.hpp"
 
 namespace cumap::cli {
 
@@ -50,7 +50,7 @@ void print_device(BackendKind kind, int device, const Options& o) {
   try {
     auto backend = make_backend(DeviceSelection{kind, device, o.hip_unit});
     DeviceInfo d = backend->device();
-    add_serials_and_links(d);
+    cuda::add_serials_and_links(d);
     std::string bus = d.extra.contains("pci_bus_id") ? ", PCI " + d.extra["pci_bus_id"].get<std::string>() : "";
     if (!d.extra.value("serial", std::string()).empty()) bus += ", serial " + d.extra["serial"].get<std::string>();
     fmt::print("{:<5} device {}: {} ({} {}s{})\n", to_string(kind), device, d.name, d.unit_count, d.unit_name, bus);
@@ -65,7 +65,7 @@ void print_gpu_pair(int a, int b) {
   try {
     auto backend = make_backend(DeviceSelection{BackendKind::Cuda, a, HipUnit::Cu, 0, {a, b}});
     DeviceInfo d = backend->device();
-    add_serials_and_links(d);
+    cuda::add_serials_and_links(d);
     std::string link;
     for (const auto& l : d.extra.value("links", nlohmann::json::array())) {
       link = "; link " + l.value("link", std::string("unknown"));

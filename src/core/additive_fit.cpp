@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "cumap/backend.hpp"
-#include "cumap/homes.hpp"
+#include "core/homes.hpp"
 
 namespace cumap {
 namespace {

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "cumap/backend.hpp"
-#include "cumap/homes.hpp"
-#include "cumap/stats.hpp"
+#include "core/homes.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cumap/topology_discovery.hpp"
+#include "core/topology_discovery.hpp"
 
 namespace cumap {
 namespace {

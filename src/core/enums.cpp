@@ -4,10 +4,9 @@
 
 #include "cumap/backend.hpp"
 #include "cumap/options.hpp"
-#include "cumap/placement.hpp"
 #include "cumap/protocol.hpp"
 #include "cumap/error.hpp"
-#include "cumap/printable.hpp"
+#include "core/printable.hpp"
 
 namespace cumap {
 

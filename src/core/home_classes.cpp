@@ -31,8 +31,8 @@
 #include "average_linkage.hpp"
 #include "pairwise_distances.hpp"
 #include "cumap/backend.hpp"
-#include "cumap/homes.hpp"
-#include "cumap/stats.hpp"
+#include "core/homes.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 namespace {

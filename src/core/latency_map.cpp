@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "cumap/matrix.hpp"
+#include "core/matrix.hpp"
 
 namespace cumap {
 

@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cumap/matrix.hpp"
-#include "cumap/stats.hpp"
+#include "core/matrix.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 namespace {

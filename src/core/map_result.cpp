@@ -1,4 +1,4 @@
-#include "cumap/map_result.hpp"
+#include "cumap/result.hpp"
 
 #include <algorithm>
 #include <utility>

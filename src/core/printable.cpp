@@ -1,5 +1,5 @@
 // Quoting user input in one-line error messages.
-#include "cumap/printable.hpp"
+#include "core/printable.hpp"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "cumap/topology_discovery.hpp"
+#include "core/topology_discovery.hpp"
 
 namespace cumap {
 namespace {

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cumap/topology_discovery.hpp"
+#include "core/topology_discovery.hpp"
 #include "pairwise_distances.hpp"
 
 namespace cumap {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "cumap/backend.hpp"
-#include "cumap/stats.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 

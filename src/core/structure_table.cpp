@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "cumap/homes.hpp"
-#include "cumap/stats.hpp"
+#include "core/homes.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 

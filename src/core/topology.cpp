@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "cumap/error.hpp"
-#include "cumap/printable.hpp"
-#include "cumap/topology.hpp"
+#include "core/printable.hpp"
+#include "core/topology.hpp"
 
 namespace cumap {
 

@@ -10,8 +10,8 @@
 
 #include "cumap/error.hpp"
 #include "cumap/plan.hpp"
-#include "cumap/printable.hpp"
-#include "cumap/units.hpp"
+#include "core/printable.hpp"
+#include "core/units.hpp"
 
 namespace cumap {
 namespace {

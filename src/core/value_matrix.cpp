@@ -1,7 +1,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "cumap/matrix.hpp"
+#include "core/matrix.hpp"
 
 namespace cumap {
 

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "cumap/error.hpp"
-#include "cumap/units.hpp"
+#include "core/units.hpp"
 #include "render/canvas.hpp"
 #include "render/colormap_tables.hpp"
 #include "render/heatmap_parts.hpp"

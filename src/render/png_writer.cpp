@@ -4,7 +4,6 @@
 #include <png.h>
 
 #include "cumap/error.hpp"
-#include "cumap/outputs.hpp"
 #include "cumap/render.hpp"
 
 namespace cumap {
@@ -53,10 +52,5 @@ std::string encode_png(const Image& image) {
   return out;
 }
 
-void write_png(const std::filesystem::path& path, const Image& image) {
-  // Encoding to memory first means a failed encode never leaves a file, and
-  // write_file_atomic makes the rename the only moment the PNG appears.
-  write_file_atomic(path, encode_png(image));
-}
 
 }  // namespace cumap

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_harness.hpp"
-#include "cumap/outputs.hpp"
+#include "report/matrix_csv.hpp"
 
 namespace cumap::test {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/map_summary.hpp"
+#include "report/map_summary.hpp"
 
 namespace cumap::cli {
 namespace {

@@ -12,10 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/map_command.hpp"
-#include "cli/map_outputs.hpp"
+#include "report/map_outputs.hpp"
 #include "cli/run_clock.hpp"
-#include "cumap/map_run.hpp"
-#include "cumap/output_directory.hpp"
+#include "report/output_directory.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
 

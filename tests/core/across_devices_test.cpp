@@ -10,9 +10,10 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
-#include "cumap/outputs.hpp"
-#include "cumap/planner.hpp"
-#include "cumap/units.hpp"
+#include "report/matrix_csv.hpp"
+#include "report/pairs_csv.hpp"
+#include "plan/planner.hpp"
+#include "core/units.hpp"
 
 namespace cumap {
 namespace {

@@ -9,7 +9,8 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
-#include "cumap/outputs.hpp"
+#include "report/atomic_file.hpp"
+#include "report/output_directory.hpp"
 #include "temp_dir.hpp"
 
 namespace fs = std::filesystem;

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/homes.hpp"
+#include "core/homes.hpp"
 
 namespace cumap {
 namespace {

@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "../sanitizer_build.hpp"
-#include "cumap/homes.hpp"
-#include "cumap/topology_discovery.hpp"
+#include "core/homes.hpp"
+#include "core/topology_discovery.hpp"
 
 namespace cumap {
 namespace {

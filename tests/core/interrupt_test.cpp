@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/interrupt.hpp"
-#include "cumap/outputs.hpp"
-#include "cumap/temp_files.hpp"
+#include "cli/interrupt.hpp"
+#include "report/atomic_file.hpp"
+#include "report/temp_files.hpp"
 #include "temp_dir.hpp"
 
 namespace cumap {

@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/matrix.hpp"
-#include "cumap/planner.hpp"
-#include "cumap/stats.hpp"
+#include "core/matrix.hpp"
+#include "plan/planner.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 namespace {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
-#include "cumap/planner.hpp"
+#include "plan/planner.hpp"
 #include "cumap/protocol.hpp"
 
 namespace cumap {

@@ -2,7 +2,7 @@
 // flag lines add over their class's average line.
 #include <gtest/gtest.h>
 
-#include "cumap/line_correction.hpp"
+#include "run/line_correction.hpp"
 
 namespace cumap {
 namespace {

@@ -10,7 +10,8 @@
 #include "../sanitizer_build.hpp"
 
 #include "cumap/error.hpp"
-#include "cumap/outputs.hpp"
+#include "report/atomic_file.hpp"
+#include "report/matrix_csv.hpp"
 #include "temp_dir.hpp"
 
 namespace cumap {

@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
-#include "cumap/output_directory.hpp"
-#include "cumap/outputs.hpp"
+#include "report/output_directory.hpp"
+#include "report/atomic_file.hpp"
 #include "temp_dir.hpp"
 
 namespace cumap {

@@ -5,7 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/outputs.hpp"
+#include "report/pairs_csv.hpp"
+#include "report/meta_json.hpp"
 
 namespace cumap {
 namespace {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/backend.hpp"
+#include "plan/plan_checks.hpp"
 #include "cumap/error.hpp"
 
 namespace cumap {

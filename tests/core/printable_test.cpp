@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/printable.hpp"
+#include "core/printable.hpp"
 
 namespace cumap {
 namespace {

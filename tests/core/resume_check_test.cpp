@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "cumap/map_result.hpp"
-#include "cumap/outputs.hpp"
-#include "cumap/resume.hpp"
+#include "cumap/result.hpp"
+#include "report/meta_json.hpp"
+#include "report/resume_check.hpp"
 
 namespace cumap {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/planner.hpp"
+#include "plan/planner.hpp"
 
 namespace cumap {
 namespace {

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/backend.hpp"
-#include "cumap/stats.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 namespace {

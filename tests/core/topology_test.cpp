@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
-#include "cumap/topology.hpp"
+#include "core/topology.hpp"
 
 namespace cumap {
 namespace {

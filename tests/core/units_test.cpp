@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
-#include "cumap/units.hpp"
+#include "core/units.hpp"
 
 namespace cumap {
 namespace {

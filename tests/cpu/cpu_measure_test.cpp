@@ -22,7 +22,7 @@
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "cumap/error.hpp"
-#include "cumap/stats.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "cumap/cluster_coverage.hpp"
+#include "plan/cluster_coverage.hpp"
 
 namespace cumap {
 namespace {

@@ -9,9 +9,9 @@
 #include <set>
 
 #include "backends/cuda/cuda_check.hpp"
-#include "backends/cuda/dsm_map.hpp"
+#include "backends/cuda/cluster/dsm_map.hpp"
 #include "cumap/error.hpp"
-#include "cumap/stats.hpp"
+#include "core/stats.hpp"
 #include "../cuda/gpu_available.hpp"
 
 namespace cumap::cuda {

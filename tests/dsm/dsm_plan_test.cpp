@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "backends/cuda/dsm_params.hpp"
-#include "backends/cuda/dsm_plan.hpp"
+#include "backends/cuda/cluster/dsm_params.hpp"
+#include "backends/cuda/cluster/dsm_plan.hpp"
 #include "cumap/error.hpp"
 
 namespace cumap::cuda {

@@ -8,8 +8,9 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/gpu_table.hpp"
-#include "cumap/map_run.hpp"
+#include "report/gpu_table.hpp"
+#include "run/home_discovery.hpp"
+#include "run/measure_placement.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
 

@@ -13,6 +13,7 @@
 #include <map>
 
 #include "cumap/backend.hpp"
+#include "plan/plan_checks.hpp"
 #include "cumap/error.hpp"
 
 namespace cumap::test {

@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/map_run.hpp"
-#include "cumap/planner.hpp"
+#include "run/home_discovery.hpp"
+#include "run/measure_placement.hpp"
+#include "run/display_layout.hpp"
+#include "plan/planner.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
 

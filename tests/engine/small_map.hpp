@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "cumap/map_run.hpp"
+#include "run/measure_placement.hpp"
 #include "cumap/options.hpp"
 
 namespace cumap::test {

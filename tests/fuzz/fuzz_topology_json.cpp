@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cumap/error.hpp"
-#include "cumap/topology.hpp"
+#include "core/topology.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "cumap/error.hpp"
-#include "cumap/units.hpp"
+#include "core/units.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;

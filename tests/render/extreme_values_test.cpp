@@ -7,11 +7,11 @@
 
 #include "cumap/render.hpp"
 #include "png_reader.hpp"
-#include "cumap/outputs.hpp"
+#include "report/matrix_csv.hpp"
 #include "render/color_scale.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
-#include "render/render_request.hpp"
+#include "report/render_file.hpp"
 #include "test_files.hpp"
 
 namespace cumap {
@@ -90,7 +90,7 @@ class render_ExtremeFile : public ::testing::Test {
 
     HeatmapStyle style;
     style.title = r.title;
-    style.scale = render::parse_scale_spec(scale);
+    style.scale = parse_scale_spec(scale);
     render::Font font(render::default_font_path());
     const render::HeatmapLayout layout =
         render::plan_heatmap(font, {HeatmapPanel{"", read_matrix_csv(r.csv)}}, style);

@@ -6,6 +6,7 @@
 
 #include "cumap/error.hpp"
 #include "cumap/render.hpp"
+#include "report/render_file.hpp"
 #include "png_reader.hpp"
 #include "render/colormap_tables.hpp"
 #include "render/font.hpp"

@@ -4,6 +4,7 @@
 
 #include "cumap/error.hpp"
 #include "cumap/render.hpp"
+#include "report/render_file.hpp"
 #include "png_reader.hpp"
 #include "test_files.hpp"
 

@@ -7,6 +7,7 @@
 
 #include "cumap/error.hpp"
 #include "cumap/render.hpp"
+#include "report/render_file.hpp"
 #include "png_reader.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"

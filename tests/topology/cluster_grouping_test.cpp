@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "cumap/topology_discovery.hpp"
+#include "core/topology_discovery.hpp"
 
 namespace cumap {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/topology_discovery.hpp"
+#include "core/topology_discovery.hpp"
 
 namespace cumap {
 namespace {

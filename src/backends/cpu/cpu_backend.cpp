@@ -1,4 +1,5 @@
 #include "backends/cpu/cpu_backend.hpp"
+#include "plan/plan_checks.hpp"
 
 #include <sys/utsname.h>
 
@@ -19,7 +20,7 @@
 #include "backends/cpu/line_probe.hpp"
 #include "backends/cpu/physical_cores.hpp"
 #include "cumap/error.hpp"
-#include "cumap/topology_discovery.hpp"
+#include "core/topology_discovery.hpp"
 
 namespace cumap {
 namespace {

@@ -17,8 +17,8 @@
 #include <fmt/format.h>
 
 #include "cumap/error.hpp"
-#include "cumap/topology_discovery.hpp"
-#include "cumap/units.hpp"
+#include "core/topology_discovery.hpp"
+#include "core/units.hpp"
 #include "backends/cpu/physical_cores.hpp"
 
 namespace cumap {

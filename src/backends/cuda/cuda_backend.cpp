@@ -11,10 +11,11 @@
 #include <fmt/format.h>
 
 #include "backends/cuda/cuda_backend_on_runtime.hpp"
+#include "plan/plan_checks.hpp"
 #include "backends/cuda/cuda_gpu.hpp"
 #include "backends/cuda/launch_plan.hpp"
 #include "cumap/error.hpp"
-#include "cumap/units.hpp"
+#include "core/units.hpp"
 
 namespace cumap::cuda {
 namespace {

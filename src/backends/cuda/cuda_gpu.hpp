@@ -11,7 +11,7 @@
 
 #include "backends/cuda/cuda_runtime.hpp"
 #include "cumap/plan.hpp"
-#include "cumap/topology.hpp"
+#include "core/topology.hpp"
 
 namespace cumap::cuda {
 

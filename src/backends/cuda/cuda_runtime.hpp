@@ -14,8 +14,7 @@
 #include "backends/cuda/launch_params.hpp"
 #include "backends/cuda/launch_plan.hpp"
 #include "cumap/backend.hpp"
-#include "cumap/coherence.hpp"
-#include "cumap/topology.hpp"
+#include "core/topology.hpp"
 
 namespace cumap::cuda {
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cumap/backend.hpp"
+#include "plan/plan_checks.hpp"
 #include "cumap/error.hpp"
 
 namespace cumap::cuda {

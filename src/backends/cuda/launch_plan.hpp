@@ -10,6 +10,7 @@
 
 #include "backends/cuda/launch_params.hpp"
 #include "cumap/backend.hpp"
+#include "plan/plan_checks.hpp"
 #include "cumap/plan.hpp"
 
 namespace cumap::cuda {

@@ -1,8 +1,8 @@
 #include "backends/cuda/sm_topology.hpp"
 
 #include "backends/cuda/device_buffer.hpp"
-#include "backends/cuda/cluster_census_launch.hpp"
-#include "cumap/topology_discovery.hpp"
+#include "backends/cuda/cluster/cluster_census_launch.hpp"
+#include "core/topology_discovery.hpp"
 
 namespace cumap::cuda {
 namespace {

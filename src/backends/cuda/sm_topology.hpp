@@ -4,7 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cumap/topology.hpp"
+#include "core/topology.hpp"
 
 namespace cumap::cuda {
 

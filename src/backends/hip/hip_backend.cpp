@@ -1,4 +1,5 @@
 #include "backends/hip/hip_backend.hpp"
+#include "plan/plan_checks.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -8,7 +8,7 @@
 
 #include "backends/hip/hip_runtime.hpp"
 #include "cumap/options.hpp"
-#include "cumap/topology.hpp"
+#include "core/topology.hpp"
 
 namespace cumap {
 

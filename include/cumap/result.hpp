@@ -1,0 +1,120 @@
+#pragma once
+// Everything one `cumap` map run learned, computed once. The reporters
+// (matrix and pairs CSV, meta.json, heatmaps, the console summary) only read it.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cumap/backend.hpp"
+#include "core/homes.hpp"
+#include "core/matrix.hpp"
+#include "core/topology.hpp"
+
+namespace cumap {
+
+// Home discovery on one device's flag arena, which every map of the run
+// uses for the flags that device holds. Homes are a device's own (its L2
+// slices), so a run over several devices has one of these per device.
+struct HomesResult {
+  int device = 0;
+  FlagArena arena;
+  // The table's units as the run's maps and files name them (unit ids;
+  // unit_id() across devices), in table order, as unit_side is.
+  std::vector<int> unit_ids;
+  LineLatencyTable table;
+  HomeClasses classes;
+  // Every eighth line is probed again: the share that fell in its class again
+  // (1 with one class). Below 0.9 the classes were noise and one class is
+  // kept; unreproduced_class_count says how many the first probe suggested.
+  double recheck_agreement = 1.0;
+  int unreproduced_class_count = 0;
+};
+
+// A run's homes, one entry per device in device order (none on the dsm path).
+using RunHomes = std::vector<HomesResult>;
+// The most classes any device has (1 without homes): per-class maps go up to it.
+int class_count(const RunHomes& homes);
+// Every unit with its side (the class of its own device it is near), in
+// device order, then table order.
+struct UnitSides {
+  std::vector<int> units;
+  std::vector<int> sides;
+};
+UnitSides unit_sides(const RunHomes& homes);
+
+// A concurrent map checks itself: a sample of pairs measured one at a time
+// on the same flag words, before the map and again after it. The two serial
+// runs show how much a value moves over the time a map takes (the noise
+// floor); concurrency passes when it shifts values by no more than the limit
+// (bias) and disagrees with the serial mean by no more than the noise floor
+// plus the limit. Compared in device cycles where the backend counts them.
+struct SelfCheck {
+  int pairs_per_round = 1;
+  // A pilot checks only the map's rounds that hold the sample, before the
+  // map, to choose the concurrency (--schedule auto); otherwise the whole map.
+  bool pilot = false;
+  Agreement agreement;      // concurrent against the mean of the serial runs
+  Agreement serial_repeat;  // the serial run after the map against the one before
+  double bias = 0.0;        // median of (concurrent - serial) / serial
+  double bias_uncertainty = 0.0;  // standard error of that median
+  bool passed = true;
+};
+
+struct PlacementResult {
+  Placement placement = Placement::SameLine;
+  bool complete = true;             // false: a stop request ended it early
+  int pairs_per_round = 1;          // the concurrency the kept maps were measured at
+  std::vector<SelfCheck> checks;    // one per concurrency tried, the kept one last
+  std::vector<LatencyMap> per_class;  // flags in home class c (the first flag's class)
+  // The headline is every class together, the same number of lines each: its
+  // spec, and (like the rest) computed from per_class by summarize_placement,
+  // once: the reporters read these rather than going over the pairs again.
+  MapSpec headline;
+  std::vector<ValueMatrix> per_class_ns;  // per_class[c].oneway_ns()
+  ValueMatrix headline_ns;                // merge_maps(per_class, headline).oneway_ns()
+  ValueMatrix line_spread_ns;             // merge_maps(per_class, headline).line_spread_ns()
+  // Across GPUs: the headline from the lines in one GPU's memory only, by
+  // GPU (MapMatrices::per_flag_device); gpu_table() reads it.
+  std::map<int, ValueMatrix> flags_on_ns;
+  // Two disjoint line sets (even and odd passes) of the headline, compared:
+  // how much the map depends on which lines were used.
+  Agreement line_sets;
+  std::vector<AdditiveFit> fits;    // per class: RTT(a,b) = u(a) + u(b) + c
+  RunStats stats;                   // summed over the plans that made the kept maps
+
+  std::vector<PairStats> timed_out() const;  // of every class
+};
+
+// Fills what a placement derives from its per-class maps: the headline spec,
+// the one-way matrices, line_sets and fits.
+void summarize_placement(PlacementResult& placement, MapSpec headline_spec);
+
+struct RunInfo {
+  std::string tool_version;
+  std::string timestamp_utc;  // ISO 8601
+  std::string host_name;
+  std::string command_line;
+  double wall_seconds = 0.0;
+  // Seconds per phase (opening the device, homes, each placement, outputs).
+  std::vector<std::pair<std::string, double>> phase_seconds;
+};
+
+struct MapResult {
+  DeviceInfo device;
+  Capabilities capabilities;
+  Topology topology;               // as discovered, restricted to the measured units
+  Topology display_groups;         // side x group, in display order (separators and labels)
+  std::vector<int> display_order;  // the measured units, device, side, then group, then id
+  RunHomes homes;
+  int lines_per_class = 1;
+  int iters = Options::kDefaultIters;  // round trips per sample, as measured (--iters or the backend's)
+  std::vector<PlacementResult> placements;
+  std::vector<StructureRow> structure;  // from the same-line per-class maps
+  bool interrupted = false;
+  nlohmann::json other_processes;  // other compute processes on the GPU (cuda), null elsewhere
+  RunInfo run;
+
+  std::vector<PairStats> timed_out() const;
+};
+
+}  // namespace cumap

@@ -1,0 +1,381 @@
+// meta.json: everything needed to reproduce or compare a run, beside the maps.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <limits>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/gpu_table.hpp"
+#include "cumap/result.hpp"
+#include "report/meta_json.hpp"
+#include "core/topology_discovery.hpp"
+#include "core/stats.hpp"
+#include "core/units.hpp"
+
+namespace cumap {
+namespace {
+
+// JSON has no NaN; a missing number is null.
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
+std::string_view hip_unit_name(HipUnit u) { return u == HipUnit::Wgp ? "wgp" : "cu"; }
+
+nlohmann::json device_json(const DeviceInfo& d) {
+  nlohmann::json j = {
+      {"name", d.name},
+      {"unit_name", d.unit_name},
+      {"unit_count", d.unit_count},
+      {"clock_source", d.clock_source},
+      {"clock_hz", d.clock_hz},
+      {"runtime_version", d.runtime_version},
+      {"driver_version", d.driver_version},
+  };
+  if (d.extra.is_object())
+    for (const auto& [key, value] : d.extra.items()) j[key] = value;
+  return j;
+}
+
+nlohmann::json options_json(const Options& o) {
+  nlohmann::json placements = nlohmann::json::array();
+  for (Placement p : o.placements) placements.push_back(to_string(p));
+  return {
+      {"placements", placements},
+      {"backend", to_string(o.backend)},
+      {"device", o.device},
+      {"devices", o.devices_spec},
+      {"flag_on", to_string(o.flag_on)},
+      {"units_spec", o.units_spec},
+      {"iters", o.iters ? nlohmann::json(*o.iters) : nlohmann::json()},  // null: the backend's
+      {"samples", o.samples},
+      {"warmup", o.warmup},
+      {"timeout_ms", o.timeout_ms},
+      {"ordered", o.ordered},
+      {"out_dir", o.out_dir.string()},
+      {"quiet", o.quiet},
+      {"flush_cache", o.flush_cache},
+      {"rotating_count", o.rotating_count ? nlohmann::json(*o.rotating_count) : nlohmann::json()},  // null: the backend's
+      {"schedule", to_string(o.schedule)},
+      {"concurrency", o.concurrency},
+      {"check_pairs", o.check_pairs},
+      {"check_max_rel_diff", o.check_max_rel_diff},
+      {"via", to_string(o.via)},
+      {"cross_home", o.cross_home},
+      {"home_lines", o.home_lines},
+      {"home_chain", o.home_chain},
+      {"home_stride", o.home_stride},
+      {"line_correction", o.line_correction},
+      {"flag_offset", o.flag_offset},
+      {"l2_persist", o.l2_persist},
+      {"probe", to_string(o.probe)},
+      {"order", to_string(o.order)},
+      {"colormap", o.colormap},
+      {"hip_unit", hip_unit_name(o.hip_unit)},
+  };
+}
+
+nlohmann::json summary_json(const Summary& s) {
+  return {{"median", number_or_null(s.median)}, {"min", number_or_null(s.min)}, {"max", number_or_null(s.max)},
+          {"p05", number_or_null(s.p05)}, {"p95", number_or_null(s.p95)}};
+}
+
+nlohmann::json agreement_json(const Agreement& a) {
+  return {{"n", a.n}, {"pearson_r", number_or_null(a.pearson_r)}, {"median_rel_diff", number_or_null(a.median_rel_diff)}};
+}
+
+// How many distinct (a, b) pairs `maps` hold: a headline has ~280 000
+// values of ~8 600 pairs, counted on a grid of the map's units (a std::set
+// of pairs made meta.json the slowest output file).
+std::size_t distinct_pairs(const std::vector<int>& spec_units, std::span<const LatencyMap> maps) {
+  std::vector<int> units = spec_units;
+  std::sort(units.begin(), units.end());
+  const auto index = [&](int u) {
+    return static_cast<std::size_t>(std::lower_bound(units.begin(), units.end(), u) - units.begin());
+  };
+  const std::size_t n = units.size() + 1;  // the last row and column: units outside the spec
+  std::vector<char> seen(n * n, 0);
+  std::size_t count = 0;
+  for (const LatencyMap& map : maps)
+    for (const PairStats& p : map.pairs) {
+      char& cell = seen[std::min(index(p.a), n - 1) * n + std::min(index(p.b), n - 1)];
+      count += cell == 0;
+      cell = 1;
+    }
+  return count;
+}
+
+// A map's entry: `spec` says which, `maps` hold its pairs (one class, or
+// every class for the headline), `oneway` its matrix.
+nlohmann::json map_json(const MapSpec& spec, std::span<const LatencyMap> maps, const ValueMatrix& oneway) {
+  std::vector<double> cycles;
+  std::set<std::pair<int, int>> timed_out;
+  nlohmann::json timed_out_json = nlohmann::json::array();
+  std::size_t measurements = 0;
+  for (const LatencyMap& map : maps) measurements += map.pairs.size();
+  cycles.reserve(measurements);
+  for (const LatencyMap& map : maps)
+    for (const PairStats& p : map.pairs) {
+      if (std::isfinite(p.cycles_median)) cycles.push_back(p.cycles_median);
+      // A pair may time out on several lines; list it once.
+      if (p.timed_out && timed_out.emplace(p.a, p.b).second) timed_out_json.push_back({p.a, p.b});
+    }
+  const std::size_t pair_count = distinct_pairs(spec.units, maps);
+  return {
+      {"placement", to_string(spec.placement)},
+      {"home_class", spec.home_class == MapSpec::kAllClasses ? nlohmann::json("all") : nlohmann::json(spec.home_class)},
+      {"pair_count", pair_count},
+      {"measurements", measurements},
+      {"oneway_ns", summary_json(summarize(oneway.values))},  // NaN cells are ignored
+      {"rtt_cycles_median", number_or_null(summarize(cycles).median)},
+      {"timed_out_pairs", timed_out_json},
+  };
+}
+
+// `sides` is empty where the map has no homes (--via dsm): then the entry
+// says nothing of home classes, flag lines or sides.
+nlohmann::json placement_json(const PlacementResult& p, const Topology& sides, bool homes) {
+  nlohmann::json classes = nlohmann::json::array();
+  for (std::size_t c = 0; c < p.per_class.size(); ++c) {
+    nlohmann::json j = map_json(p.per_class[c].spec, std::span(&p.per_class[c], 1), p.per_class_ns[c]);
+    const AdditiveFit& fit = p.fits[c];
+    j["additive_fit"] = {{"r2", number_or_null(fit.r2)}, {"constant_ns", number_or_null(fit.constant)}};
+    classes.push_back(j);
+  }
+  nlohmann::json checks = nlohmann::json::array();
+  for (const SelfCheck& c : p.checks)
+    checks.push_back({{"pairs_per_round", c.pairs_per_round},
+                      {"checked", c.pilot ? "pilot" : "map"},
+                      {"passed", c.passed},
+                      {"concurrent_vs_serial", agreement_json(c.agreement)},
+                      {"serial_vs_serial", agreement_json(c.serial_repeat)},
+                      {"bias", number_or_null(c.bias)},
+                      {"bias_standard_error", number_or_null(c.bias_uncertainty)}});
+  nlohmann::json j = map_json(p.headline, p.per_class, p.headline_ns);
+  j["complete"] = p.complete;
+  j["pairs_per_round"] = p.pairs_per_round;
+  j["serial_checks"] = checks;
+  if (homes) {
+    j["line_sets_agreement"] = agreement_json(p.line_sets);
+    j["per_class"] = classes;
+    const double ari = sides.groups.size() > 1 ? topology_agreement(p.headline_ns, sides) : kNaN;
+    j["sides_agreement_ari"] = number_or_null(ari);
+  } else {
+    j.erase("home_class");
+  }
+  j["stats"] = {{"device_seconds", p.stats.device_seconds}, {"launches", p.stats.launches},
+                {"clock_hz", number_or_null(p.stats.clock_hz)}, {"extra", p.stats.extra}};
+  return j;
+}
+
+// The options that `cumap homes` reads; the others keep their defaults there
+// and would only mislead.
+nlohmann::json homes_options_json(const Options& o) {
+  const nlohmann::json all = options_json(o);
+  nlohmann::json j = nlohmann::json::object();
+  for (const char* key : {"backend", "device", "devices", "units_spec", "home_lines", "home_chain", "home_stride",
+                          "flag_offset", "out_dir", "quiet", "order", "colormap", "hip_unit"})
+    j[key] = all.at(key);
+  return j;
+}
+
+nlohmann::json device_homes_summary_json(const HomesResult& h) {
+  return {{"device", h.device},
+          {"class_count", h.classes.class_count},
+          {"recheck_agreement", h.recheck_agreement},
+          {"unreproduced_class_count", h.unreproduced_class_count},
+          {"separation", number_or_null(h.classes.separation)},
+          {"sides", to_json(home_sides({h}))["groups"]},
+          {"lines_probed", h.table.lines.size()},
+          {"arena_offset_bytes", h.arena.offset_bytes}};
+}
+
+// One device: its summary. Several: the same keys over all of them (the
+// most classes, the weakest re-check and separation, every side), and each
+// device's own summary under "devices".
+nlohmann::json homes_summary_json(const RunHomes& homes) {
+  if (homes.size() == 1) return device_homes_summary_json(homes.front());
+  nlohmann::json j = {{"class_count", class_count(homes)}, {"sides", to_json(home_sides(homes))["groups"]}};
+  double recheck = 1.0, separation = std::numeric_limits<double>::infinity();
+  nlohmann::json devices = nlohmann::json::array();
+  for (const HomesResult& h : homes) {
+    recheck = std::min(recheck, h.recheck_agreement);
+    separation = std::min(separation, h.classes.separation);
+    devices.push_back(device_homes_summary_json(h));
+  }
+  j["recheck_agreement"] = recheck;
+  j["separation"] = number_or_null(separation);
+  if (!homes.empty()) {
+    j["lines_probed"] = homes.front().table.lines.size();
+    j["arena_offset_bytes"] = homes.front().arena.offset_bytes;
+  }
+  j["devices"] = devices;
+  return j;
+}
+
+// What every meta.json says, a map's and that of `cumap homes`: the tool
+// and the run, the device, the units and their homes.
+nlohmann::json run_meta(const MapResult& r) {
+  std::set<int> units(r.display_order.begin(), r.display_order.end());
+  std::vector<int> unit_list(units.begin(), units.end());
+  // Where the wall time went, in the order the phases ran.
+  nlohmann::json phases = nlohmann::json::array();
+  for (const auto& [name, seconds] : r.run.phase_seconds) phases.push_back({{"phase", name}, {"seconds", seconds}});
+  return {
+      {"tool", "cumap"},
+      {"tool_version", r.run.tool_version},
+      {"timestamp_utc", r.run.timestamp_utc},
+      {"host", r.run.host_name},
+      {"command_line", r.run.command_line},
+      {"wall_seconds", r.run.wall_seconds},
+      {"phase_seconds", phases},
+      {"backend", r.device.backend},
+      {"device", device_json(r.device)},
+      {"topology", to_json(r.topology)},
+      {"display_order", r.display_order},
+      {"units", unit_list},
+      {"homes", homes_summary_json(r.homes)},
+  };
+}
+
+}  // namespace
+
+Topology sides_as_topology(const std::vector<int>& units, const std::vector<int>& unit_side) {
+  Topology t;
+  t.source = "homes";
+  for (std::size_t i = 0; i < units.size() && i < unit_side.size(); ++i) {
+    const auto side = static_cast<std::size_t>(unit_side[i]);
+    if (t.groups.size() <= side) t.groups.resize(side + 1);
+    t.groups[side].units.push_back(units[i]);
+  }
+  for (std::size_t s = 0; s < t.groups.size(); ++s) t.groups[s].name = "side" + std::to_string(s);
+  std::erase_if(t.groups, [](const UnitGroup& g) { return g.units.empty(); });
+  return t;
+}
+
+Topology home_sides(const RunHomes& homes) {
+  Topology all;
+  all.source = "homes";
+  for (const HomesResult& h : homes) {
+    Topology t = sides_as_topology(h.unit_ids, h.classes.unit_side);
+    for (UnitGroup& g : t.groups) {
+      if (homes.size() > 1) g.name = fmt::format("g{} {}", h.device, g.name);
+      all.groups.push_back(std::move(g));
+    }
+  }
+  return all;
+}
+
+namespace {
+
+nlohmann::json device_homes_json(const HomesResult& h) {
+  const HomeClasses& c = h.classes;
+  nlohmann::json classes = nlohmann::json::array();
+  for (int k = 0; k < c.class_count; ++k) {
+    nlohmann::json near_units = nlohmann::json::array();
+    for (std::size_t u = 0; u < h.unit_ids.size(); ++u)
+      if (c.unit_side[u] == k) near_units.push_back(h.unit_ids[u]);
+    classes.push_back({{"class", k},
+                       {"lines", std::count(c.line_class.begin(), c.line_class.end(), k)},
+                       {"near_units", near_units},
+                       {"median_ns_by_unit", c.class_unit_ns[static_cast<std::size_t>(k)]}});
+  }
+  nlohmann::json line_class = nlohmann::json::object();
+  for (std::size_t l = 0; l < h.table.lines.size(); ++l) line_class[std::to_string(h.table.lines[l])] = c.line_class[l];
+  return {{"device", h.device},
+          {"arena", {{"bytes", h.arena.bytes}, {"offset_bytes", h.arena.offset_bytes}}},
+          {"class_count", c.class_count},
+          {"separation", number_or_null(c.separation)},
+          {"units", h.unit_ids},
+          {"unit_side", c.unit_side},
+          {"classes", classes},
+          {"line_class", line_class}};
+}
+
+}  // namespace
+
+nlohmann::json homes_json(const RunHomes& homes) {
+  if (homes.size() == 1) return device_homes_json(homes.front());
+  nlohmann::json devices = nlohmann::json::array();
+  for (const HomesResult& h : homes) devices.push_back(device_homes_json(h));
+  return {{"devices", devices}};
+}
+
+std::string homes_csv(const RunHomes& homes) {
+  std::vector<int> ids;
+  for (const HomesResult& h : homes) ids.insert(ids.end(), h.unit_ids.begin(), h.unit_ids.end());
+  const bool across = ids_span_devices(ids);
+  std::string out = "unit,line_offset,home_class,cycles,ns\n";
+  for (const HomesResult& h : homes)
+    for (std::size_t u = 0; u < h.table.units.size(); ++u)
+      for (std::size_t l = 0; l < h.table.lines.size(); ++l) {
+        const std::size_t i = u * h.table.lines.size() + l;
+        const auto cell = [](double v) { return std::isfinite(v) ? fmt::format("{:.2f}", v) : std::string(); };
+        out += fmt::format("{},{},{},{},{}\n", format_unit_id(h.unit_ids[u], across), h.table.lines[l],
+                           h.classes.line_class[l], cell(h.table.cycles.empty() ? kNaN : h.table.cycles[i]),
+                           cell(h.table.ns[i]));
+      }
+  return out;
+}
+
+nlohmann::json make_meta(const Options& options, const MapResult& r) {
+  // Inside a cluster (--via dsm) the flags are in shared memory: a map there
+  // has no flag lines, home classes or sides, and its meta.json names none.
+  const bool homes = options.via != Path::Dsm;
+  const Topology side_groups = home_sides(r.homes);
+  nlohmann::json placements = nlohmann::json::array();
+  for (const PlacementResult& p : r.placements) placements.push_back(placement_json(p, side_groups, homes));
+  nlohmann::json structure = nlohmann::json::array();
+  for (const StructureRow& row : r.structure)
+    structure.push_back({{"relation", row.relation}, {"near_units", row.near_units}, {"median_ns", number_or_null(row.median_ns)},
+                         {"p05_ns", number_or_null(row.p05_ns)}, {"p95_ns", number_or_null(row.p95_ns)}, {"cells", row.cells}});
+  nlohmann::json caps = {{"max_pairs_per_round", r.capabilities.max_pairs_per_round},
+                         {"l2_persist", r.capabilities.l2_persist}, {"dsm", r.capabilities.dsm}};
+  nlohmann::json j = run_meta(r);
+  j["interrupted"] = r.interrupted;
+  j["other_compute_processes"] = r.other_processes;
+  j["capabilities"] = caps;
+  j["options"] = options_json(options);
+  j["iters"] = r.iters;  // as measured
+  if (homes) {
+    j["lines_per_class"] = r.lines_per_class;
+    j["structure"] = structure;
+  } else {
+    j.erase("homes");
+  }
+  j["maps"] = placements;
+  if (const nlohmann::json gpus = gpus_json(r.placements, r.device.extra.value("links", nlohmann::json::array()));
+      !gpus.empty())
+    j["gpus"] = gpus;
+  return j;
+}
+
+nlohmann::json make_homes_meta(const Options& options, const MapResult& r) {
+  nlohmann::json j = run_meta(r);
+  j["options"] = homes_options_json(options);
+  return j;
+}
+
+std::string utc_timestamp_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buf;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  // gethostname does not promise a terminating NUL when the name is truncated.
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
+
+}  // namespace cumap

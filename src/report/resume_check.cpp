@@ -1,0 +1,54 @@
+// --resume: does the earlier run's meta.json describe the same measurement?
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cumap/result.hpp"
+#include "report/meta_json.hpp"
+#include "core/printable.hpp"
+#include "report/resume_check.hpp"
+
+namespace cumap {
+namespace {
+
+// Options that say where and how loudly, not what is measured.
+const std::set<std::string> kNotCompared{"out_dir", "quiet", "resume_dir"};
+
+// A recorded value for a message: compact JSON, one line, not too long;
+// null is an option left to the backend (--iters, --rotating-count).
+std::string shown(const nlohmann::json& value) {
+  return value.is_null() ? "the backend's default" : printable_excerpt(value.dump(), 60);
+}
+
+// The current options exactly as meta.json records them: make_meta is the
+// one place that knows the field names and spellings, so they are taken
+// from it rather than repeated here (which could drift).
+nlohmann::json recorded_form(const Options& options) {
+  return make_meta(options, MapResult{}).at("options");
+}
+
+}  // namespace
+
+std::optional<std::string> first_option_difference(const nlohmann::json& previous_meta, const Options& current) {
+  if (!previous_meta.is_object() || !previous_meta.contains("options") || !previous_meta["options"].is_object())
+    return "the earlier run's meta.json records no options";
+  const nlohmann::json& before = previous_meta["options"];
+  const nlohmann::json now = recorded_form(current);
+  // Every option of this version, in meta.json's order, then any the earlier
+  // run recorded that this version does not know.
+  for (const auto& [key, value] : now.items()) {
+    if (kNotCompared.contains(key)) continue;
+    if (!before.contains(key))
+      return fmt::format("{}: the earlier run did not record it (this run uses {})", key, shown(value));
+    if (before[key] != value)
+      return fmt::format("{}: the earlier run used {}, this one {}", key, shown(before[key]), shown(value));
+  }
+  for (const auto& [key, value] : before.items())
+    if (!kNotCompared.contains(key) && !now.contains(key))
+      return fmt::format("{}: the earlier run used {}, which this version does not know",
+                         printable_excerpt(key), shown(value));
+  return std::nullopt;
+}
+
+}  // namespace cumap

@@ -1,0 +1,58 @@
+// The chip-independent display order: sides first, then topology groups.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "run/display_layout.hpp"
+
+namespace cumap {
+
+DisplayLayout side_group_layout(const Topology& topology, const std::vector<int>& units,
+                                const std::vector<int>& unit_side, UnitOrder order) {
+  DisplayLayout layout;
+  if (order == UnitOrder::Index) {
+    layout.order = units;
+    return layout;
+  }
+  // Group index of every unit, in the topology's own group order; units no
+  // group names come after every group.
+  std::map<int, std::size_t> group_of;
+  for (std::size_t g = 0; g < topology.groups.size(); ++g)
+    for (int u : topology.groups[g].units) group_of[u] = g;
+  const std::size_t no_group = topology.groups.size();
+  std::map<int, int> side_of;
+  for (std::size_t i = 0; i < units.size() && i < unit_side.size(); ++i) side_of[units[i]] = unit_side[i];
+  int sides = 0;
+  for (const auto& [u, s] : side_of) sides = std::max(sides, s + 1);
+
+  // Ids across devices are unit_id()s: the device is the id's high part.
+  const bool several_devices = std::any_of(units.begin(), units.end(),
+                                           [&](int u) { return device_of_id(u) != device_of_id(units.front()); });
+
+  layout.order = units;
+  const auto key = [&](int u) {
+    const auto g = group_of.find(u);
+    const auto s = side_of.find(u);
+    return std::tuple(device_of_id(u), s == side_of.end() ? 0 : s->second, g == group_of.end() ? no_group : g->second, u);
+  };
+  std::stable_sort(layout.order.begin(), layout.order.end(), [&](int x, int y) { return key(x) < key(y); });
+
+  // One separator group per (device, side, group) run of the order.
+  layout.groups.source = topology.source;
+  layout.groups.details = topology.details;
+  for (int u : layout.order) {
+    const auto [device, side, group, id] = key(u);
+    (void)id;
+    std::string name = group < no_group ? topology.groups[group].name : "other";
+    if (sides > 1) name = fmt::format("S{} {}", side, name);
+    if (several_devices) name = fmt::format("g{} {}", device, name);
+    if (layout.groups.groups.empty() || layout.groups.groups.back().name != name)
+      layout.groups.groups.push_back({name, {}});
+    layout.groups.groups.back().units.push_back(u);
+  }
+  if (layout.groups.groups.size() < 2) layout.groups.groups.clear();
+  return layout;
+}
+
+}  // namespace cumap

@@ -1,0 +1,260 @@
+// One placement over every home class: the plans, the serial self-check of a
+// concurrent schedule, and the choice of concurrency under --schedule (a
+// pilot of the map's own rounds, checked against serial, before the map).
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "run/line_correction.hpp"
+#include "run/measure_placement.hpp"
+#include "plan/planner.hpp"
+#include "core/stats.hpp"
+#include "core/units.hpp"
+#include "serial_check.hpp"
+
+namespace cumap {
+namespace {
+
+// A planned pair's tag says which class and which pass its lines belong to.
+constexpr int kPassesPerClass = 1 << 16;
+int tag_of(int cls, int pass) { return cls * kPassesPerClass + pass; }
+int class_of_tag(int tag) { return tag / kPassesPerClass; }
+int pass_of_tag(int tag) { return tag % kPassesPerClass; }
+
+MeasurementPlan base_plan(const PlacementRequest& r) {
+  const Options& o = *r.options;
+  MeasurementPlan plan;
+  for (int u : r.units) plan.units.push_back(unit_ref(u, o.device));
+  plan.counts = {r.iters, o.samples, o.warmup, o.ordered};
+  plan.probe = o.probe;
+  plan.timeout_ms = o.timeout_ms;
+  // Every device's arena has the same layout (the dsm path has none).
+  if (!r.homes->empty()) plan.arena = r.homes->front().arena;
+  plan.path = o.via;
+  plan.flush_cache = o.flush_cache;
+  plan.l2_persist = o.l2_persist;
+  return plan;
+}
+
+// Which pairs run together, and which device holds each pair's flags.
+PairRounds pair_rounds(const PlacementRequest& r, const DeviceLinePools& pools) {
+  const Options& o = *r.options;
+  PairRounds rounds;
+  if (r.pairs_per_round <= 1) rounds = serial_rounds(r.units, o.ordered);
+  else if (ids_span_devices(r.units))  // a map across devices: ids by unit_id()
+    rounds = limit_rounds(device_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
+  else rounds = limit_rounds(round_robin_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
+  return cap_flags_per_device(place_flags(rounds, o.flag_on, o.device), pairs_each_device_holds(pools, r.placement));
+}
+
+void add_stats(RunStats& sum, const RunStats& s) {
+  sum.device_seconds += s.device_seconds;
+  sum.launches += s.launches;
+  if (std::isfinite(s.clock_hz)) sum.clock_hz = s.clock_hz;
+  if (!s.extra.empty()) sum.extra = s.extra;
+}
+
+// The planned pairs a resumed run still needs: those `done` lacks for this
+// class and pass (timed-out ones are measured again). Rounds left empty go.
+std::vector<Round> without_measured(std::vector<Round> rounds, const std::vector<PairStats>& done, int cls, int pass,
+                                    int default_device) {
+  if (done.empty()) return rounds;
+  std::set<std::tuple<int, int, int>> have;  // a, b, the device that held the flags
+  for (const PairStats& p : done)
+    if (p.home_class == cls && p.pass == pass && !p.timed_out) have.emplace(p.a, p.b, p.flag_device);
+  for (Round& r : rounds)
+    std::erase_if(r.pairs, [&](const PlannedPair& p) {
+      return have.contains({unit_id(p.a, default_device), unit_id(p.b, default_device), p.flags.device});
+    });
+  std::erase_if(rounds, [](const Round& r) { return r.pairs.empty(); });
+  return rounds;
+}
+
+// Every (class, pass) plan of one placement at the request's concurrency,
+// class-major; all their rounds in plan order (where the check samples); and
+// the settings they share, without rounds (for the sample and the pilot).
+struct PlacementPlans {
+  int class_count = 1;
+  int passes = 1;
+  std::vector<MeasurementPlan> by_class_pass;
+  std::vector<Round> all_rounds;
+  MeasurementPlan settings;
+};
+
+PlacementPlans make_plans(const PlacementRequest& r) {
+  DeviceLinePools pools;
+  for (const HomesResult& h : *r.homes)
+    for (int c = 0; c < h.classes.class_count; ++c)
+      pools[h.device].by_class.push_back(h.classes.lines_of(c, h.table.lines));
+  const PairRounds rounds = pair_rounds(r, pools);
+  PlacementPlans plans;
+  // Inside a cluster the flags are in the partners' shared memory: L2 homes
+  // and flag lines do not apply (no homes were found), and the path itself
+  // decides which pairs it can reach, so one pass over the pairs says everything.
+  const bool dsm = r.options->via == Path::Dsm;
+  plans.class_count = dsm ? 1 : class_count(*r.homes);
+  plans.passes = dsm ? 1 : r.lines_per_class;
+  plans.settings = base_plan(r);
+  for (int c = 0; c < plans.class_count; ++c)
+    for (int pass = 0; pass < plans.passes; ++pass) {
+      MeasurementPlan plan = base_plan(r);
+      const int tag = tag_of(c, pass);
+      plan.rounds = without_measured(
+          dsm ? rounds_without_lines(rounds, tag, r.options->device)
+              : assign_lines(rounds, pools, r.placement, c, pass, plans.passes, tag, r.options->device),
+          r.already_measured, c, pass, r.options->device);
+      plans.all_rounds.insert(plans.all_rounds.end(), plan.rounds.begin(), plan.rounds.end());
+      plans.by_class_pass.push_back(std::move(plan));
+    }
+  return plans;
+}
+
+PairKey key_of(const PairMeasurement& m) { return {m.a, m.b, m.flags.device, m.flags.first, m.flags.second}; }
+PairKey key_of(const PlannedPair& p) { return {p.a, p.b, p.flags.device, p.flags.first, p.flags.second}; }
+
+// The sample's per-pair medians, measured one pair at a time now.
+std::map<PairKey, double> measure_serially(Backend& backend, const MeasurementPlan& sample) {
+  return pair_medians(backend.measure(sample, {}));
+}
+
+// The check's sample of `plans`, measured serially now (before what it checks).
+SerialSample measure_sample(Backend& backend, const PlacementPlans& plans, const Options& o) {
+  SerialSample sample;
+  sample.plan = plans.settings;
+  sample.plan.rounds = serial_check_sample(plans.all_rounds, static_cast<std::size_t>(o.check_pairs));
+  sample.before = measure_serially(backend, sample.plan);
+  return sample;
+}
+
+// A pilot of one concurrency and what the map needs if it passes: the plans
+// (the same rounds and lines the pilot ran) and the sample, whose serial run
+// after the pilot is the map's serial run before.
+struct Pilot {
+  SelfCheck check;
+  PlacementPlans plans;
+  SerialSample sample;
+};
+
+// Only the map's rounds that hold the sample, as planned, between two serial
+// runs of the sample.
+Pilot run_pilot(Backend& backend, const PlacementRequest& r) {
+  Pilot p;
+  p.plans = make_plans(r);
+  p.sample = measure_sample(backend, p.plans, *r.options);
+  MeasurementPlan pilot = p.plans.settings;
+  pilot.rounds = pilot_rounds(p.plans.all_rounds, static_cast<std::size_t>(r.options->check_pairs));
+  const Measurements measured = backend.measure(pilot, {});
+  std::map<PairKey, double> after = measure_serially(backend, p.sample.plan);
+  p.check = judge_serial_check(p.sample, after, measured, r.pairs_per_round, r.options->check_max_rel_diff);
+  p.check.pilot = true;
+  p.sample.before = std::move(after);
+  return p;
+}
+
+// measure_placement over plans made already, with the check's sample
+// measured already where `sample` holds it.
+PlacementResult measure_plans(Backend& backend, const PlacementRequest& r, const PlacementPlans& plans,
+                              std::optional<SerialSample> sample, const ProgressFn& progress, const StopFn& stop) {
+  PlacementResult result;
+  result.placement = r.placement;
+  result.pairs_per_round = r.pairs_per_round;
+  const std::size_t plan_count = plans.by_class_pass.size();
+
+  // A concurrent placement measures its serial check sample before the
+  // passes and again after them; the passes keep only the sample's values.
+  std::set<PairKey> sample_keys;
+  if (r.pairs_per_round > 1 && !plans.all_rounds.empty()) {
+    if (!sample) sample = measure_sample(backend, plans, *r.options);
+    for (const Round& round : sample->plan.rounds) sample_keys.insert(key_of(round.pairs.front()));
+  }
+
+  // Flags in shared memory (dsm) have no line in the home table.
+  std::optional<LineCorrection> correction;
+  if (r.options->line_correction && r.options->via != Path::Dsm) correction.emplace(*r.homes);
+
+  Measurements sampled;
+  std::size_t done = 0;
+  for (int c = 0; c < plans.class_count && result.complete; ++c) {
+    std::vector<PairMeasurement> class_pairs;
+    std::size_t planned = 0;
+    for (int pass = 0; pass < plans.passes; ++pass)
+      for (const Round& round : plans.by_class_pass[done + static_cast<std::size_t>(pass)].rounds)
+        planned += round.pairs.size();
+    class_pairs.reserve(planned);  // a GPU class has ~140 000 values: no regrowing
+    for (int pass = 0; pass < plans.passes; ++pass) {
+      if (stop && stop()) {
+        result.complete = false;
+        break;
+      }
+      const MeasurementPlan& plan = plans.by_class_pass[done];
+      ++done;
+      if (plan.rounds.empty()) continue;
+      Measurements m = backend.measure(plan, [&](std::size_t d, std::size_t t) {
+        if (progress) progress((done - 1) * t + d, plan_count * t);
+      });
+      add_stats(result.stats, m.stats);
+      for (PairMeasurement& p : m.pairs) {
+        if (sample_keys.contains(key_of(p))) sampled.pairs.push_back(p);
+        class_pairs.push_back(std::move(p));
+      }
+    }
+    MapSpec spec{r.placement, c, r.units, r.options->ordered, r.iters};
+    LatencyMap map = summarize_measurements(class_pairs, spec, class_of_tag, pass_of_tag);
+    for (const PairStats& p : r.already_measured)
+      if (p.home_class == c) map.pairs.push_back(p);
+    if (correction) apply_line_correction(map, *correction);
+    result.per_class.push_back(std::move(map));
+  }
+  summarize_placement(result, {r.placement, MapSpec::kAllClasses, r.units, r.options->ordered, r.iters});
+
+  if (sample && result.complete && !sampled.pairs.empty())
+    result.checks.push_back(judge_serial_check(*sample, measure_serially(backend, sample->plan), sampled,
+                                               r.pairs_per_round, r.options->check_max_rel_diff));
+  return result;
+}
+
+}  // namespace
+
+PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, const ProgressFn& progress,
+                                  const StopFn& stop) {
+  return measure_plans(backend, r, make_plans(r), std::nullopt, progress, stop);
+}
+
+PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
+                                            const StopFn& stop) {
+  const ScheduleKind kind = request.options->schedule;
+  if (kind == ScheduleKind::Serial) request.pairs_per_round = 1;
+  std::vector<SelfCheck> tried;
+  // Auto: pilots choose the concurrency, halving it until one passes; the
+  // whole map is then measured once, on the passing pilot's plans and sample
+  // (and checks itself again).
+  std::optional<Pilot> passing;
+  if (kind == ScheduleKind::Auto)
+    for (; request.pairs_per_round > 1 && !(stop && stop()); request.pairs_per_round /= 2) {
+      Pilot pilot = run_pilot(backend, request);
+      tried.push_back(pilot.check);
+      if (pilot.check.passed) {
+        passing = std::move(pilot);
+        break;
+      }
+    }
+  for (;;) {
+    PlacementResult result =
+        passing ? measure_plans(backend, request, passing->plans, std::move(passing->sample), progress, stop)
+                : measure_placement(backend, request, progress, stop);
+    passing.reset();
+    tried.insert(tried.end(), result.checks.begin(), result.checks.end());
+    result.checks = tried;
+    if (!result.complete) return result;
+    const bool passed = result.checks.empty() || result.checks.back().passed;
+    // A map whose own check fails after a passing pilot (the chip changed
+    // while it ran) is measured again at half the concurrency.
+    if (kind != ScheduleKind::Auto || passed || request.pairs_per_round <= 1) return result;
+    request.pairs_per_round /= 2;
+  }
+}
+
+}  // namespace cumap

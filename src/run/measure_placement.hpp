@@ -1,0 +1,53 @@
+#pragma once
+// The steps of a map run over the Backend interface: find the flag lines'
+// homes, then measure one placement over every home class, choosing how many
+// pairs run at once and checking a concurrent map against serial
+// re-measurement. Plain C++: tested with a fake backend.
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "cumap/backend.hpp"
+#include "cumap/options.hpp"
+#include "cumap/result.hpp"
+
+namespace cumap {
+
+// Asked between plans: true stops the run at the next safe point (what was
+// measured so far is kept).
+using StopFn = std::function<bool()>;
+
+// What measure_placement needs besides the backend.
+struct PlacementRequest {
+  Placement placement = Placement::SameLine;
+  std::vector<int> units;
+  const RunHomes* homes = nullptr;
+  int lines_per_class = 1;
+  int iters = Options::kDefaultIters;  // round trips per sample
+  int pairs_per_round = 1;  // 1: the serial schedule (row-major); more: round-robin rounds
+  std::map<int, int> exclusive_key;
+  const Options* options = nullptr;
+  // --resume: pairs an earlier run of this placement measured (pairs.csv);
+  // only the others are measured, and these join the maps as they are.
+  std::vector<PairStats> already_measured;
+};
+
+// Measures every pair of `units` on `lines_per_class` lines of every home
+// class, one plan per (class, pass) so that a stop request is honoured within
+// one pass: then it returns what it has, with `complete` false. With
+// pairs_per_round > 1 a complete placement re-measures a sample serially and
+// records the agreement in `checks` (one entry).
+PlacementResult measure_placement(Backend& backend, const PlacementRequest& request, const ProgressFn& progress,
+                                  const StopFn& stop);
+
+// measure_placement under options.schedule: serial runs once at one pair per
+// round; concurrent once at request.pairs_per_round; auto first runs pilots
+// (only the map's rounds that hold the check sample, between two serial runs
+// of it), halving the concurrency until one passes the serial check (see
+// SelfCheck), then measures the map once at that concurrency; should the
+// map's own check fail, it is measured again at half of it, down to serial.
+// Every check, pilots first, is in `checks`.
+PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
+                                            const StopFn& stop);
+
+}  // namespace cumap
