@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <string>
 
-#include "cli/map_command.hpp"
+#include "run/map_run.hpp"
 #include "report/map_outputs.hpp"
 #include "cli/run_clock.hpp"
 #include "report/output_directory.hpp"
@@ -36,20 +36,20 @@ int main(int argc, char** argv) {
   spec.cycles_per_ns = 1.98;
   test::FakeChipBackend chip(spec);
 
-  MapResult r;
-  cli::RunClock clock(r.run);
-  r.device = chip.device();
-  r.capabilities = chip.capabilities();
-  const std::vector<int> units = chip.units();
+  RunInfo run;
+  cli::RunClock clock(run);
+  const MapSettings settings = map_settings(o, chip.device(), chip.capabilities());
   OutputDirectory out(o.out_dir);
   clock.end_phase("open");
-  cli::find_homes_and_layout(chip, units, o, r, clock);
-  cli::measure_map(chip, units, o, r, clock, {}, nullptr);
+  MapObserver observer;
+  observer.phase_done = [&](const std::string& phase) { clock.end_phase(phase); };
+  MapResult r = measure_map(chip, chip.units(), settings, o, observer);
   clock.stamp("bench_engine");
-  cli::write_map_outputs(o, r, out);
+  r.run = run;
+  write_map_outputs(r, out);
   out.keep();
   clock.end_phase("outputs");
-  for (const auto& [phase, seconds] : r.run.phase_seconds) std::printf("%-12s %.3f s\n", phase.c_str(), seconds);
+  for (const auto& [phase, seconds] : run.phase_seconds) std::printf("%-12s %.3f s\n", phase.c_str(), seconds);
 
   // The outputs are made side by side: the slowest one sets the phase. Each
   // of the two largest alone:
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
     const std::chrono::duration<double> s = std::chrono::steady_clock::now() - t0;
     std::printf("%-12s %.3f s alone (%zu bytes)\n", name, s.count(), bytes);
   };
-  alone("meta.json", [&] { return make_meta(o, r).dump(2); });
+  alone("meta.json", [&] { return make_meta(r).dump(2); });
   alone("pairs.csv", [&] {
     std::vector<const LatencyMap*> maps;
     for (const PlacementResult& p : r.placements)

@@ -53,7 +53,43 @@ struct DeviceInfo {
   double clock_hz = 0.0;     // nominal frequency of the cycle counter; 0 when there is none
   std::string runtime_version;
   std::string driver_version;
-  nlohmann::json extra = nlohmann::json::object();  // backend-specific identity facts (L2 size, ECC, ...)
+  // Backend-specific identity facts (L2 size, ECC, PCI bus id, ...), written
+  // to meta.json as they are: no reporter looks a key up in them. What a
+  // reporter reads is typed below.
+  nlohmann::json extra = nlohmann::json::object();
+
+  // GPU backends: each GPU of the run by ordinal (one, or several for a map
+  // across GPUs); NVML's serial where it can tell ("" where it cannot).
+  struct Gpu {
+    int ordinal = 0;
+    std::string name;
+    std::string pci_bus_id;
+    std::string serial;
+  };
+  std::vector<Gpu> gpus;
+  // Across GPUs, how each two are connected, as `nvidia-smi topo -m` names
+  // it ("NV18", "via NVSwitch", "PCIe switch", ...; "unknown" with why).
+  struct Link {
+    int gpu_a = 0;
+    int gpu_b = 0;
+    std::string link;
+    std::string reason;
+  };
+  std::vector<Link> links;
+  // Other compute processes on each GPU when the run opened it: they share
+  // its L2 and interconnect and can change the map. `known` false: NVML
+  // could not tell (`reason` says why).
+  struct Neighbours {
+    std::string pci_bus_id;
+    bool known = false;
+    std::string reason;
+    struct Process {
+      unsigned pid = 0;
+      unsigned long long used_memory_bytes = 0;
+    };
+    std::vector<Process> processes;
+  };
+  std::vector<Neighbours> neighbours;
 };
 
 // What a backend can execute; the planner sizes rounds by it.
@@ -84,10 +120,22 @@ struct PairMeasurement {
 };
 
 // How the measuring went, returned with the pairs (not part of DeviceInfo).
+// The dsm path's cluster barrier (barrier.cluster, i.e. cluster.sync()):
+// its latency by cluster size.
+struct ClusterBarrierRow {
+  int cluster_size = 0;
+  int clusters = 0;
+  double median_cycles = kNaN;
+  double median_ns = kNaN;
+};
+
 struct RunStats {
   double device_seconds = 0.0;  // time the measuring launches (or threads) took
   int launches = 0;
   double clock_hz = kNaN;       // cycle counter rate measured during the run; NaN without one
+  std::vector<ClusterBarrierRow> cluster_barrier;  // --via dsm on cuda; empty elsewhere
+  // Backend-specific counters (streams, launches per GPU, ...), written to
+  // meta.json as they are; no reporter looks a key up in them.
   nlohmann::json extra = nlohmann::json::object();
 };
 

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace cumap {
 
 // Where the two signalling flags live. Both placements run the same protocol
@@ -103,6 +105,10 @@ std::string_view to_string(Probe p);
 std::string_view to_string(UnitOrder o);
 std::string_view to_string(ScheduleKind s);
 std::string_view to_string(Path p);
-std::string_view to_string(FlagOn f);  // "a", "b", "both"
+std::string_view to_string(FlagOn f);
+
+// Every option by name, as meta.json records them ("options") and --resume
+// compares them; an option left to the backend is null.
+nlohmann::json to_json(const Options& options);  // "a", "b", "both"
 
 }  // namespace cumap

@@ -1,9 +1,15 @@
 #pragma once
-// Everything one `cumap` map run learned, computed once. The reporters
-// (matrix and pairs CSV, meta.json, heatmaps, the console summary) only read it.
+// Everything one `cumap` map run learned and how it was measured, computed
+// once. The reporters (matrix and pairs CSVs, meta.json, heatmaps, the
+// console summary) read only this: nothing of Options, the backend or the
+// command line reaches them any other way.
+#include <filesystem>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "cumap/backend.hpp"
 #include "core/homes.hpp"
@@ -60,6 +66,19 @@ struct SelfCheck {
   bool passed = true;
 };
 
+// Across GPUs: one row per pair of GPUs (a GPU with itself too) and per GPU
+// holding the flags, what a user who signals from one GPU to another
+// (all-reduce flags, pipeline stages) reads first.
+struct GpuPairRow {
+  int gpu_a = 0;  // the row unit's GPU: the pinger's with --ordered; gpu_a <= gpu_b otherwise
+  int gpu_b = 0;
+  // Where the flags were: one GPU ("g0"), or "both" for the map's own cells
+  // across GPUs (each side's lines weighing the same). A GPU with itself: its own.
+  std::string flags_on;
+  std::size_t cells = 0;  // unit pairs (each direction once with --ordered)
+  Summary oneway_ns;
+};
+
 struct PlacementResult {
   Placement placement = Placement::SameLine;
   bool complete = true;             // false: a stop request ended it early
@@ -76,6 +95,8 @@ struct PlacementResult {
   // Across GPUs: the headline from the lines in one GPU's memory only, by
   // GPU (MapMatrices::per_flag_device); gpu_table() reads it.
   std::map<int, ValueMatrix> flags_on_ns;
+  // Across GPUs: the GPU x GPU table of the headline; empty on one GPU.
+  std::vector<GpuPairRow> gpu_table;
   // Two disjoint line sets (even and odd passes) of the headline, compared:
   // how much the map depends on which lines were used.
   Agreement line_sets;
@@ -86,8 +107,11 @@ struct PlacementResult {
 };
 
 // Fills what a placement derives from its per-class maps: the headline spec,
-// the one-way matrices, line_sets and fits.
+// the one-way matrices, line_sets, fits and the GPU table.
 void summarize_placement(PlacementResult& placement, MapSpec headline_spec);
+// The GPU x GPU rows of a placement's headline over units named by
+// unit_id(); none when its units are on one GPU.
+std::vector<GpuPairRow> make_gpu_table(const PlacementResult& placement);
 
 struct RunInfo {
   std::string tool_version;
@@ -99,19 +123,35 @@ struct RunInfo {
   std::vector<std::pair<std::string, double>> phase_seconds;
 };
 
+// How a run measured and how its outputs are drawn: the options as the run
+// resolved them against the backend, and every option as given.
+struct MapSettings {
+  Path via = Path::Global;  // Dsm: flags in shared memory, so no homes, classes or sides
+  Probe probe = Probe::Cas;
+  std::vector<Placement> placements{Placement::SameLine, Placement::SplitLine};  // as measured
+  int lines_per_class = 1;             // --rotating-count, or the backend's default
+  int iters = Options::kDefaultIters;  // round trips per sample: --iters, or the backend's default
+  bool ordered = false;
+  std::string colormap = "viridis";
+  std::filesystem::path out_dir;
+  // Every option as given, as meta.json records it ("options"; --resume
+  // compares against it). `cumap homes` records the ones it reads.
+  nlohmann::json options = nlohmann::json::object();
+
+  bool has_homes() const { return via != Path::Dsm; }
+};
+
 struct MapResult {
+  MapSettings settings;
   DeviceInfo device;
   Capabilities capabilities;
   Topology topology;               // as discovered, restricted to the measured units
   Topology display_groups;         // side x group, in display order (separators and labels)
   std::vector<int> display_order;  // the measured units, device, side, then group, then id
-  RunHomes homes;
-  int lines_per_class = 1;
-  int iters = Options::kDefaultIters;  // round trips per sample, as measured (--iters or the backend's)
+  RunHomes homes;                  // none where settings.has_homes() is false
   std::vector<PlacementResult> placements;
   std::vector<StructureRow> structure;  // from the same-line per-class maps
   bool interrupted = false;
-  nlohmann::json other_processes;  // other compute processes on the GPU (cuda), null elsewhere
   RunInfo run;
 
   std::vector<PairStats> timed_out() const;

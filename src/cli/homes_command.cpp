@@ -7,13 +7,15 @@
 #include <fmt/format.h>
 
 #include "report/homes_outputs.hpp"
-#include "cli/map_command.hpp"
+#include "cli/progress.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/backend.hpp"
 #include "cumap/error.hpp"
 #include "cli/interrupt.hpp"
 #include "report/output_directory.hpp"
 #include "report/meta_json.hpp"
+#include "run/home_discovery.hpp"
+#include "run/map_run.hpp"
 #include "core/stats.hpp"
 
 namespace cumap::cli {
@@ -48,6 +50,17 @@ std::string device_summary(const HomesResult& h, const std::string& unit_name) {
   return text + "; sides: " + sides;
 }
 
+// The options that `cumap homes` reads; the others keep their defaults there
+// and would only mislead.
+nlohmann::json homes_options_json(const Options& o) {
+  const nlohmann::json all = to_json(o);
+  nlohmann::json j = nlohmann::json::object();
+  for (const char* key : {"backend", "device", "devices", "units_spec", "home_lines", "home_chain", "home_stride",
+                          "flag_offset", "out_dir", "quiet", "order", "colormap", "hip_unit"})
+    j[key] = all.at(key);
+  return j;
+}
+
 // One line: the device, then each GPU's part, and where the files went.
 void print_summary(const MapResult& r, const Options& o) {
   std::string line = fmt::format("{} ({})", r.device.name, r.device.backend);
@@ -65,8 +78,13 @@ int run_homes(const HomesCommand& command) {
   // A map run's first steps fill these same fields; there are no maps.
   MapResult r;
   RunClock clock(r.run);
-  std::vector<int> units;
-  auto backend = open_backend(o, r, units);
+  OpenedBackend opened = open_backend(o);
+  o.device = opened.device_index;
+  r.device = opened.device;
+  r.capabilities = opened.capabilities;
+  r.settings.colormap = o.colormap;
+  r.settings.out_dir = o.out_dir;
+  r.settings.options = homes_options_json(o);
 
   OutputDirectory out(o.out_dir);
   // Discovery has no safe point to stop at: the first Ctrl-C takes effect
@@ -74,13 +92,24 @@ int run_homes(const HomesCommand& command) {
   // what it measured); a second one leaves at once.
   InterruptHandler interrupt;
   clock.end_phase("open");
-  find_homes_and_layout(*backend, units, o, r, clock);
+  {
+    Progress progress("homes", "units", o.quiet);
+    r.homes = discover_homes(*opened.backend, opened.units, o,
+                             [&](std::size_t d, std::size_t t) { progress.update(d, t); });
+    progress.finish();
+  }
+  clock.end_phase("homes");
+  ChipLayout layout = chip_layout(*opened.backend, opened.units, r.homes, o.order);
+  r.topology = std::move(layout.topology);
+  r.display_groups = std::move(layout.display_groups);
+  r.display_order = std::move(layout.display_order);
+  clock.end_phase("topology");
 
   clock.stamp(command.command_line);
 
   PendingFiles files;
-  add_homes_outputs(o, r, files);
-  files.write_all_then_meta(out, [&] { return make_homes_meta(o, r); });
+  add_homes_outputs(r, files);
+  files.write_all_then_meta(out, [&] { return make_homes_meta(r); });
   out.keep();
 
   if (interrupt.stop_requested()) {

@@ -7,7 +7,7 @@
 
 #include "cumap/error.hpp"
 #include "core/printable.hpp"
-#include "report/resume_check.hpp"
+#include "cli/resume_check.hpp"
 
 namespace cumap::cli {
 namespace {

@@ -7,7 +7,6 @@
 #include "run/home_discovery.hpp"
 #include "report/meta_json.hpp"
 #include "core/units.hpp"
-#include "backends/cuda/gpu_nvml_facts.hpp"
 #include "report/json_file.hpp"
 
 namespace cumap::cli {
@@ -49,10 +48,12 @@ namespace {
 void print_device(BackendKind kind, int device, const Options& o) {
   try {
     auto backend = make_backend(DeviceSelection{kind, device, o.hip_unit});
-    DeviceInfo d = backend->device();
-    cuda::add_serials_and_links(d);
-    std::string bus = d.extra.contains("pci_bus_id") ? ", PCI " + d.extra["pci_bus_id"].get<std::string>() : "";
-    if (!d.extra.value("serial", std::string()).empty()) bus += ", serial " + d.extra["serial"].get<std::string>();
+    const DeviceInfo d = backend->device();
+    std::string bus;
+    for (const DeviceInfo::Gpu& gpu : d.gpus) {
+      bus += ", PCI " + gpu.pci_bus_id;
+      if (!gpu.serial.empty()) bus += ", serial " + gpu.serial;
+    }
     fmt::print("{:<5} device {}: {} ({} {}s{})\n", to_string(kind), device, d.name, d.unit_count, d.unit_name, bus);
   } catch (const UsageError& e) {
     fmt::print("{:<5} device {} cannot be used: {}\n", to_string(kind), device, e.what());
@@ -64,12 +65,10 @@ void print_device(BackendKind kind, int device, const Options& o) {
 void print_gpu_pair(int a, int b) {
   try {
     auto backend = make_backend(DeviceSelection{BackendKind::Cuda, a, HipUnit::Cu, 0, {a, b}});
-    DeviceInfo d = backend->device();
-    cuda::add_serials_and_links(d);
     std::string link;
-    for (const auto& l : d.extra.value("links", nlohmann::json::array())) {
-      link = "; link " + l.value("link", std::string("unknown"));
-      if (const std::string why = l.value("reason", std::string()); !why.empty()) link += " (" + why + ")";
+    for (const DeviceInfo::Link& l : backend->device().links) {
+      link = "; link " + l.link;
+      if (!l.reason.empty()) link += " (" + l.reason + ")";
     }
     fmt::print("cuda  GPUs {} and {}: a map across them works (peer access with native atomics both ways){}\n", a, b,
                link);

@@ -34,6 +34,7 @@ void summarize_placement(PlacementResult& p, MapSpec headline_spec) {
   });
   p.line_sets = one_line ? Agreement{} : agreement(m.even_passes, m.odd_passes);
   p.headline = std::move(headline_spec);
+  p.gpu_table = make_gpu_table(p);
 }
 
 std::vector<PairStats> PlacementResult::timed_out() const {

@@ -9,7 +9,7 @@
 
 #include "report/meta_json.hpp"
 
-namespace cumap::cli {
+namespace cumap {
 
 HeatmapTable homes_heatmap_table(const HomesResult& homes, const std::vector<int>& display_order,
                                  const Topology& display_groups, const std::string& unit_name) {
@@ -52,14 +52,14 @@ HeatmapTable homes_heatmap_table(const HomesResult& homes, const std::vector<int
   return table;
 }
 
-void add_homes_outputs(const Options& o, const MapResult& r, PendingFiles& files) {
+void add_homes_outputs(const MapResult& r, PendingFiles& files) {
   files.add("homes.csv", [&r] { return homes_csv(r.homes); });
   files.add("homes.json", [&r] { return homes_json(r.homes).dump(2) + "\n"; });
   // One picture per device: its lines are its own memory, their classes its own.
   for (const HomesResult& h : r.homes) {
     const bool several = r.homes.size() > 1;
     HeatmapStyle style;
-    style.colormap = o.colormap;
+    style.colormap = r.settings.colormap;
     style.value_label = "ns per dependent atomic";
     style.title = fmt::format("{}{} - home discovery: {} {}s x {} flag lines, {} home class(es)", r.device.name,
                               several ? fmt::format(" (GPU {})", h.device) : "", h.table.units.size(),
@@ -72,4 +72,4 @@ void add_homes_outputs(const Options& o, const MapResult& r, PendingFiles& files
   }
 }
 
-}  // namespace cumap::cli
+}  // namespace cumap

@@ -2,11 +2,10 @@
 #include <vector>
 
 #include "cumap/result.hpp"
-#include "cumap/options.hpp"
 #include "report/pending_files.hpp"
 #include "cumap/render.hpp"
 
-namespace cumap::cli {
+namespace cumap {
 
 // The files of home discovery, from every map run and from `cumap homes`,
 // each whole or not at all:
@@ -15,7 +14,7 @@ namespace cumap::cli {
 //                           devices heatmap-homes-g<d>.png, one per device
 // Reads result.device, .homes, .display_order and .display_groups, which
 // must outlive `files`.
-void add_homes_outputs(const Options& options, const MapResult& result, PendingFiles& files);
+void add_homes_outputs(const MapResult& result, PendingFiles& files);
 
 // One device's unit x line table as a picture: rows are its units in display order
 // (side, then topology group, then id) with those groups as separators;
@@ -24,4 +23,4 @@ void add_homes_outputs(const Options& options, const MapResult& result, PendingF
 HeatmapTable homes_heatmap_table(const HomesResult& homes, const std::vector<int>& display_order,
                                  const Topology& display_groups, const std::string& unit_name);
 
-}  // namespace cumap::cli
+}  // namespace cumap

@@ -5,7 +5,7 @@
 #include "report/output_directory.hpp"
 #include "report/atomic_file.hpp"
 
-namespace cumap::cli {
+namespace cumap {
 
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& j) {
   // The folder is made (and unmade if the file cannot be written), then the
@@ -19,4 +19,4 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::json& j)
   if (folder) folder->keep();
 }
 
-}  // namespace cumap::cli
+}  // namespace cumap

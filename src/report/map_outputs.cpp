@@ -15,7 +15,7 @@
 #include "cumap/render.hpp"
 #include "core/units.hpp"
 
-namespace cumap::cli {
+namespace cumap {
 namespace {
 
 // What the flags' lines were, for titles.
@@ -30,11 +30,11 @@ std::optional<Topology> groups_for_display(const MapResult& r) {
 }
 
 // A matrix CSV and its heatmap, in display order; the panel is for heatmap.png.
-HeatmapPanel add_map(PendingFiles& files, const Options& o, const MapResult& r, const MapSpec& map,
-                     const ValueMatrix& oneway_ns, const std::string& stem, HeatmapStyle style) {
+HeatmapPanel add_map(PendingFiles& files, const MapResult& r, const MapSpec& map, const ValueMatrix& oneway_ns,
+                     const std::string& stem, HeatmapStyle style) {
   ValueMatrix shown = oneway_ns.reordered(r.display_order);
   const Summary cells = summarize(shown.values);  // the diagonal and missing cells (NaN) are ignored
-  style.title = heatmap_title(r.device, map.placement, o.probe, flag_words(o.via, map.home_class), cells);
+  style.title = heatmap_title(r.device, map.placement, r.settings.probe, flag_words(r.settings.via, map.home_class), cells);
   files.add(fmt::format("matrix-{}.csv", stem), [shown] { return matrix_csv(shown); });
   files.add(fmt::format("heatmap-{}.png", stem),
             [shown, stem, style] { return encode_png(render_heatmap({{stem, shown}}, style)); });
@@ -43,11 +43,10 @@ HeatmapPanel add_map(PendingFiles& files, const Options& o, const MapResult& r, 
 
 // cluster_size,clusters,median_cycles,median_ns: the latency of one
 // barrier.cluster (cluster.sync()) by cluster size, from the dsm run.
-std::string cluster_barrier_csv(const nlohmann::json& table) {
+std::string cluster_barrier_csv(const std::vector<ClusterBarrierRow>& table) {
   std::string out = "cluster_size,clusters,median_cycles,median_ns\n";
-  for (const auto& row : table)
-    out += fmt::format("{},{},{:.1f},{:.2f}\n", row["cluster_size"].get<int>(), row["clusters"].get<int>(),
-                       row["median_cycles"].get<double>(), row["median_ns"].get<double>());
+  for (const ClusterBarrierRow& row : table)
+    out += fmt::format("{},{},{:.1f},{:.2f}\n", row.cluster_size, row.clusters, row.median_cycles, row.median_ns);
   return out;
 }
 
@@ -59,45 +58,47 @@ std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe p
                      to_string(placement), to_string(probe), flags, cells.median, cells.min, cells.max);
 }
 
-void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& out) {
+void write_map_outputs(const MapResult& r, OutputDirectory& out) {
+  const MapSettings& settings = r.settings;
   // Every file only reads `r`: all are made at once on other threads, and
   // written one at a time in this order, meta.json last.
   PendingFiles files;
   HeatmapStyle style;
-  style.colormap = o.colormap;
+  style.colormap = settings.colormap;
   style.groups = groups_for_display(r);
 
   std::vector<HeatmapPanel> panels;
   for (const PlacementResult& p : r.placements) {
-    const std::string name = o.via == Path::Dsm ? "dsm" : std::string(to_string(p.placement));
-    panels.push_back(add_map(files, o, r, p.headline, p.headline_ns, name, style));
+    const std::string name = settings.has_homes() ? std::string(to_string(p.placement)) : "dsm";
+    panels.push_back(add_map(files, r, p.headline, p.headline_ns, name, style));
     if (p.per_class.size() > 1)
       for (std::size_t c = 0; c < p.per_class.size(); ++c)
-        add_map(files, o, r, p.per_class[c].spec, p.per_class_ns[c],
+        add_map(files, r, p.per_class[c].spec, p.per_class_ns[c],
                 fmt::format("{}-home{}", name, p.per_class[c].spec.home_class), style);
-    if (o.via != Path::Dsm && (r.lines_per_class > 1 || p.per_class.size() > 1))
+    if (settings.has_homes() && (settings.lines_per_class > 1 || p.per_class.size() > 1))
       files.add(fmt::format("line-spread-{}.csv", name),
                 [&r, &p] { return matrix_csv(p.line_spread_ns.reordered(r.display_order)); });
   }
   if (panels.size() > 1) {
-    style.title = fmt::format("{} - one-way {} ping-pong latency, {} {}s, {}", r.device.name, to_string(o.probe),
-                              r.display_order.size(), r.device.unit_name, flag_words(o.via, MapSpec::kAllClasses));
+    style.title = fmt::format("{} - one-way {} ping-pong latency, {} {}s, {}", r.device.name,
+                              to_string(settings.probe), r.display_order.size(), r.device.unit_name,
+                              flag_words(settings.via, MapSpec::kAllClasses));
     files.add("heatmap.png", [panels, style] { return encode_png(render_heatmap(panels, style)); });
   }
   files.add("pairs.csv", [&] {
     std::vector<const LatencyMap*> every_map;
     for (const PlacementResult& p : r.placements)
       for (const LatencyMap& m : p.per_class) every_map.push_back(&m);
-    return pairs_csv(every_map, o.via);
+    return pairs_csv(every_map, settings.via);
   });
   // Across GPUs: the GPU x GPU table.
   if (ids_span_devices(r.display_order))
-    files.add("gpus.csv", [&r] { return gpus_csv(r.placements, r.device.extra.value("links", nlohmann::json::array())); });
+    files.add("gpus.csv", [&r] { return gpus_csv(r); });
   for (const PlacementResult& p : r.placements)
-    if (p.stats.extra.contains("cluster_barrier"))
-      files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.extra["cluster_barrier"]); });
-  if (o.via != Path::Dsm) add_homes_outputs(o, r, files);
-  files.write_all_then_meta(out, [&] { return make_meta(o, r); });
+    if (!p.stats.cluster_barrier.empty())
+      files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.cluster_barrier); });
+  if (settings.has_homes()) add_homes_outputs(r, files);
+  files.write_all_then_meta(out, [&] { return make_meta(r); });
 }
 
-}  // namespace cumap::cli
+}  // namespace cumap

@@ -2,11 +2,10 @@
 #include <string>
 
 #include "cumap/result.hpp"
-#include "cumap/options.hpp"
 #include "report/output_directory.hpp"
 #include "core/stats.hpp"
 
-namespace cumap::cli {
+namespace cumap {
 
 // Writes into options.out_dir, each file whole or not at all:
 //   matrix-<placement>.csv, heatmap-<placement>.png   the headline map (every home class)
@@ -16,11 +15,11 @@ namespace cumap::cli {
 //   pairs.csv, meta.json
 //   gpus.csv                                          across GPUs: the GPU x GPU table (gpu_table.hpp)
 //   homes.csv, homes.json, heatmap-homes.png          home discovery (homes_outputs.hpp; not with --via dsm)
-void write_map_outputs(const Options& options, const MapResult& result, OutputDirectory& out);
+void write_map_outputs(const MapResult& result, OutputDirectory& out);
 
 // "NVIDIA H100 - same-line, cas, all home classes - one-way median 402.1 ns (range 301.0-611.3)";
 // `flags` says where the flags were ("all home classes", "flags in home class 1", ...).
 std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe probe, const std::string& flags,
                           const Summary& cells);
 
-}  // namespace cumap::cli
+}  // namespace cumap

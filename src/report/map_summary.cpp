@@ -2,23 +2,23 @@
 
 #include <fmt/format.h>
 
-namespace cumap::cli {
+namespace cumap {
 
 std::string structure_words(const StructureRow& row) {
   if (row.relation == "same-side") return row.near_units == 2 ? "near the flag's home" : "far";
   return row.near_units == 1 ? "across sides" : "across sides, both far";
 }
 
-std::string map_summary_line(const MapResult& r, const Options& o) {
+std::string map_summary_line(const MapResult& r) {
   std::string line = fmt::format("{} ({}), {} {}s", r.device.name, r.device.backend, r.display_order.size(),
                                  r.device.unit_name);
-  const bool homes = o.via != Path::Dsm;
+  const bool homes = r.settings.has_homes();
   if (homes) line += fmt::format(", {} home class(es)", class_count(r.homes));
   else line += ", flags in shared memory (dsm)";
   for (const PlacementResult& p : r.placements) {
     const Summary s = summarize(p.headline_ns.values);
     line += fmt::format("; {} one-way median {:.1f} ns (min {:.1f}, max {:.1f}, {} pair(s) per round)",
-                        o.via == Path::Dsm ? "dsm" : to_string(p.placement), s.median, s.min, s.max,
+                        homes ? to_string(p.placement) : "dsm", s.median, s.min, s.max,
                         p.pairs_per_round);
   }
   // With one class every pair is "near": the words would only repeat the median.
@@ -28,8 +28,8 @@ std::string map_summary_line(const MapResult& r, const Options& o) {
       levels += fmt::format("{}{} {:.1f} ns", levels.empty() ? "" : ", ", structure_words(row), row.median_ns);
     line += "; same-line pairs " + levels;
   }
-  line += fmt::format("; written to {}", o.out_dir.string());
+  line += fmt::format("; written to {}", r.settings.out_dir.string());
   return line;
 }
 
-}  // namespace cumap::cli
+}  // namespace cumap

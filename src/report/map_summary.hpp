@@ -3,9 +3,8 @@
 
 #include "core/homes.hpp"
 #include "cumap/result.hpp"
-#include "cumap/options.hpp"
 
-namespace cumap::cli {
+namespace cumap {
 
 // Where a pair sits relative to the flag's home, in a reader's words: "near
 // the flag's home" (both units on the side near it), "far" (both on another
@@ -17,6 +16,6 @@ std::string structure_words(const StructureRow& row);
 // path, which has none), each placement's headline median and range, the
 // one-way latency by where pairs sit relative to the flag's home (with two
 // or more classes), where the files went.
-std::string map_summary_line(const MapResult& result, const Options& options);
+std::string map_summary_line(const MapResult& result);
 
-}  // namespace cumap::cli
+}  // namespace cumap

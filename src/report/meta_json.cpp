@@ -26,8 +26,6 @@ namespace {
 // JSON has no NaN; a missing number is null.
 nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 
-std::string_view hip_unit_name(HipUnit u) { return u == HipUnit::Wgp ? "wgp" : "cu"; }
-
 nlohmann::json device_json(const DeviceInfo& d) {
   nlohmann::json j = {
       {"name", d.name},
@@ -40,45 +38,34 @@ nlohmann::json device_json(const DeviceInfo& d) {
   };
   if (d.extra.is_object())
     for (const auto& [key, value] : d.extra.items()) j[key] = value;
+  // One GPU: its serial beside its other facts; several: in each one's entry.
+  if (d.gpus.size() == 1) j["serial"] = d.gpus.front().serial;
+  if (d.gpus.size() > 1 && j.contains("gpus"))
+    for (std::size_t i = 0; i < d.gpus.size() && i < j["gpus"].size(); ++i) j["gpus"][i]["serial"] = d.gpus[i].serial;
+  if (!d.links.empty()) {
+    nlohmann::json links = nlohmann::json::array();
+    for (const DeviceInfo::Link& l : d.links)
+      links.push_back({{"gpu_a", l.gpu_a}, {"gpu_b", l.gpu_b}, {"link", l.link}, {"reason", l.reason}});
+    j["links"] = links;
+  }
   return j;
 }
 
-nlohmann::json options_json(const Options& o) {
-  nlohmann::json placements = nlohmann::json::array();
-  for (Placement p : o.placements) placements.push_back(to_string(p));
-  return {
-      {"placements", placements},
-      {"backend", to_string(o.backend)},
-      {"device", o.device},
-      {"devices", o.devices_spec},
-      {"flag_on", to_string(o.flag_on)},
-      {"units_spec", o.units_spec},
-      {"iters", o.iters ? nlohmann::json(*o.iters) : nlohmann::json()},  // null: the backend's
-      {"samples", o.samples},
-      {"warmup", o.warmup},
-      {"timeout_ms", o.timeout_ms},
-      {"ordered", o.ordered},
-      {"out_dir", o.out_dir.string()},
-      {"quiet", o.quiet},
-      {"flush_cache", o.flush_cache},
-      {"rotating_count", o.rotating_count ? nlohmann::json(*o.rotating_count) : nlohmann::json()},  // null: the backend's
-      {"schedule", to_string(o.schedule)},
-      {"concurrency", o.concurrency},
-      {"check_pairs", o.check_pairs},
-      {"check_max_rel_diff", o.check_max_rel_diff},
-      {"via", to_string(o.via)},
-      {"cross_home", o.cross_home},
-      {"home_lines", o.home_lines},
-      {"home_chain", o.home_chain},
-      {"home_stride", o.home_stride},
-      {"line_correction", o.line_correction},
-      {"flag_offset", o.flag_offset},
-      {"l2_persist", o.l2_persist},
-      {"probe", to_string(o.probe)},
-      {"order", to_string(o.order)},
-      {"colormap", o.colormap},
-      {"hip_unit", hip_unit_name(o.hip_unit)},
-  };
+// Other compute processes on the run's GPUs: null without a GPU, an object
+// for one GPU, a list by PCI bus id for several.
+nlohmann::json neighbours_json(const std::vector<DeviceInfo::Neighbours>& neighbours) {
+  if (neighbours.empty()) return nullptr;
+  nlohmann::json per_gpu = nlohmann::json::array();
+  for (const DeviceInfo::Neighbours& n : neighbours) {
+    nlohmann::json pids = nlohmann::json::array();
+    for (const auto& p : n.processes) pids.push_back({{"pid", p.pid}, {"used_memory_bytes", p.used_memory_bytes}});
+    per_gpu.push_back({{"pci_bus_id", n.pci_bus_id}, {"known", n.known}, {"reason", n.reason}, {"processes", pids}});
+  }
+  if (per_gpu.size() == 1) {
+    per_gpu.front().erase("pci_bus_id");
+    return per_gpu.front();
+  }
+  return per_gpu;
 }
 
 nlohmann::json summary_json(const Summary& s) {
@@ -169,19 +156,16 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides, b
   } else {
     j.erase("home_class");
   }
+  nlohmann::json extra = p.stats.extra;
+  if (!p.stats.cluster_barrier.empty()) {
+    nlohmann::json barrier = nlohmann::json::array();
+    for (const ClusterBarrierRow& row : p.stats.cluster_barrier)
+      barrier.push_back({{"cluster_size", row.cluster_size}, {"clusters", row.clusters},
+                         {"median_cycles", row.median_cycles}, {"median_ns", row.median_ns}});
+    extra["cluster_barrier"] = barrier;
+  }
   j["stats"] = {{"device_seconds", p.stats.device_seconds}, {"launches", p.stats.launches},
-                {"clock_hz", number_or_null(p.stats.clock_hz)}, {"extra", p.stats.extra}};
-  return j;
-}
-
-// The options that `cumap homes` reads; the others keep their defaults there
-// and would only mislead.
-nlohmann::json homes_options_json(const Options& o) {
-  const nlohmann::json all = options_json(o);
-  nlohmann::json j = nlohmann::json::object();
-  for (const char* key : {"backend", "device", "devices", "units_spec", "home_lines", "home_chain", "home_stride",
-                          "flag_offset", "out_dir", "quiet", "order", "colormap", "hip_unit"})
-    j[key] = all.at(key);
+                {"clock_hz", number_or_null(p.stats.clock_hz)}, {"extra", extra}};
   return j;
 }
 
@@ -324,10 +308,10 @@ std::string homes_csv(const RunHomes& homes) {
   return out;
 }
 
-nlohmann::json make_meta(const Options& options, const MapResult& r) {
+nlohmann::json make_meta(const MapResult& r) {
   // Inside a cluster (--via dsm) the flags are in shared memory: a map there
   // has no flag lines, home classes or sides, and its meta.json names none.
-  const bool homes = options.via != Path::Dsm;
+  const bool homes = r.settings.has_homes();
   const Topology side_groups = home_sides(r.homes);
   nlohmann::json placements = nlohmann::json::array();
   for (const PlacementResult& p : r.placements) placements.push_back(placement_json(p, side_groups, homes));
@@ -339,26 +323,25 @@ nlohmann::json make_meta(const Options& options, const MapResult& r) {
                          {"l2_persist", r.capabilities.l2_persist}, {"dsm", r.capabilities.dsm}};
   nlohmann::json j = run_meta(r);
   j["interrupted"] = r.interrupted;
-  j["other_compute_processes"] = r.other_processes;
+  j["other_compute_processes"] = neighbours_json(r.device.neighbours);
   j["capabilities"] = caps;
-  j["options"] = options_json(options);
-  j["iters"] = r.iters;  // as measured
+  j["options"] = r.settings.options;
+  j["iters"] = r.settings.iters;  // as measured
   if (homes) {
-    j["lines_per_class"] = r.lines_per_class;
+    j["lines_per_class"] = r.settings.lines_per_class;
     j["structure"] = structure;
   } else {
     j.erase("homes");
   }
   j["maps"] = placements;
-  if (const nlohmann::json gpus = gpus_json(r.placements, r.device.extra.value("links", nlohmann::json::array()));
-      !gpus.empty())
+  if (const nlohmann::json gpus = gpus_json(r); !gpus.empty())
     j["gpus"] = gpus;
   return j;
 }
 
-nlohmann::json make_homes_meta(const Options& options, const MapResult& r) {
+nlohmann::json make_homes_meta(const MapResult& r) {
   nlohmann::json j = run_meta(r);
-  j["options"] = homes_options_json(options);
+  j["options"] = r.settings.options;
   return j;
 }
 

@@ -5,16 +5,15 @@
 #include <nlohmann/json.hpp>
 
 #include "core/topology.hpp"
-#include "cumap/options.hpp"
 #include "cumap/result.hpp"
 
 namespace cumap {
 
-nlohmann::json make_meta(const Options& options, const MapResult& result);
+nlohmann::json make_meta(const MapResult& result);
 // meta.json of `cumap homes`, whose result holds no maps: what a map's
 // meta.json says about the run, device, units and homes, and the options
 // home discovery reads.
-nlohmann::json make_homes_meta(const Options& options, const MapResult& result);
+nlohmann::json make_homes_meta(const MapResult& result);
 
 // homes.json: the arena, every line's class, every unit's side, per-class
 // latencies by unit; across devices {"devices": [that, per device]}.

@@ -13,7 +13,7 @@
 
 #include "report/output_directory.hpp"
 
-namespace cumap::cli {
+namespace cumap {
 
 class PendingFiles {
  public:
@@ -38,4 +38,4 @@ class PendingFiles {
   std::vector<std::pair<std::string, std::future<std::string>>> files_;
 };
 
-}  // namespace cumap::cli
+}  // namespace cumap

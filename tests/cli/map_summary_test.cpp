@@ -6,11 +6,12 @@
 
 #include "report/map_summary.hpp"
 
-namespace cumap::cli {
+namespace cumap {
 namespace {
 
 MapResult two_class_run() {
   MapResult r;
+  r.settings.out_dir = "out";
   r.device.name = "NVIDIA H100 80GB HBM3";
   r.device.backend = "cuda";
   r.device.unit_name = "SM";
@@ -28,9 +29,7 @@ MapResult two_class_run() {
 }
 
 TEST(cli_MapSummary, LevelsAreInWordsNotCodes) {
-  Options o;
-  o.out_dir = "out";
-  const std::string line = map_summary_line(two_class_run(), o);
+  const std::string line = map_summary_line(two_class_run());
   EXPECT_NE(line.find("2 home class(es)"), std::string::npos) << line;
   EXPECT_NE(line.find("near the flag's home 272.0 ns, far 424.0 ns, across sides 347.0 ns"), std::string::npos)
       << line;
@@ -45,10 +44,14 @@ TEST(cli_MapSummary, EveryStructureRowHasWords) {
   EXPECT_EQ(structure_words({"other-side", 0}), "across sides, both far");
 }
 
+// A dsm run has no homes: the result says how it was measured, so no run
+// with both homes and dsm can be built.
 TEST(cli_MapSummary, TheDsmPathSaysNothingOfHomes) {
-  Options o;
-  o.via = Path::Dsm;
-  const std::string line = map_summary_line(two_class_run(), o);
+  MapResult r = two_class_run();
+  r.settings.via = Path::Dsm;
+  r.homes.clear();
+  r.structure.clear();
+  const std::string line = map_summary_line(r);
   for (const char* word : {"home", "near", "far", "side"}) EXPECT_EQ(line.find(word), std::string::npos) << word << ": " << line;
   EXPECT_NE(line.find("dsm one-way median 300.0 ns"), std::string::npos) << line;
 }
@@ -57,10 +60,10 @@ TEST(cli_MapSummary, OneClassHasNoLevels) {
   MapResult r = two_class_run();
   r.homes[0].classes.class_count = 1;
   r.structure = {StructureRow{"same-side", 2, 60.0, 0, 0, 6}};
-  const std::string line = map_summary_line(r, Options{});
+  const std::string line = map_summary_line(r);
   EXPECT_NE(line.find("1 home class(es)"), std::string::npos) << line;
   EXPECT_EQ(line.find("near the flag"), std::string::npos) << line;
 }
 
 }  // namespace
-}  // namespace cumap::cli
+}  // namespace cumap

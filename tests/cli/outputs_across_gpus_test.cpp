@@ -11,14 +11,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/map_command.hpp"
+#include "run/map_run.hpp"
 #include "report/map_outputs.hpp"
-#include "cli/run_clock.hpp"
 #include "report/output_directory.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
 
-namespace cumap::cli {
+namespace cumap {
 namespace {
 
 namespace fs = std::filesystem;
@@ -47,16 +46,11 @@ void map_two_chips(TwoChipRun& run) {
   o.quiet = true;
   o.out_dir = run.dir;
   MapResult& r = run.result;
-  RunClock clock(r.run);
-  r.device = chip.device();
-  r.capabilities = chip.capabilities();
-  const std::vector<int> units = chip.units();
-  find_homes_and_layout(chip, units, o, r, clock);
-  measure_map(chip, units, o, r, clock, {}, nullptr);
-  r.device.extra["links"] = nlohmann::json::array({{{"gpu_a", 0}, {"gpu_b", 1}, {"link", "NV18"}}});
-  clock.stamp("test");
+  r = measure_map(chip, chip.units(), map_settings(o, chip.device(), chip.capabilities()), o);
+  r.device.links = {{0, 1, "NV18", ""}};
+  r.run.command_line = "test";
   OutputDirectory out(o.out_dir);
-  write_map_outputs(o, r, out);
+  write_map_outputs(r, out);
   out.keep();
 }
 
@@ -104,4 +98,4 @@ TEST(cli_OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {
 }
 
 }  // namespace
-}  // namespace cumap::cli
+}  // namespace cumap

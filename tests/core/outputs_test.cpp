@@ -81,9 +81,12 @@ TEST(core_PairsCsv, TheDsmPathNamesNoHomeClassOrFlagLine) {
   EXPECT_TRUE(back[1].stats.timed_out);
 }
 
-// A run of one placement with one home class: the headline is the class's map.
-MapResult one_map_run(const LatencyMap& map) {
+// A run of one placement with one home class: the headline is the class's
+// map. With --via dsm there are no homes, classes or sides.
+MapResult one_map_run(const LatencyMap& map, const Options& options = {}) {
   MapResult r;
+  r.settings.via = options.via;
+  r.settings.options = to_json(options);
   r.device.backend = "cpu";
   r.device.name = "Test CPU";
   r.device.unit_name = "core";
@@ -97,7 +100,7 @@ MapResult one_map_run(const LatencyMap& map) {
   for (int u : {0, 1, 2}) homes.table.units.push_back(UnitRef{0, u});
   homes.unit_ids = {0, 1, 2};
   homes.classes.unit_side = {0, 0, 0};
-  r.homes = {homes};
+  if (r.settings.has_homes()) r.homes = {homes};
   PlacementResult placement;
   placement.placement = map.placement();
   placement.per_class = {map};
@@ -105,23 +108,23 @@ MapResult one_map_run(const LatencyMap& map) {
   headline.home_class = MapSpec::kAllClasses;
   summarize_placement(placement, headline);
   r.placements = {placement};
-  r.structure = {StructureRow{"same-side", 2, 75.0, 50.0, 100.0, 2}};
+  if (r.settings.has_homes()) r.structure = {StructureRow{"same-side", 2, 75.0, 50.0, 100.0, 2}};
   return r;
 }
 
 // --via dsm: the flags are in shared memory, so meta.json says nothing of
-// homes, sides, classes or lines (it used to give DSM cells a home class).
+// homes, sides, classes or lines.
 TEST(core_Meta, TheDsmPathNamesNoHomesSidesOrClasses) {
   Options options;
   options.via = Path::Dsm;
-  const nlohmann::json meta = make_meta(options, one_map_run(two_pair_map()));
+  const nlohmann::json meta = make_meta(one_map_run(two_pair_map(), options));
   for (const char* key : {"homes", "structure", "lines_per_class"}) EXPECT_FALSE(meta.contains(key)) << key;
   ASSERT_EQ(meta["maps"].size(), 1u);
   for (const char* key : {"home_class", "per_class", "sides_agreement_ari", "line_sets_agreement"})
     EXPECT_FALSE(meta["maps"][0].contains(key)) << key;
   EXPECT_TRUE(meta["maps"][0].contains("oneway_ns"));
   // The global path keeps them.
-  const nlohmann::json global = make_meta(Options{}, one_map_run(two_pair_map()));
+  const nlohmann::json global = make_meta(one_map_run(two_pair_map()));
   for (const char* key : {"homes", "structure", "lines_per_class"}) EXPECT_TRUE(global.contains(key)) << key;
   EXPECT_TRUE(global["maps"][0].contains("per_class"));
 }
@@ -130,7 +133,7 @@ TEST(core_Meta, HasEveryDocumentedKey) {
   Options options;
   options.placements = {Placement::SplitLine};
   options.out_dir = "results/run1";
-  const nlohmann::json meta = make_meta(options, one_map_run(two_pair_map()));
+  const nlohmann::json meta = make_meta(one_map_run(two_pair_map(), options));
   for (const char* key : {"tool", "tool_version", "timestamp_utc", "host", "command_line", "wall_seconds", "backend",
                           "device", "options", "topology", "units", "homes", "structure", "maps"})
     EXPECT_TRUE(meta.contains(key)) << key;
@@ -172,7 +175,7 @@ TEST(core_Meta, HasEveryDocumentedKey) {
 TEST(core_Meta, NoCyclesIsNull) {
   LatencyMap map = two_pair_map();
   for (PairStats& p : map.pairs) p.cycles_median = kNaN;
-  const nlohmann::json meta = make_meta(Options{}, one_map_run(map));
+  const nlohmann::json meta = make_meta(one_map_run(map));
   EXPECT_TRUE(meta["maps"][0]["rtt_cycles_median"].is_null());
 }
 

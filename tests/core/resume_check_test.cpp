@@ -2,7 +2,7 @@
 
 #include "cumap/result.hpp"
 #include "report/meta_json.hpp"
-#include "report/resume_check.hpp"
+#include "cli/resume_check.hpp"
 
 namespace cumap {
 namespace {
@@ -11,7 +11,8 @@ namespace {
 nlohmann::json earlier_meta(const Options& o) {
   MapResult result;
   result.run.tool_version = "test";
-  return nlohmann::json::parse(make_meta(o, result).dump());
+  result.settings.options = to_json(o);
+  return nlohmann::json::parse(make_meta(result).dump());
 }
 
 TEST(core_ResumeCheck, SameOptionsAgree) {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/map_command.hpp"
+#include "run/map_run.hpp"
 #include "cumap/error.hpp"
 
-namespace cumap::cli {
+namespace cumap {
 namespace {
 
 const std::vector<int> kAvailable{0, 2, 4};
@@ -46,4 +46,4 @@ TEST(cpu_ResolveUnits, MalformedSpecIsRejected) {
 }
 
 }  // namespace
-}  // namespace cumap::cli
+}  // namespace cumap

@@ -53,6 +53,22 @@ TEST(CudaBackendFake, OpeningAndDescribingRunNoKernel) {
   EXPECT_EQ(r.rt->census_launches, 1);
 }
 
+// Serials and neighbours come with the backend's DeviceInfo: nothing else
+// has to patch them in.
+TEST(CudaBackendFake, TheDeviceCarriesWhatNvmlSaysOfIt) {
+  CudaTestHooks hooks;
+  hooks.nvml_library = CUMAP_FAKE_NVML;
+  Rig r = rig({}, hooks);
+  const DeviceInfo d = r.backend->device();
+  ASSERT_EQ(d.gpus.size(), 1u);
+  EXPECT_EQ(d.gpus[0].pci_bus_id, "0000:65:00.0");
+  EXPECT_EQ(d.gpus[0].serial, "FAKE65");
+  EXPECT_TRUE(d.links.empty());
+  ASSERT_EQ(d.neighbours.size(), 1u);
+  EXPECT_TRUE(d.neighbours[0].known);
+  EXPECT_EQ(d.neighbours[0].processes.size(), 20u);
+}
+
 TEST(CudaBackendFake, NoDsmBeforeHopper) {
   FakeCudaConfig cfg;
   cfg.cc_major = 8;

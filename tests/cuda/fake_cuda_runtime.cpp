@@ -13,6 +13,7 @@ FakeCudaRuntime::FakeCudaRuntime(FakeCudaConfig config)
   next_ += 0x1000;
   facts_.ordinal = config_.ordinal;
   facts_.name = "Fake NVIDIA H100";
+  facts_.pci_bus_id = config_.pci_bus_id;
   facts_.sm_count = static_cast<int>(config_.sm_ids.size());
   facts_.cc_major = config_.cc_major;
   facts_.l2_bytes = config_.l2_bytes;

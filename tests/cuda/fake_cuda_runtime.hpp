@@ -18,6 +18,7 @@ namespace cumap::testing {
 
 struct FakeCudaConfig {
   int ordinal = 0;
+  std::string pci_bus_id = "0000:65:00.0";  // one the fake NVML knows (serial FAKE65)
   std::vector<int> sm_ids{0, 1, 2, 3, 4, 5, 6, 7};
   bool peer_access = true;    // open_peer_access: can this GPU reach the others?
   bool peer_atomics = true;   // ... with native atomics?

@@ -115,12 +115,12 @@ TEST(dsm_device, SmallMapOfOneClusterBeatsTheGlobalPathAndTimesTheBarrier) {
   EXPECT_GE(m.stats.launches, 1);
   EXPECT_GT(m.stats.device_seconds, 0.0);
 
-  const auto& barrier = m.stats.extra["cluster_barrier"];
+  const std::vector<ClusterBarrierRow>& barrier = m.stats.cluster_barrier;
   ASSERT_FALSE(barrier.empty()) << m.stats.extra.dump();
-  for (const auto& row : barrier) {
-    EXPECT_GE(row["cluster_size"].get<int>(), 2);
-    EXPECT_GT(row["median_cycles"].get<double>(), 0.0);
-    EXPECT_LT(row["median_cycles"].get<double>(), 100000.0);
+  for (const ClusterBarrierRow& row : barrier) {
+    EXPECT_GE(row.cluster_size, 2);
+    EXPECT_GT(row.median_cycles, 0.0);
+    EXPECT_LT(row.median_cycles, 100000.0);
   }
 }
 

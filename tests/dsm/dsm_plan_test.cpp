@@ -145,13 +145,13 @@ TEST(dsm_Plan, DecodesCyclesPerRoundTripAndNs) {
 }
 
 TEST(dsm_Plan, BarrierTableHasTheMedianPerSizeAscending) {
-  const nlohmann::json t = cluster_barrier_table({{16, {300, 100, 200}}, {2, {50}}, {4, {}}}, 2.0);
+  const std::vector<ClusterBarrierRow> t = cluster_barrier_table({{16, {300, 100, 200}}, {2, {50}}, {4, {}}}, 2.0);
   ASSERT_EQ(t.size(), 2u);  // size 4 measured nothing
-  EXPECT_EQ(t[0]["cluster_size"], 2);
-  EXPECT_EQ(t[1]["cluster_size"], 16);
-  EXPECT_EQ(t[1]["clusters"], 3);
-  EXPECT_DOUBLE_EQ(t[1]["median_cycles"].get<double>(), 200.0);
-  EXPECT_DOUBLE_EQ(t[1]["median_ns"].get<double>(), 100.0);
+  EXPECT_EQ(t[0].cluster_size, 2);
+  EXPECT_EQ(t[1].cluster_size, 16);
+  EXPECT_EQ(t[1].clusters, 3);
+  EXPECT_DOUBLE_EQ(t[1].median_cycles, 200.0);
+  EXPECT_DOUBLE_EQ(t[1].median_ns, 100.0);
 }
 
 }  // namespace

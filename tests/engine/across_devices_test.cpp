@@ -8,7 +8,6 @@
 
 #include <gtest/gtest.h>
 
-#include "report/gpu_table.hpp"
 #include "run/home_discovery.hpp"
 #include "run/measure_placement.hpp"
 #include "fake_chip_backend.hpp"
@@ -94,7 +93,7 @@ TEST(AcrossDevices, ACellAcrossWeighsBothSidesAndTheGpuTableKeepsThemApart) {
   // twice, near (300 one-way) in class 0, far (500) in class 1.
   EXPECT_DOUBLE_EQ(cell(0, 2), 400.0);
 
-  const std::vector<GpuPairRow> rows = gpu_table(p);
+  const std::vector<GpuPairRow> rows = p.gpu_table;
   std::map<std::tuple<int, int, std::string>, GpuPairRow> by;
   for (const GpuPairRow& r : rows) by[{r.gpu_a, r.gpu_b, r.flags_on}] = r;
   ASSERT_EQ(rows.size(), 5u);

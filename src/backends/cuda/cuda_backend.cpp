@@ -13,6 +13,7 @@
 #include "backends/cuda/cuda_backend_on_runtime.hpp"
 #include "plan/plan_checks.hpp"
 #include "backends/cuda/cuda_gpu.hpp"
+#include "backends/cuda/gpu_nvml_facts.hpp"
 #include "backends/cuda/launch_plan.hpp"
 #include "cumap/error.hpp"
 #include "core/units.hpp"
@@ -78,32 +79,11 @@ class CudaBackend final : public Backend {
       throw UsageError(fmt::format("--devices names {} GPUs; cumap maps at most {} at once", gpus_.size(),
                                    kMaxGroupGpus));
     open_peer_access();
+    device_ = describe_all();
+    add_nvml_facts(device_, hooks_.nvml_library != nullptr ? hooks_.nvml_library : nvml::kLibrary);
   }
 
-  DeviceInfo device() const override {
-    if (gpus_.size() == 1) return describe(gpus_.front()->facts());
-    // Across GPUs: "2 x NVIDIA H200" (or each name), the units of all of
-    // them, and each GPU's own identity under "gpus", by ordinal.
-    DeviceInfo d = describe(gpus_.front()->facts());
-    d.unit_count = 0;
-    d.extra = nlohmann::json::object();
-    nlohmann::json gpus = nlohmann::json::array();
-    bool one_model = true;
-    std::string names;
-    for (const auto& g : gpus_) {
-      const DeviceInfo one = describe(g->facts());
-      d.unit_count += one.unit_count;
-      one_model &= one.name == d.name;
-      names += (names.empty() ? "" : " + ") + one.name;
-      nlohmann::json j = one.extra;
-      j["name"] = one.name;
-      gpus.push_back(j);
-    }
-    d.name = one_model ? fmt::format("{} x {}", gpus_.size(), d.name) : names;
-    d.extra["gpus"] = gpus;
-    d.extra["peer_access"] = peers_;
-    return d;
-  }
+  DeviceInfo device() const override { return device_; }
 
   // Across GPUs ids are unit_id()s (plan.hpp); on one, SM ids.
   std::vector<int> units() const override {
@@ -349,7 +329,42 @@ class CudaBackend final : public Backend {
   }
 
   std::vector<std::unique_ptr<CudaGpu>> gpus_;  // by ordinal
+  // One GPU: its identity. Across GPUs: "2 x NVIDIA H200" (or each name),
+  // the units of all of them, and each GPU's own identity under "gpus", by
+  // ordinal.
+  DeviceInfo describe_all() const {
+    DeviceInfo d = describe(gpus_.front()->facts());
+    d.gpus = gpu_ids();
+    if (gpus_.size() == 1) return d;
+    d.unit_count = 0;
+    d.extra = nlohmann::json::object();
+    nlohmann::json gpus = nlohmann::json::array();
+    bool one_model = true;
+    std::string names;
+    for (const auto& g : gpus_) {
+      const DeviceInfo one = describe(g->facts());
+      d.unit_count += one.unit_count;
+      one_model &= one.name == d.name;
+      names += (names.empty() ? "" : " + ") + one.name;
+      nlohmann::json j = one.extra;
+      j["name"] = one.name;
+      gpus.push_back(j);
+    }
+    d.name = one_model ? fmt::format("{} x {}", gpus_.size(), d.name) : names;
+    d.extra["gpus"] = gpus;
+    d.extra["peer_access"] = peers_;
+    return d;
+  }
+
+  std::vector<DeviceInfo::Gpu> gpu_ids() const {
+    std::vector<DeviceInfo::Gpu> ids;
+    for (const auto& g : gpus_) ids.push_back({g->ordinal(), g->facts().name, g->facts().pci_bus_id, ""});
+    return ids;
+  }
+
+
   CudaTestHooks hooks_;
+  DeviceInfo device_;  // read once: identity does not change, and NVML is slow to ask
   nlohmann::json peers_ = nlohmann::json::array();
 };
 

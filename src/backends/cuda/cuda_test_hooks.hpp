@@ -6,6 +6,9 @@ namespace cumap::cuda {
 
 struct CudaTestHooks {
   int silent_sm = -1;  // this SM takes its turns but never answers: its partners must time out
+  // The NVML the backend asks for serials, links and neighbours (null: the
+  // driver's); tests of the host logic name a fake one or a missing one.
+  const char* nvml_library = nullptr;
 };
 
 }  // namespace cumap::cuda

@@ -1,23 +1,16 @@
 #pragma once
-// What NVML adds to a run's DeviceInfo (cuda only; other backends have no PCI
-// bus id and are left as they are): each GPU's serial, the links between
-// GPUs, and other processes computing on them.
-#include <nlohmann/json.hpp>
-
+// What NVML adds to the CUDA backend's DeviceInfo: each GPU's serial, the
+// links between the GPUs of a map across GPUs, and other processes
+// computing on them. NVML is loaded at run time; without it the serials are
+// "", the links "unknown" and the neighbours unknown, each with the reason.
 #include "cumap/backend.hpp"
+#include "backends/cuda/nvml_session.hpp"
 
 namespace cumap::cuda {
 
-// Adds "serial" beside each GPU's "pci_bus_id" (one GPU: in device.extra;
-// several: in each of extra["gpus"]) and, across GPUs, extra["links"]:
-// [{"gpu_a", "gpu_b", "link", "reason"}] by device ordinal, which gpus.csv,
-// meta.json and --list-devices show. "" and "unknown" where NVML cannot tell.
-void add_serials_and_links(DeviceInfo& device);
-// The same with the NVML library named (tests name a fake one).
-void add_serials_and_links(DeviceInfo& device, const char* nvml_library);
-
-// Other compute processes on the run's GPUs share their L2 and interconnect:
-// warns (unless quiet) and returns them for meta.json; null without a GPU.
-nlohmann::json other_processes(const DeviceInfo& device, bool quiet);
+// Fills serial in each of device.gpus (found by PCI bus id), and, with two or
+// more GPUs, device.links by device ordinal; and device.neighbours, one
+// entry per GPU. `nvml_library` names the library (tests name a fake one).
+void add_nvml_facts(DeviceInfo& device, const char* nvml_library = nvml::kLibrary);
 
 }  // namespace cumap::cuda

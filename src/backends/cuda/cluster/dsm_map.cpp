@@ -192,7 +192,7 @@ Measurements measure_dsm(const MeasurementPlan& plan, const DsmContext& ctx, con
   out.stats.extra["path"] = "dsm";
   out.stats.extra["coverage"] = coverage.to_json();
   out.stats.extra["launches"] = launch_log;
-  out.stats.extra["cluster_barrier"] = cluster_barrier_table(barrier_cycles_by_size, ctx.cycles_per_ns);
+  out.stats.cluster_barrier = cluster_barrier_table(barrier_cycles_by_size, ctx.cycles_per_ns);
   out.stats.extra["stop_reason"] = to_string(stop);
   out.stats.extra["clusters_sharing_an_sm"] = clusters_sharing_an_sm;
   out.stats.extra["clusters_at_once"] =

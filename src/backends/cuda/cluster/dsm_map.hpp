@@ -33,8 +33,8 @@ struct DsmContext {
 // out. Returns those pairs in plan order (timed-out ones with timed_out set);
 // pairs never seen in one cluster are left out. RunStats.extra holds
 // "coverage" (ClusterCoverage::to_json), "launches" (per launch: cluster size,
-// clusters, pairs measured, newly coverable pairs), "cluster_barrier"
-// (cluster_barrier_table), "stop_reason" and "clusters_at_once".
+// clusters, pairs measured, newly coverable pairs), "stop_reason" and "clusters_at_once";
+// RunStats::cluster_barrier the barrier latency by cluster size.
 // Throws UsageError below compute capability 9.0 or for a plan this path
 // cannot run (check_dsm_plan), RuntimeFailure when CUDA fails.
 // `progress(measured, wanted)` after every launch, (wanted, wanted) at the end.

@@ -125,15 +125,13 @@ PairMeasurement decode_dsm_entry(const PlannedPair& planned, int round, const st
   return m;
 }
 
-nlohmann::json cluster_barrier_table(const std::map<int, std::vector<double>>& cycles_by_size, double cycles_per_ns) {
-  nlohmann::json table = nlohmann::json::array();
+std::vector<ClusterBarrierRow> cluster_barrier_table(const std::map<int, std::vector<double>>& cycles_by_size,
+                                                     double cycles_per_ns) {
+  std::vector<ClusterBarrierRow> table;
   for (const auto& [size, cycles] : cycles_by_size) {
     if (cycles.empty()) continue;
     const double median = summarize(cycles).median;
-    table.push_back({{"cluster_size", size},
-                     {"clusters", cycles.size()},
-                     {"median_cycles", median},
-                     {"median_ns", median / cycles_per_ns}});
+    table.push_back({size, static_cast<int>(cycles.size()), median, median / cycles_per_ns});
   }
   return table;
 }

@@ -72,8 +72,8 @@ PairMeasurement decode_dsm_entry(const PlannedPair& planned, int round, const st
                                  std::uint64_t cold_cycles, int status, const protocol::Counts& counts,
                                  double cycles_per_ns);
 
-// Cycles per cluster barrier, by cluster size -> RunStats.extra["cluster_barrier"]:
-// [{"cluster_size", "clusters", "median_cycles", "median_ns"}], ascending size.
-nlohmann::json cluster_barrier_table(const std::map<int, std::vector<double>>& cycles_by_size, double cycles_per_ns);
+// Cycles per cluster barrier, by cluster size -> RunStats::cluster_barrier,
+// ascending size; sizes that measured nothing are left out.
+std::vector<ClusterBarrierRow> cluster_barrier_table(const std::map<int, std::vector<double>>& cycles_by_size, double cycles_per_ns);
 
 }  // namespace cumap::cuda

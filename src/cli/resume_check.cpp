@@ -4,10 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "cumap/result.hpp"
-#include "report/meta_json.hpp"
 #include "core/printable.hpp"
-#include "report/resume_check.hpp"
+#include "cli/resume_check.hpp"
 
 namespace cumap {
 namespace {
@@ -21,20 +19,14 @@ std::string shown(const nlohmann::json& value) {
   return value.is_null() ? "the backend's default" : printable_excerpt(value.dump(), 60);
 }
 
-// The current options exactly as meta.json records them: make_meta is the
-// one place that knows the field names and spellings, so they are taken
-// from it rather than repeated here (which could drift).
-nlohmann::json recorded_form(const Options& options) {
-  return make_meta(options, MapResult{}).at("options");
-}
-
 }  // namespace
 
 std::optional<std::string> first_option_difference(const nlohmann::json& previous_meta, const Options& current) {
   if (!previous_meta.is_object() || !previous_meta.contains("options") || !previous_meta["options"].is_object())
     return "the earlier run's meta.json records no options";
   const nlohmann::json& before = previous_meta["options"];
-  const nlohmann::json now = recorded_form(current);
+  // to_json(Options) is what meta.json records: one place knows the names.
+  const nlohmann::json now = to_json(current);
   // Every option of this version, in meta.json's order, then any the earlier
   // run recorded that this version does not know.
   for (const auto& [key, value] : now.items()) {

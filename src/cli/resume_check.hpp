@@ -10,7 +10,7 @@ namespace cumap {
 
 // --resume DIR: a run may only continue an earlier one that measured the same
 // way. Compares the options recorded in the earlier run's meta.json
-// (`previous_meta["options"]`, written by make_meta) with `current` and
+// (`previous_meta["options"]`, written by to_json(Options)) with `current` and
 // returns the first difference as a one-line message naming the option and
 // both values, e.g. "iters: the earlier run used 100, this one 50"; nullopt
 // when they agree. out_dir, quiet and resume_dir are not compared: they do

@@ -1,4 +1,5 @@
-// Names of the enums as they appear on the command line and in the outputs.
+// Options as they appear on the command line and in the outputs: the names
+// of the enums, and every option by name for meta.json.
 #include <string>
 #include <string_view>
 
@@ -78,6 +79,50 @@ std::string_view to_string(FlagOn f) {
     case FlagOn::Both: return "both";
   }
   return "?";
+}
+
+namespace {
+
+std::string_view hip_unit_name(HipUnit u) { return u == HipUnit::Wgp ? "wgp" : "cu"; }
+
+}  // namespace
+
+nlohmann::json to_json(const Options& o) {
+  nlohmann::json placements = nlohmann::json::array();
+  for (Placement p : o.placements) placements.push_back(to_string(p));
+  return {
+      {"placements", placements},
+      {"backend", to_string(o.backend)},
+      {"device", o.device},
+      {"devices", o.devices_spec},
+      {"flag_on", to_string(o.flag_on)},
+      {"units_spec", o.units_spec},
+      {"iters", o.iters ? nlohmann::json(*o.iters) : nlohmann::json()},  // null: the backend's
+      {"samples", o.samples},
+      {"warmup", o.warmup},
+      {"timeout_ms", o.timeout_ms},
+      {"ordered", o.ordered},
+      {"out_dir", o.out_dir.string()},
+      {"quiet", o.quiet},
+      {"flush_cache", o.flush_cache},
+      {"rotating_count", o.rotating_count ? nlohmann::json(*o.rotating_count) : nlohmann::json()},  // null: the backend's
+      {"schedule", to_string(o.schedule)},
+      {"concurrency", o.concurrency},
+      {"check_pairs", o.check_pairs},
+      {"check_max_rel_diff", o.check_max_rel_diff},
+      {"via", to_string(o.via)},
+      {"cross_home", o.cross_home},
+      {"home_lines", o.home_lines},
+      {"home_chain", o.home_chain},
+      {"home_stride", o.home_stride},
+      {"line_correction", o.line_correction},
+      {"flag_offset", o.flag_offset},
+      {"l2_persist", o.l2_persist},
+      {"probe", to_string(o.probe)},
+      {"order", to_string(o.order)},
+      {"colormap", o.colormap},
+      {"hip_unit", hip_unit_name(o.hip_unit)},
+  };
 }
 
 // Kernels receive --probe as protocol::ProbeCode; the two numberings are one.
