@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   o.samples = 5;
   o.schedule = ScheduleKind::Concurrent;
   o.quiet = true;
-  o.rotating_count = argc > 4 ? std::stoi(argv[4]) : 16;
+  o.lines_per_class = argc > 4 ? std::stoi(argv[4]) : 16;
   test::FakeChip spec;
   spec.units = argc > 2 ? std::stoi(argv[2]) : 132;
   spec.devices = argc > 3 ? std::stoi(argv[3]) : 1;

@@ -86,7 +86,9 @@ struct Options {
 
   // Cold-cache and memory-behaviour controls.
   bool flush_cache = false;
-  std::optional<int> rotating_count;  // lines per pair and home class; unset: the backend's default
+  // --rotating-count: flag lines each pair uses in every home class (the
+  // cells are the median over them); unset: the backend's default.
+  std::optional<int> lines_per_class;
   bool l2_persist = false;
   Probe probe = Probe::Cas;
 

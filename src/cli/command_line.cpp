@@ -50,7 +50,7 @@ struct Choices {
   std::string via = "global";
   std::string flag_on = "both";
   std::string flag_offset = "0";
-  int rotating_count = 0;  // read only when given (MapFlags::rotating_count)
+  int lines_per_class = 0;  // read only when given (MapFlags::lines_per_class)
   int iters = 0;           // read only when given (MapFlags::iters)
 
   void apply(Options& o) const {
@@ -125,7 +125,7 @@ struct MapFlags {
   HomeFlags home;
   CLI::Option* flag_on = nullptr;
   CLI::Option* concurrency = nullptr;
-  CLI::Option* rotating_count = nullptr;
+  CLI::Option* lines_per_class = nullptr;
   CLI::Option* iters = nullptr;
 };
 
@@ -157,7 +157,7 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
                "for each flag line");
   app.add_option("--resume", o.resume_dir, "continue the interrupted run in DIR (same options), measuring only the missing pairs");
   app.add_flag("--flush-cache", o.flush_cache, "flush L2 before each round (AMD: also the instruction cache)");
-  f.rotating_count = app.add_option("--rotating-count", c.rotating_count,
+  f.lines_per_class = app.add_option("--rotating-count", c.lines_per_class,
                                     "flag lines every pair uses in every home class; cells are the median over "
                                     "them (default: the backend's choice, GPU 64, CPU 1)");
   app.add_flag("--l2-persist", o.l2_persist, "CUDA: keep the flags in a persisting L2 window");
@@ -281,9 +281,13 @@ void validate_options(const Options& o) {
   if (!std::isfinite(o.timeout_ms) || !(o.timeout_ms > 0) || o.timeout_ms > kMaxTimeoutMs)
     throw UsageError(fmt::format("--timeout-ms must be more than 0 and at most {:.0f} (an hour); got {}",
                                  kMaxTimeoutMs, o.timeout_ms));
-  if (o.rotating_count && *o.rotating_count < 1)
+  if (o.lines_per_class && *o.lines_per_class < 1)
     throw UsageError(fmt::format("--rotating-count must be at least 1 (got {}); leave it out for the backend's "
-                                 "choice", *o.rotating_count));
+                                 "choice", *o.lines_per_class));
+  // More lines per pair than were probed would only repeat lines.
+  if (o.lines_per_class && *o.lines_per_class > o.home_lines)
+    throw UsageError(fmt::format("--rotating-count {} asks for more lines per class than the {} lines probed "
+                                 "(--home-lines)", *o.lines_per_class, o.home_lines));
   if (o.concurrency < 0) throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", o.concurrency));
   if (o.check_pairs < 1) throw UsageError(fmt::format("--check-pairs must be at least 1 (got {})", o.check_pairs));
   if (o.home_lines < 1 || o.home_lines > kMaxHomeLines)
@@ -415,7 +419,7 @@ Command parse_command_line(int argc, char** argv) {
   if (map_flags.concurrency->count() > 0 && map.options.concurrency < 1)
     throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", map.options.concurrency));
   map.options.flag_offset = parse_flag_offset(map_choices.flag_offset);
-  if (map_flags.rotating_count->count() > 0) map.options.rotating_count = map_choices.rotating_count;
+  if (map_flags.lines_per_class->count() > 0) map.options.lines_per_class = map_choices.lines_per_class;
   if (map_flags.iters->count() > 0) map.options.iters = map_choices.iters;
   if (same_line != split_line) map.options.placements = {same_line ? Placement::SameLine : Placement::SplitLine};
   if (cross_home) {

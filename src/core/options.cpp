@@ -105,7 +105,7 @@ nlohmann::json to_json(const Options& o) {
       {"out_dir", o.out_dir.string()},
       {"quiet", o.quiet},
       {"flush_cache", o.flush_cache},
-      {"rotating_count", o.rotating_count ? nlohmann::json(*o.rotating_count) : nlohmann::json()},  // null: the backend's
+      {"rotating_count", o.lines_per_class ? nlohmann::json(*o.lines_per_class) : nlohmann::json()},  // null: the backend's
       {"schedule", to_string(o.schedule)},
       {"concurrency", o.concurrency},
       {"check_pairs", o.check_pairs},

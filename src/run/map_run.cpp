@@ -124,17 +124,13 @@ OpenedBackend open_backend(const Options& o, std::size_t min_units) {
 
 MapSettings map_settings(const Options& o, const DeviceInfo& device, const Capabilities& caps) {
   check_backend_can(o, device, caps);
-  // More lines per pair than were probed would only repeat lines.
-  if (o.rotating_count && *o.rotating_count > o.home_lines)
-    throw UsageError(fmt::format("--rotating-count {} asks for more lines per class than the {} lines probed "
-                                 "(--home-lines)", *o.rotating_count, o.home_lines));
   MapSettings s;
   s.via = o.via;
   s.probe = o.probe;
   // Through distributed shared memory each flag is in its poller's own shared
   // memory: there is one placement, whatever --same-line/--split-line say.
   s.placements = o.via == Path::Dsm ? std::vector<Placement>{Placement::SameLine} : o.placements;
-  s.lines_per_class = o.rotating_count.value_or(caps.default_lines_per_class);
+  s.lines_per_class = o.lines_per_class.value_or(caps.default_lines_per_class);
   // The backend's round trips per sample go with its lines per class; the
   // dsm path has no lines and keeps the plain default.
   s.iters = o.iters.value_or(o.via == Path::Dsm ? Options::kDefaultIters : caps.default_iters);

@@ -34,9 +34,9 @@ TEST(cli_CommandLine, NewMapOptionsReachOptions) {
   EXPECT_EQ(o.via, Path::Dsm);
   EXPECT_EQ(o.home_lines, 64);
   EXPECT_EQ(o.flag_offset, 4096u);
-  EXPECT_EQ(o.rotating_count, 8);
+  EXPECT_EQ(o.lines_per_class, 8);
   EXPECT_EQ(o.resume_dir, "earlier");
-  EXPECT_FALSE(map_options({}).rotating_count.has_value()) << "left out: the backend's default";
+  EXPECT_FALSE(map_options({}).lines_per_class.has_value()) << "left out: the backend's default";
 }
 
 TEST(cli_CommandLine, CrossHomeIsAddedToTheChosenPlacements) {

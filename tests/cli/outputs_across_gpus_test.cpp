@@ -42,7 +42,7 @@ void map_two_chips(TwoChipRun& run) {
   spec.link_step_ns = 100.0;
   test::FakeChipBackend chip(spec);
   Options o = test::small_options();
-  o.rotating_count = 2;
+  o.lines_per_class = 2;
   o.quiet = true;
   o.out_dir = run.dir;
   MapResult& r = run.result;
