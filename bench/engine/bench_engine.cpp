@@ -15,7 +15,7 @@
 #include "run/map_run.hpp"
 #include "report/map_outputs.hpp"
 #include "cli/run_clock.hpp"
-#include "report/output_directory.hpp"
+#include "report/output_set.hpp"
 #include "report/pairs_csv.hpp"
 #include "report/meta_json.hpp"
 #include "fake_chip_backend.hpp"
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   RunInfo run;
   cli::RunClock clock(run);
   const MapSettings settings = map_settings(o, chip.device(), chip.capabilities());
-  OutputDirectory out(o.out_dir);
+  OutputSet out(o.out_dir);
   clock.end_phase("open");
   MapObserver observer;
   observer.phase_done = [&](const std::string& phase) { clock.end_phase(phase); };
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   clock.stamp("bench_engine");
   r.run = run;
   write_map_outputs(r, out);
-  out.keep();
+  out.publish();
   clock.end_phase("outputs");
   for (const auto& [phase, seconds] : run.phase_seconds) std::printf("%-12s %.3f s\n", phase.c_str(), seconds);
 

@@ -12,7 +12,7 @@
 #include "cumap/backend.hpp"
 #include "cumap/error.hpp"
 #include "cli/interrupt.hpp"
-#include "report/output_directory.hpp"
+#include "report/output_set.hpp"
 #include "report/meta_json.hpp"
 #include "run/home_discovery.hpp"
 #include "run/map_run.hpp"
@@ -86,7 +86,7 @@ int run_homes(const HomesCommand& command) {
   r.settings.out_dir = o.out_dir;
   r.settings.options = homes_options_json(o);
 
-  OutputDirectory out(o.out_dir);
+  OutputSet out(o.out_dir);
   // Discovery has no safe point to stop at: the first Ctrl-C takes effect
   // when it ends (its files are complete then, and written, as a map writes
   // what it measured); a second one leaves at once.
@@ -110,7 +110,7 @@ int run_homes(const HomesCommand& command) {
   PendingFiles files;
   add_homes_outputs(r, files);
   files.write_all_then_meta(out, [&] { return make_homes_meta(r); });
-  out.keep();
+  out.publish();
 
   if (interrupt.stop_requested()) {
     fmt::print(stderr, "cumap: interrupted after home discovery had finished; its files are in {}\n",

@@ -1,3 +1,4 @@
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -38,9 +39,7 @@ int dispatch(const cumap::cli::Command& command) {
 // already shortened where it was quoted; this is the net for the rest.
 std::string one_line(const char* message) { return cumap::printable_excerpt(message, 2000); }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   try {
     return dispatch(cumap::cli::parse_command_line(argc, argv));
   } catch (const cumap::UsageError& e) {
@@ -53,4 +52,14 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "cumap: internal error: {}\n", one_line(e.what()));
     return cumap::kExitRuntime;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int code = run(argc, argv);
+  // The command has ended and its files are whole: a signal from here on
+  // (a second Ctrl-C as the process exits) must not change the exit code.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_IGN);
+  return code;
 }

@@ -13,7 +13,7 @@
 #include "cumap/error.hpp"
 #include "report/map_outputs.hpp"
 #include "report/map_summary.hpp"
-#include "report/output_directory.hpp"
+#include "report/output_set.hpp"
 #include "run/home_discovery.hpp"
 #include "run/map_run.hpp"
 
@@ -66,7 +66,7 @@ int run_map(const MapCommand& command) {
   o.device = opened.device_index;
   const MapSettings settings = map_settings(o, opened.device, opened.capabilities);
 
-  OutputDirectory out(o.out_dir);
+  OutputSet out(o.out_dir);
   if (!o.quiet) warn_of_neighbours(opened.device);
   // From here the first Ctrl-C (or SIGTERM, SIGHUP) ends the run at the next
   // pass and writes what it has; a second one leaves at once.
@@ -101,7 +101,7 @@ int run_map(const MapCommand& command) {
   r.run = std::move(run);
 
   write_map_outputs(r, out);
-  out.keep();
+  out.publish();
 
   if (r.interrupted) {
     fmt::print(stderr, "cumap: interrupted: what was measured is in {} (complete it with --resume {} and the same options)\n",

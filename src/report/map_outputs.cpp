@@ -8,7 +8,7 @@
 
 #include "report/homes_outputs.hpp"
 #include "report/gpu_table.hpp"
-#include "report/output_directory.hpp"
+#include "report/output_set.hpp"
 #include "report/matrix_csv.hpp"
 #include "report/pairs_csv.hpp"
 #include "report/meta_json.hpp"
@@ -58,7 +58,7 @@ std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe p
                      to_string(placement), to_string(probe), flags, cells.median, cells.min, cells.max);
 }
 
-void write_map_outputs(const MapResult& r, OutputDirectory& out) {
+void write_map_outputs(const MapResult& r, OutputSet& out) {
   const MapSettings& settings = r.settings;
   // Every file only reads `r`: all are made at once on other threads, and
   // written one at a time in this order, meta.json last.

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "cumap/result.hpp"
-#include "report/output_directory.hpp"
+#include "report/output_set.hpp"
 #include "core/stats.hpp"
 
 namespace cumap {
@@ -15,7 +15,7 @@ namespace cumap {
 //   pairs.csv, meta.json
 //   gpus.csv                                          across GPUs: the GPU x GPU table (gpu_table.hpp)
 //   homes.csv, homes.json, heatmap-homes.png          home discovery (homes_outputs.hpp; not with --via dsm)
-void write_map_outputs(const MapResult& result, OutputDirectory& out);
+void write_map_outputs(const MapResult& result, OutputSet& out);
 
 // "NVIDIA H100 - same-line, cas, all home classes - one-way median 402.1 ns (range 301.0-611.3)";
 // `flags` says where the flags were ("all home classes", "flags in home class 1", ...).

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/output_directory.hpp"
+#include "report/output_set.hpp"
 
 namespace cumap {
 
@@ -25,7 +25,7 @@ class PendingFiles {
   // Adds meta.json, made by `make_meta`, last: its presence says the other
   // files are complete. Then waits for each file in turn and writes it (each
   // whole or not at all); an exception from a maker comes out here.
-  void write_all_then_meta(OutputDirectory& out, std::function<nlohmann::json()> make_meta) {
+  void write_all_then_meta(OutputSet& out, std::function<nlohmann::json()> make_meta) {
     add("meta.json", [make_meta = std::move(make_meta)] { return make_meta().dump(2) + "\n"; });
     for (auto& [name, content] : files_) out.write(name, content.get());
     files_.clear();

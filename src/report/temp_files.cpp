@@ -21,7 +21,7 @@ struct Slot {
 static_assert(std::atomic<int>::is_always_lock_free, "signal handlers need lock-free atomics");
 
 // Enough for every file the map writes at once, with room to spare.
-constexpr std::size_t kSlots = 64;
+constexpr std::size_t kSlots = 256;
 
 // Process-wide on purpose: a signal handler receives no argument, so the
 // only way it can find the temporary files is through static storage. The
@@ -61,6 +61,10 @@ RegisteredTempFile::~RegisteredTempFile() {
 void remove_registered_temp_files() noexcept {
   for (Slot& slot : slots())
     if (slot.state.load(std::memory_order_acquire) == kLive) ::unlink(slot.path);
+  // Then the directories, once their files are gone; rmdir() removes only
+  // empty ones. Registered outermost first, so removed newest first.
+  for (auto it = slots().rbegin(); it != slots().rend(); ++it)
+    if (it->state.load(std::memory_order_acquire) == kLive) ::rmdir(it->path);
 }
 
 std::size_t registered_temp_file_count() {

@@ -4,8 +4,9 @@
 
 namespace cumap {
 
-// Temporary files that exist right now (write_file_atomic's), so that a
-// second interrupt can delete them from its signal handler before the
+// Temporary files and directories that exist right now (write_file_atomic's
+// temporary files, an output set's staging directory and its files), so
+// that a second interrupt can delete them from its signal handler before the
 // process exits. The registry is a fixed array of slots: registering copies
 // the path into a slot, the handler only reads slots and calls unlink(2),
 // both async-signal-safe.
@@ -24,7 +25,8 @@ class RegisteredTempFile {
   int slot_ = -1;
 };
 
-// Unlinks every registered file. Async-signal-safe: for signal handlers.
+// Unlinks every registered file, then removes every registered directory
+// that is empty by then. Async-signal-safe: for signal handlers.
 void remove_registered_temp_files() noexcept;
 
 // How many files are registered now (for tests and diagnostics; not for handlers).

@@ -13,7 +13,7 @@
 
 #include "run/map_run.hpp"
 #include "report/map_outputs.hpp"
-#include "report/output_directory.hpp"
+#include "report/output_set.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
 
@@ -49,9 +49,9 @@ void map_two_chips(TwoChipRun& run) {
   r = measure_map(chip, chip.units(), map_settings(o, chip.device(), chip.capabilities()), o);
   r.device.links = {{0, 1, "NV18", ""}};
   r.run.command_line = "test";
-  OutputDirectory out(o.out_dir);
+  OutputSet out(o.out_dir);
   write_map_outputs(r, out);
-  out.keep();
+  out.publish();
 }
 
 TEST(cli_OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {

@@ -79,7 +79,7 @@ TEST(core_TempFiles, WriteFileAtomicUnregistersItsTempFile) {
 
 TEST(core_TempFiles, AFullRegistryDegradesToUnregistered) {
   std::vector<std::unique_ptr<RegisteredTempFile>> many;
-  for (int i = 0; i < 200; ++i) many.push_back(std::make_unique<RegisteredTempFile>("f" + std::to_string(i)));
+  for (int i = 0; i < 300; ++i) many.push_back(std::make_unique<RegisteredTempFile>("f" + std::to_string(i)));
   EXPECT_TRUE(many.front()->registered());
   EXPECT_FALSE(many.back()->registered());
 }
