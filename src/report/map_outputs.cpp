@@ -12,6 +12,7 @@
 #include "report/matrix_csv.hpp"
 #include "report/pairs_csv.hpp"
 #include "report/meta_json.hpp"
+#include "report/report_html.hpp"
 #include "cumap/render.hpp"
 #include "core/units.hpp"
 
@@ -97,6 +98,7 @@ void write_map_outputs(const Options& o, const MapResult& r, OutputDirectory& ou
     if (p.stats.extra.contains("cluster_barrier"))
       files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.extra["cluster_barrier"]); });
   if (o.via != Path::Dsm) add_homes_outputs(o, r, files);
+  files.add("report.html", [&r] { return report_html(r); });
   files.write_all_then_meta(out, [&] { return make_meta(o, r); });
 }
 
