@@ -12,6 +12,7 @@
 #include "report/matrix_csv.hpp"
 #include "report/pairs_csv.hpp"
 #include "report/meta_json.hpp"
+#include "report/report_html.hpp"
 #include "cumap/render.hpp"
 #include "core/units.hpp"
 
@@ -98,6 +99,7 @@ void write_map_outputs(const MapResult& r, OutputSet& out) {
     if (!p.stats.cluster_barrier.empty())
       files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.cluster_barrier); });
   if (settings.has_homes()) add_homes_outputs(r, files);
+  files.add("report.html", [&r] { return report_html(r); });
   files.write_all_then_meta(out, [&] { return make_meta(r); });
 }
 
