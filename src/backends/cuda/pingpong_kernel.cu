@@ -9,7 +9,7 @@
 // the memory of one of them with system-scope operations.
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_ops.cuh"
-#include "backends/cuda/pingpong_launch.hpp"
+#include "backends/cuda/launches.hpp"
 
 namespace cumap::cuda {
 namespace {
