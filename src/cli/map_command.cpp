@@ -1,4 +1,5 @@
 #include "cli/map_command.hpp"
+#include "cli/commands.hpp"
 
 #include <algorithm>
 #include <cmath>
