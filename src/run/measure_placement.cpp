@@ -18,12 +18,6 @@
 namespace cumap {
 namespace {
 
-// A planned pair's tag says which class and which pass its lines belong to.
-constexpr int kPassesPerClass = 1 << 16;
-int tag_of(int cls, int pass) { return cls * kPassesPerClass + pass; }
-int class_of_tag(int tag) { return tag / kPassesPerClass; }
-int pass_of_tag(int tag) { return tag % kPassesPerClass; }
-
 MeasurementPlan base_plan(const PlacementRequest& r) {
   const Options& o = *r.options;
   MeasurementPlan plan;
@@ -101,7 +95,7 @@ PlacementPlans make_plans(const PlacementRequest& r) {
   for (int c = 0; c < plans.class_count; ++c)
     for (int pass = 0; pass < plans.passes; ++pass) {
       MeasurementPlan plan = base_plan(r);
-      const int tag = tag_of(c, pass);
+      const int tag = PairTag{c, pass}.encode();
       plan.rounds = without_measured(
           dsm ? rounds_without_lines(rounds, tag, r.options->device)
               : assign_lines(rounds, pools, r.placement, c, pass, plans.passes, tag, r.options->device),
@@ -202,7 +196,9 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& r, const
       }
     }
     MapSpec spec{r.placement, c, r.units, r.options->ordered, r.iters};
-    LatencyMap map = summarize_measurements(class_pairs, spec, class_of_tag, pass_of_tag);
+    LatencyMap map = summarize_measurements(
+        class_pairs, spec, [](int tag) { return PairTag::decode(tag).home_class; },
+        [](int tag) { return PairTag::decode(tag).pass; });
     for (const PairStats& p : r.already_measured)
       if (p.home_class == c) map.pairs.push_back(p);
     if (correction) apply_line_correction(map, *correction);
