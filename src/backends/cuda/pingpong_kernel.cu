@@ -20,7 +20,7 @@ using namespace dev;
 // copy of the control counters and every add goes to every copy (system
 // scope: over the link), so that a waiting block only ever polls its own
 // GPU's memory; the link carries one add per finished pair, not the polls.
-// With one GPU every operation is the plain .gpu one it always was.
+// With one GPU every operation is a plain .gpu one: system scope costs more.
 struct Group {
   const PingPongParams& pp;
 
