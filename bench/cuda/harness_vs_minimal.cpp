@@ -21,7 +21,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/launch_buffers.hpp"
-#include "backends/cuda/pingpong_launch.hpp"
+#include "backends/cuda/launches.hpp"
 #include "minimal_pingpong.hpp"
 
 namespace {

@@ -119,6 +119,18 @@ struct PairMeasurement {
   bool timed_out = false;
 };
 
+// A planned pair's measurement before its timings are filled in: the pair's
+// units, flags and tag as planned, and the index of its round in the plan.
+inline PairMeasurement measurement_for(const PlannedPair& pair, int round) {
+  PairMeasurement m;
+  m.a = pair.a;
+  m.b = pair.b;
+  m.flags = pair.flags;
+  m.tag = pair.tag;
+  m.round = round;
+  return m;
+}
+
 // How the measuring went, returned with the pairs (not part of DeviceInfo).
 // The dsm path's cluster barrier (barrier.cluster, i.e. cluster.sync()):
 // its latency by cluster size.

@@ -59,7 +59,7 @@ struct FlagArena {
 struct FlagSite {
   std::uint64_t first = 0;
   std::uint64_t second = protocol::kSameLineGapBytes;
-  int device = 0;  // last, so that {first, second} reads as it always did
+  int device = 0;  // last, so that {first, second} alone names flags on device 0
   bool operator==(const FlagSite&) const = default;
 };
 

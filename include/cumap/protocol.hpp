@@ -17,7 +17,7 @@ namespace cumap::protocol {
 // --probe as a kernel argument; the numbering of cumap::Probe (checked by a
 // static_assert in src/core/enums.cpp).
 //   cas      signal CAS(k-1 -> k); poll with CAS(k -> k): every poll is a
-//            read-modify-write at the line's home, as in the seed protocol
+//            read-modify-write, done at the line's home, so it goes there
 //   exch     signal with an atomic exchange; poll with a relaxed atomic load
 //   acq-rel  signal with a release store; poll with acquire loads
 //   volatile volatile store; volatile loads (no ordering at all)

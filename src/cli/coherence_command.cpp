@@ -1,4 +1,4 @@
-#include "cli/coherence_command.hpp"
+#include "cli/commands.hpp"
 
 #include <algorithm>
 

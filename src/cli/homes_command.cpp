@@ -1,4 +1,4 @@
-#include "cli/homes_command.hpp"
+#include "cli/commands.hpp"
 
 #include <algorithm>
 #include <string>

@@ -7,11 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/coherence_command.hpp"
 #include "cli/command_line.hpp"
-#include "cli/homes_command.hpp"
-#include "cli/map_command.hpp"
-#include "cli/topology_command.hpp"
+#include "cli/commands.hpp"
 #include "cumap/error.hpp"
 #include "core/printable.hpp"
 

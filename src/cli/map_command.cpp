@@ -1,4 +1,4 @@
-#include "cli/map_command.hpp"
+#include "cli/commands.hpp"
 
 #include <memory>
 #include <optional>

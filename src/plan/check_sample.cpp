@@ -12,7 +12,7 @@ namespace cumap {
 
 std::vector<PlanPosition> check_sample_positions(const std::vector<Round>& rounds, std::size_t count) {
   std::size_t total = 0;
-  for (const Round& r : rounds) total += r.pairs.size();
+  for (const Round& round : rounds) total += round.pairs.size();
 
   std::vector<PlanPosition> out;
   if (count >= total) {

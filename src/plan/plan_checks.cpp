@@ -68,7 +68,7 @@ void check_plan_units(const MeasurementPlan& plan, const UnitsByDevice& availabl
 void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name) {
   // Sorted vectors reused over the rounds, not sets: a GPU pass has ~130
   // rounds of 66 pairs, and a tree node per unit and word cost a tenth of
-  // the pass's kernel time (bench/RESULTS.md, fourth session).
+  // the pass's kernel time (bench/RESULTS.md, "Where the last 0.4 s went").
   std::vector<int> units;
   std::vector<std::pair<int, std::uint64_t>> words;  // (device, byte): every device has an arena
   for (std::size_t r = 0; r < plan.rounds.size(); ++r) {

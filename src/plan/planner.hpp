@@ -77,6 +77,20 @@ using DeviceLinePools = std::map<int, LinePools>;
 // next class too; the scarcest class decides.
 std::map<int, int> pairs_each_device_holds(const DeviceLinePools& pools, Placement placement);
 
+// What a map's planned pair carries in its tag (PlannedPair::tag): the home
+// class of its first flag's line and its pass over the class's lines. The
+// backends return a tag untouched, so each measurement's statistics are
+// labelled by decoding it.
+struct PairTag {
+  int home_class = 0;
+  int pass = 0;
+
+  // One int holds both: a pass must stay below this.
+  static constexpr int kPassesPerClass = 1 << 16;
+  int encode() const { return home_class * kPassesPerClass + pass; }
+  static PairTag decode(int tag) { return {tag / kPassesPerClass, tag % kPassesPerClass}; }
+};
+
 // Which lines the pairs of `rounds` use in pass `pass` (0 .. passes-1) when
 // the first flag is in class `cls` of the device that holds the pair's flags:
 // - every pair of a round gets its own line (so a device's pools need at

@@ -1,4 +1,7 @@
+// What is drawn around the panels: the unit labels and group names along
+// their axes, and the colorbar with its ticks.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "render/canvas.hpp"
@@ -105,6 +108,33 @@ std::vector<std::string> group_name_forms(const std::vector<AxisGroup>& groups, 
   const std::string prefix = common_prefix(groups);
   if (!prefix.empty() && word.size() > prefix.size()) forms.push_back(word.substr(prefix.size()));
   return forms;
+}
+
+void draw_colorbar(Image& image, Font& font, const HeatmapLayout& layout, const ColorScale& scale,
+                   const std::string& colormap_name, const std::string& value_label) {
+  const Rect& bar = layout.colorbar;
+  // High values at the top, as on a chart's y axis.
+  for (int y = 0; y < bar.height; ++y) {
+    const double t = 1.0 - (y + 0.5) / bar.height;
+    fill_rect(image, bar.x, bar.y + y, bar.width, 1, colormap(colormap_name, t));
+  }
+  frame_rect(image, bar.x, bar.y, bar.width, bar.height, kInk);
+
+  const std::vector<double> ticks = nice_ticks(scale.min, scale.max);
+  const std::vector<std::string> labels = format_ticks(ticks);
+  const TextExtent digits = font.measure("0123456789", kTickLabelPx);
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    const double t = scale.fraction(ticks[i]);
+    if (!(t >= 0.0 && t <= 1.0)) continue;
+    const int y = bar.y + static_cast<int>(std::lround((1.0 - t) * (bar.height - 1)));
+    fill_rect(image, bar.right() + 1, y, kTickLength, 1, kInk);
+    font.draw(image, labels[i], kTickLabelPx, layout.colorbar_labels.x, centred_baseline(y, digits), kInk);
+  }
+
+  const TextExtent caption = font.measure(value_label, kValueLabelPx);
+  const Rect& area = layout.value_label;
+  font.draw(image, value_label, kValueLabelPx, area.x + caption.ascent, bar.y + bar.height / 2 + caption.width / 2,
+            kInk, TextDirection::Up);
 }
 
 }  // namespace cumap::render

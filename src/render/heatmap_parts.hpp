@@ -10,7 +10,8 @@
 #include "render/font.hpp"
 #include "render/heatmap_layout.hpp"
 
-// The pieces render_heatmap draws, one file each.
+// The pieces of render_heatmap: heatmap.cpp lays the picture out,
+// heatmap_cells.cpp draws inside the panels and heatmap_axes.cpp around them.
 namespace cumap::render {
 
 // Pixel sizes of the fonts, chosen for a figure printed at column width.
@@ -52,15 +53,15 @@ HeatmapLayout plan_grids(Font& font, const std::vector<Grid>& grids, const Heatm
 HeatmapLayout plan_heatmap(Font& font, const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style);
 HeatmapLayout plan_table_heatmap(Font& font, const HeatmapTable& table, const HeatmapStyle& style);
 
-// heatmap_cells.cpp
+// heatmap_cells.cpp: the cells' colors, the group separators, and values
+// printed inside cells large enough to hold them (layout.cell_value_px > 0),
+// so that tiny maps can be read exactly.
 void draw_cells(Image& image, const HeatmapLayout& layout, std::size_t panel, const Grid& grid,
                 const ColorScale& scale, const std::string& colormap_name);
 // A white line before every group but the first, across the panel: vertical
 // for the column groups, horizontal for the row groups.
 void draw_group_separators(Image& image, const HeatmapLayout& layout, std::size_t panel, const Grid& grid);
 
-// cell_values.cpp: values printed inside cells large enough to hold them
-// (layout.cell_value_px > 0), so that tiny maps can be read exactly.
 // Decimals that fit every value of every panel into a cell (the same for all,
 // so the numbers line up), or nullopt when no values should be printed.
 std::optional<int> cell_value_decimals(Font& font, const HeatmapLayout& layout, const std::vector<Grid>& grids);
@@ -71,7 +72,8 @@ void draw_cell_values(Image& image, Font& font, const HeatmapLayout& layout, std
 Rgb text_color_on(Rgb background);
 
 // heatmap_axes.cpp: row labels left of the panel (where the layout has room
-// for them), column labels below it, rotated; group names outside those.
+// for them), column labels below it, rotated; group names outside those; the
+// colorbar.
 void draw_axis_labels(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid);
 void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid);
 // The names a group may show, longest first, where its whole name does not
@@ -80,7 +82,6 @@ void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std
 // GPC0..GPC7). Never a name cut inside a word.
 std::vector<std::string> group_name_forms(const std::vector<AxisGroup>& groups, const std::string& name);
 
-// colorbar.cpp
 void draw_colorbar(Image& image, Font& font, const HeatmapLayout& layout, const ColorScale& scale,
                    const std::string& colormap_name, const std::string& value_label);
 

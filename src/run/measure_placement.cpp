@@ -18,21 +18,15 @@
 namespace cumap {
 namespace {
 
-// A planned pair's tag says which class and which pass its lines belong to.
-constexpr int kPassesPerClass = 1 << 16;
-int tag_of(int cls, int pass) { return cls * kPassesPerClass + pass; }
-int class_of_tag(int tag) { return tag / kPassesPerClass; }
-int pass_of_tag(int tag) { return tag % kPassesPerClass; }
-
-MeasurementPlan base_plan(const PlacementRequest& r) {
-  const Options& o = *r.options;
+MeasurementPlan base_plan(const PlacementRequest& request) {
+  const Options& o = *request.options;
   MeasurementPlan plan;
-  for (int u : r.units) plan.units.push_back(unit_ref(u, o.device));
-  plan.counts = {r.iters, o.samples, o.warmup, o.ordered};
+  for (int u : request.units) plan.units.push_back(unit_ref(u, o.device));
+  plan.counts = {request.iters, o.samples, o.warmup, o.ordered};
   plan.probe = o.probe;
   plan.timeout_ms = o.timeout_ms;
   // Every device's arena has the same layout (the dsm path has none).
-  if (!r.homes->empty()) plan.arena = r.homes->front().arena;
+  if (!request.homes->empty()) plan.arena = request.homes->front().arena;
   plan.path = o.via;
   plan.flush_cache = o.flush_cache;
   plan.l2_persist = o.l2_persist;
@@ -40,14 +34,16 @@ MeasurementPlan base_plan(const PlacementRequest& r) {
 }
 
 // Which pairs run together, and which device holds each pair's flags.
-PairRounds pair_rounds(const PlacementRequest& r, const DeviceLinePools& pools) {
-  const Options& o = *r.options;
+PairRounds pair_rounds(const PlacementRequest& request, const DeviceLinePools& pools) {
+  const Options& o = *request.options;
+  const std::vector<int>& units = request.units;
   PairRounds rounds;
-  if (r.pairs_per_round <= 1) rounds = serial_rounds(r.units, o.ordered);
-  else if (ids_span_devices(r.units))  // a map across devices: ids by unit_id()
-    rounds = limit_rounds(device_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
-  else rounds = limit_rounds(round_robin_rounds(r.units, o.ordered), r.pairs_per_round, r.exclusive_key);
-  return cap_flags_per_device(place_flags(rounds, o.flag_on, o.device), pairs_each_device_holds(pools, r.placement));
+  if (request.pairs_per_round <= 1) rounds = serial_rounds(units, o.ordered);
+  else if (ids_span_devices(units))  // a map across devices: ids by unit_id()
+    rounds = limit_rounds(device_rounds(units, o.ordered), request.pairs_per_round, request.exclusive_key);
+  else rounds = limit_rounds(round_robin_rounds(units, o.ordered), request.pairs_per_round, request.exclusive_key);
+  return cap_flags_per_device(place_flags(rounds, o.flag_on, o.device),
+                              pairs_each_device_holds(pools, request.placement));
 }
 
 void add_stats(RunStats& sum, const RunStats& s) {
@@ -65,11 +61,11 @@ std::vector<Round> without_measured(std::vector<Round> rounds, const std::vector
   std::set<std::tuple<int, int, int>> have;  // a, b, the device that held the flags
   for (const PairStats& p : done)
     if (p.home_class == cls && p.pass == pass && !p.timed_out) have.emplace(p.a, p.b, p.flag_device);
-  for (Round& r : rounds)
-    std::erase_if(r.pairs, [&](const PlannedPair& p) {
+  for (Round& round : rounds)
+    std::erase_if(round.pairs, [&](const PlannedPair& p) {
       return have.contains({unit_id(p.a, default_device), unit_id(p.b, default_device), p.flags.device});
     });
-  std::erase_if(rounds, [](const Round& r) { return r.pairs.empty(); });
+  std::erase_if(rounds, [](const Round& round) { return round.pairs.empty(); });
   return rounds;
 }
 
@@ -84,28 +80,28 @@ struct PlacementPlans {
   MeasurementPlan settings;
 };
 
-PlacementPlans make_plans(const PlacementRequest& r) {
+PlacementPlans make_plans(const PlacementRequest& request) {
   DeviceLinePools pools;
-  for (const HomesResult& h : *r.homes)
+  for (const HomesResult& h : *request.homes)
     for (int c = 0; c < h.classes.class_count; ++c)
       pools[h.device].by_class.push_back(h.classes.lines_of(c, h.table.lines));
-  const PairRounds rounds = pair_rounds(r, pools);
+  const PairRounds rounds = pair_rounds(request, pools);
   PlacementPlans plans;
   // Inside a cluster the flags are in the partners' shared memory: L2 homes
   // and flag lines do not apply (no homes were found), and the path itself
   // decides which pairs it can reach, so one pass over the pairs says everything.
-  const bool dsm = r.options->via == Path::Dsm;
-  plans.class_count = dsm ? 1 : class_count(*r.homes);
-  plans.passes = dsm ? 1 : r.lines_per_class;
-  plans.settings = base_plan(r);
+  const bool dsm = request.options->via == Path::Dsm;
+  plans.class_count = dsm ? 1 : class_count(*request.homes);
+  plans.passes = dsm ? 1 : request.lines_per_class;
+  plans.settings = base_plan(request);
   for (int c = 0; c < plans.class_count; ++c)
     for (int pass = 0; pass < plans.passes; ++pass) {
-      MeasurementPlan plan = base_plan(r);
-      const int tag = tag_of(c, pass);
+      MeasurementPlan plan = base_plan(request);
+      const int tag = PairTag{c, pass}.encode();
       plan.rounds = without_measured(
-          dsm ? rounds_without_lines(rounds, tag, r.options->device)
-              : assign_lines(rounds, pools, r.placement, c, pass, plans.passes, tag, r.options->device),
-          r.already_measured, c, pass, r.options->device);
+          dsm ? rounds_without_lines(rounds, tag, request.options->device)
+              : assign_lines(rounds, pools, request.placement, c, pass, plans.passes, tag, request.options->device),
+          request.already_measured, c, pass, request.options->device);
       plans.all_rounds.insert(plans.all_rounds.end(), plan.rounds.begin(), plan.rounds.end());
       plans.by_class_pass.push_back(std::move(plan));
     }
@@ -140,40 +136,41 @@ struct Pilot {
 
 // Only the map's rounds that hold the sample, as planned, between two serial
 // runs of the sample.
-Pilot run_pilot(Backend& backend, const PlacementRequest& r) {
-  Pilot p;
-  p.plans = make_plans(r);
-  p.sample = measure_sample(backend, p.plans, *r.options);
-  MeasurementPlan pilot = p.plans.settings;
-  pilot.rounds = pilot_rounds(p.plans.all_rounds, static_cast<std::size_t>(r.options->check_pairs));
-  const Measurements measured = backend.measure(pilot, {});
-  std::map<PairKey, double> after = measure_serially(backend, p.sample.plan);
-  p.check = judge_serial_check(p.sample, after, measured, r.pairs_per_round, r.options->check_max_rel_diff);
-  p.check.pilot = true;
-  p.sample.before = std::move(after);
-  return p;
+Pilot run_pilot(Backend& backend, const PlacementRequest& request) {
+  Pilot pilot;
+  pilot.plans = make_plans(request);
+  pilot.sample = measure_sample(backend, pilot.plans, *request.options);
+  MeasurementPlan pilot_plan = pilot.plans.settings;
+  pilot_plan.rounds = pilot_rounds(pilot.plans.all_rounds, static_cast<std::size_t>(request.options->check_pairs));
+  const Measurements measured = backend.measure(pilot_plan, {});
+  std::map<PairKey, double> after = measure_serially(backend, pilot.sample.plan);
+  pilot.check =
+      judge_serial_check(pilot.sample, after, measured, request.pairs_per_round, request.options->check_max_rel_diff);
+  pilot.check.pilot = true;
+  pilot.sample.before = std::move(after);
+  return pilot;
 }
 
 // measure_placement over plans made already, with the check's sample
 // measured already where `sample` holds it.
-PlacementResult measure_plans(Backend& backend, const PlacementRequest& r, const PlacementPlans& plans,
+PlacementResult measure_plans(Backend& backend, const PlacementRequest& request, const PlacementPlans& plans,
                               std::optional<SerialSample> sample, const ProgressFn& progress, const StopFn& stop) {
   PlacementResult result;
-  result.placement = r.placement;
-  result.pairs_per_round = r.pairs_per_round;
+  result.placement = request.placement;
+  result.pairs_per_round = request.pairs_per_round;
   const std::size_t plan_count = plans.by_class_pass.size();
 
   // A concurrent placement measures its serial check sample before the
   // passes and again after them; the passes keep only the sample's values.
   std::set<PairKey> sample_keys;
-  if (r.pairs_per_round > 1 && !plans.all_rounds.empty()) {
-    if (!sample) sample = measure_sample(backend, plans, *r.options);
+  if (request.pairs_per_round > 1 && !plans.all_rounds.empty()) {
+    if (!sample) sample = measure_sample(backend, plans, *request.options);
     for (const Round& round : sample->plan.rounds) sample_keys.insert(key_of(round.pairs.front()));
   }
 
   // Flags in shared memory (dsm) have no line in the home table.
   std::optional<LineCorrection> correction;
-  if (r.options->line_correction && r.options->via != Path::Dsm) correction.emplace(*r.homes);
+  if (request.options->line_correction && request.options->via != Path::Dsm) correction.emplace(*request.homes);
 
   Measurements sampled;
   std::size_t done = 0;
@@ -192,35 +189,38 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& r, const
       const MeasurementPlan& plan = plans.by_class_pass[done];
       ++done;
       if (plan.rounds.empty()) continue;
-      Measurements m = backend.measure(plan, [&](std::size_t d, std::size_t t) {
+      Measurements measured = backend.measure(plan, [&](std::size_t d, std::size_t t) {
         if (progress) progress((done - 1) * t + d, plan_count * t);
       });
-      add_stats(result.stats, m.stats);
-      for (PairMeasurement& p : m.pairs) {
+      add_stats(result.stats, measured.stats);
+      for (PairMeasurement& p : measured.pairs) {
         if (sample_keys.contains(key_of(p))) sampled.pairs.push_back(p);
         class_pairs.push_back(std::move(p));
       }
     }
-    MapSpec spec{r.placement, c, r.units, r.options->ordered, r.iters};
-    LatencyMap map = summarize_measurements(class_pairs, spec, class_of_tag, pass_of_tag);
-    for (const PairStats& p : r.already_measured)
+    MapSpec spec{request.placement, c, request.units, request.options->ordered, request.iters};
+    LatencyMap map = summarize_measurements(
+        class_pairs, spec, [](int tag) { return PairTag::decode(tag).home_class; },
+        [](int tag) { return PairTag::decode(tag).pass; });
+    for (const PairStats& p : request.already_measured)
       if (p.home_class == c) map.pairs.push_back(p);
     if (correction) apply_line_correction(map, *correction);
     result.per_class.push_back(std::move(map));
   }
-  summarize_placement(result, {r.placement, MapSpec::kAllClasses, r.units, r.options->ordered, r.iters});
+  summarize_placement(result, {request.placement, MapSpec::kAllClasses, request.units, request.options->ordered,
+                               request.iters});
 
   if (sample && result.complete && !sampled.pairs.empty())
     result.checks.push_back(judge_serial_check(*sample, measure_serially(backend, sample->plan), sampled,
-                                               r.pairs_per_round, r.options->check_max_rel_diff));
+                                               request.pairs_per_round, request.options->check_max_rel_diff));
   return result;
 }
 
 }  // namespace
 
-PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, const ProgressFn& progress,
+PlacementResult measure_placement(Backend& backend, const PlacementRequest& request, const ProgressFn& progress,
                                   const StopFn& stop) {
-  return measure_plans(backend, r, make_plans(r), std::nullopt, progress, stop);
+  return measure_plans(backend, request, make_plans(request), std::nullopt, progress, stop);
 }
 
 PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,

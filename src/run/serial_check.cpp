@@ -27,9 +27,9 @@ std::pair<std::vector<double>, std::vector<double>> paired(const std::map<PairKe
 // Per-pair median round trip of every measurement that completed, in device
 // cycles where the backend counts them (a run's ns depend on the SM clock it
 // measured, which moves between launches), else in ns.
-std::map<PairKey, double> pair_medians(const Measurements& m) {
+std::map<PairKey, double> pair_medians(const Measurements& measured) {
   std::map<PairKey, double> out;
-  for (const PairMeasurement& p : m.pairs)
+  for (const PairMeasurement& p : measured.pairs)
     if (!p.timed_out)
       out[{p.a, p.b, p.flags.device, p.flags.first, p.flags.second}] = summarize(p.rtt_cycles.empty() ? p.rtt_ns : p.rtt_cycles).median;
   return out;

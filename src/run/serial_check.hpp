@@ -15,7 +15,7 @@ using PairKey = std::tuple<UnitRef, UnitRef, int, std::uint64_t, std::uint64_t>;
 
 // Per-pair median round trip of every measurement that completed, in device
 // cycles where the backend counts them, else in ns.
-std::map<PairKey, double> pair_medians(const Measurements& m);
+std::map<PairKey, double> pair_medians(const Measurements& measured);
 
 // The sample, one pair a round, and its serial medians before the map.
 struct SerialSample {

@@ -109,12 +109,7 @@ class FakeChipBackend final : public Backend {
       max_round_seen = std::max(max_round_seen, round.pairs.size());
       const double crowd = round.pairs.size() >= chip_.crowded_above ? 1.0 + chip_.crowding_penalty : 1.0;
       for (const PlannedPair& p : round.pairs) {
-        PairMeasurement m;
-        m.a = p.a;
-        m.b = p.b;
-        m.flags = p.flags;
-        m.tag = p.tag;
-        m.round = static_cast<int>(r);
+        PairMeasurement m = measurement_for(p, static_cast<int>(r));
         const std::uint64_t base = plan.arena.offset_bytes;
         const double wobble = 1.0 + chip_.noise * jitter(static_cast<unsigned>(measure_calls) * 7919u + r * 131u +
                                                            static_cast<unsigned>(p.flags.first));

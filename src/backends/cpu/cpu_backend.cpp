@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -136,12 +137,14 @@ class CpuBackend final : public Backend {
           jobs.push_back({pairs[p].a.unit, pairs[p].b.unit, &memory.word(pairs[p].flags.first),
                           &memory.word(pairs[p].flags.second)});
         if (flusher) flusher->flush();
-        const auto timings = cpu::run_cpu_round(jobs, plan.counts, plan.probe, plan.timeout_ms);
+        auto timings = cpu::run_cpu_round(jobs, plan.counts, plan.probe, plan.timeout_ms);
         ++out.stats.launches;
         for (std::size_t j = 0; j < jobs.size(); ++j) {
-          const PlannedPair& p = pairs[first + j];
-          out.pairs.push_back({p.a, p.b, p.flags, p.tag, static_cast<int>(r), timings[j].rtt_ns, {},
-                               timings[j].cold_rtt_ns, timings[j].timed_out});
+          PairMeasurement m = measurement_for(pairs[first + j], static_cast<int>(r));
+          m.rtt_ns = std::move(timings[j].rtt_ns);
+          m.cold_rtt_ns = timings[j].cold_rtt_ns;
+          m.timed_out = timings[j].timed_out;
+          out.pairs.push_back(std::move(m));
           // The next round may reuse these words and counts from 0 again.
           jobs[j].first->store(0);
           jobs[j].second->store(0);

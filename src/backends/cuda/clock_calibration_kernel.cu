@@ -1,8 +1,8 @@
 // The SM clock against %globaltimer, outside any measurement: the fallback
 // rate for launches too short to time themselves.
-#include "backends/cuda/clock_calibration_launch.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_ops.cuh"
+#include "backends/cuda/launches.hpp"
 
 namespace cumap::cuda {
 namespace {

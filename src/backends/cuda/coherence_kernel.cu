@@ -1,9 +1,9 @@
 // `cumap check-coherence`: SM L1 caches are not kept coherent with each
 // other; this shows, for each store and load operator, whether a reader that
 // holds a line in L1 sees another SM's store.
-#include "backends/cuda/coherence_launch.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_ops.cuh"
+#include "backends/cuda/launches.hpp"
 
 namespace cumap::cuda {
 

@@ -11,16 +11,13 @@
 #include <optional>
 #include <stdexcept>
 
-#include "backends/cuda/clock_calibration_launch.hpp"
-#include "backends/cuda/cluster/cluster_census_launch.hpp"
-#include "backends/cuda/coherence_launch.hpp"
+#include "backends/cuda/cluster/cluster_launches.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_buffer.hpp"
 #include "backends/cuda/cluster/dsm_map.hpp"
 #include "backends/cuda/l2_persistence.hpp"
 #include "backends/cuda/launch_buffers.hpp"
-#include "backends/cuda/line_probe_launch.hpp"
-#include "backends/cuda/pingpong_launch.hpp"
+#include "backends/cuda/launches.hpp"
 #include "backends/cuda/sm_topology.hpp"
 
 namespace cumap::cuda {

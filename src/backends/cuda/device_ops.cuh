@@ -82,7 +82,7 @@ __device__ __forceinline__ void send(unsigned* flag, unsigned k) {
 template <int P, int S = kGpuScope>
 __device__ __forceinline__ bool arrived(unsigned* flag, unsigned k) {
   // CAS polling rewrites the value it expects: every poll is an atomic at the
-  // line's L2 home, as in the seed protocol.
+  // line's L2 home, so the round trip includes the way there and back.
   if constexpr (P == kCas) return cas<S>(flag, k, k) == k;
   else if constexpr (P == kExch) return ld_relaxed<S>(flag) == k;
   else if constexpr (P == kAcqRel) return ld_acquire<S>(flag) == k;

@@ -98,12 +98,7 @@ std::vector<PairMeasurement> decode_launch(const MeasurementPlan& plan, RoundRan
   std::size_t i = 0;  // the pair's index in the launch
   for (std::size_t r = range.begin; r < range.end; ++r) {
     for (const PlannedPair& p : plan.rounds[r].pairs) {
-      PairMeasurement m;
-      m.a = p.a;
-      m.b = p.b;
-      m.flags = p.flags;
-      m.tag = p.tag;
-      m.round = static_cast<int>(r);
+      PairMeasurement m = measurement_for(p, static_cast<int>(r));
       for (const LaunchRecords& member : records) m.timed_out |= member.status.at(i) != kPairOk;
       if (!m.timed_out) {
         const auto a = static_cast<std::size_t>(member_of(group, p.a.device));

@@ -5,7 +5,7 @@
 // the L2 carries nothing else.
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_ops.cuh"
-#include "backends/cuda/line_probe_launch.hpp"
+#include "backends/cuda/launches.hpp"
 
 namespace cumap::cuda {
 namespace {

@@ -9,7 +9,7 @@
 // the memory of one of them with system-scope operations.
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_ops.cuh"
-#include "backends/cuda/pingpong_launch.hpp"
+#include "backends/cuda/launches.hpp"
 
 namespace cumap::cuda {
 namespace {
@@ -20,7 +20,7 @@ using namespace dev;
 // copy of the control counters and every add goes to every copy (system
 // scope: over the link), so that a waiting block only ever polls its own
 // GPU's memory; the link carries one add per finished pair, not the polls.
-// With one GPU every operation is the plain .gpu one it always was.
+// With one GPU every operation is a plain .gpu one: system scope costs more.
 struct Group {
   const PingPongParams& pp;
 

@@ -1,7 +1,7 @@
 #include "backends/cuda/sm_topology.hpp"
 
 #include "backends/cuda/device_buffer.hpp"
-#include "backends/cuda/cluster/cluster_census_launch.hpp"
+#include "backends/cuda/cluster/cluster_launches.hpp"
 #include "core/topology_discovery.hpp"
 
 namespace cumap::cuda {

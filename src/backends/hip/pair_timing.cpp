@@ -8,12 +8,7 @@ namespace cumap {
 
 PairMeasurement pair_measurement_from_result(const PlannedPair& pair, int round, const PingPongResult& result,
                                              const protocol::Counts& counts, const HipClocks& clocks) {
-  PairMeasurement m;
-  m.a = pair.a;
-  m.b = pair.b;
-  m.flags = pair.flags;
-  m.tag = pair.tag;
-  m.round = round;
+  PairMeasurement m = measurement_for(pair, round);
   m.timed_out = result.timed_out;
   const double ns_per_tick = 1e9 / clocks.wall_hz;
   if (result.cold_ticks > 0) {  // 0: the kernel timed out before one round trip

@@ -1,6 +1,5 @@
 // Which SMs share a thread block cluster: the evidence GPC discovery merges.
-#include "backends/cuda/cluster/cluster_census_launch.hpp"
-#include "backends/cuda/cluster/cluster_launch_config.hpp"
+#include "backends/cuda/cluster/cluster_launches.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_ops.cuh"
 

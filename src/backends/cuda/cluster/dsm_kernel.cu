@@ -7,10 +7,9 @@
 // (all waits are bounded), so a timed-out pair cannot hang the cluster.
 #include <cstddef>
 
-#include "backends/cuda/cluster/cluster_launch_config.hpp"
+#include "backends/cuda/cluster/cluster_launches.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cluster/dsm_device_ops.cuh"
-#include "backends/cuda/cluster/dsm_launch.hpp"
 
 namespace cumap::cuda {
 namespace {

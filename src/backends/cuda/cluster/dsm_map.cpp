@@ -12,7 +12,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_buffer.hpp"
-#include "backends/cuda/cluster/dsm_launch.hpp"
+#include "backends/cuda/cluster/cluster_launches.hpp"
 #include "cumap/error.hpp"
 
 namespace cumap::cuda {

@@ -108,12 +108,7 @@ std::string to_string(DsmStop s) {
 PairMeasurement decode_dsm_entry(const PlannedPair& planned, int round, const std::uint64_t* sample_cycles,
                                  std::uint64_t cold_cycles, int status, const protocol::Counts& counts,
                                  double cycles_per_ns) {
-  PairMeasurement m;
-  m.a = planned.a;
-  m.b = planned.b;
-  m.flags = planned.flags;
-  m.tag = planned.tag;
-  m.round = round;
+  PairMeasurement m = measurement_for(planned, round);
   m.timed_out = status != kDsmPairOk;
   if (m.timed_out) return m;
   for (int s = 0; s < counts.samples; ++s) {

@@ -1,0 +1,26 @@
+#pragma once
+// What each command of the command line runs (main dispatches to these).
+// Each returns the exit code.
+#include "cli/command_line.hpp"
+
+namespace cumap::cli {
+
+// The default command: measure every pair for each placement, write the
+// outputs, print a summary. Its steps are in src/run/map_run.hpp.
+int run_map(const MapCommand& command);
+
+// `cumap homes`: home discovery alone (the first step of every map). Writes
+// homes.csv, homes.json, heatmap-homes.png and meta.json into --out and
+// prints one summary line.
+int run_homes(const HomesCommand& command);
+
+// `cumap topology`: prints the groups the backend discovered, and how.
+int run_topology(const TopologyCommand& command);
+
+// `cumap --list-devices`: one line per built backend.
+int run_list_devices(const ListDevicesCommand& command);
+
+// `cumap check-coherence`: the L1 coherence table for one reader/writer pair.
+int run_check_coherence(const CoherenceCommand& command);
+
+}  // namespace cumap::cli
