@@ -6,8 +6,6 @@
 #include <sstream>
 #include <string>
 
-#include <unistd.h>
-
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -17,6 +15,7 @@
 #include "report/output_directory.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
+#include "temp_dir.hpp"
 
 namespace cumap::cli {
 namespace {
@@ -31,9 +30,9 @@ std::string read(const fs::path& p) {
 }
 
 struct TwoChipRun {
-  fs::path dir;
+  test::TempDir tmp;
+  fs::path dir = tmp / "out";
   MapResult result;
-  ~TwoChipRun() { fs::remove_all(dir); }
 };
 
 // The steps run_map takes, over the fake.
@@ -61,7 +60,7 @@ void map_two_chips(TwoChipRun& run) {
 }
 
 TEST(cli_OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {
-  TwoChipRun run{fs::temp_directory_path() / ("cumap-across-" + std::to_string(::getpid())), {}};
+  TwoChipRun run;
   map_two_chips(run);
   const fs::path& d = run.dir;
   for (const char* f : {"matrix-same-line.csv", "matrix-split-line-home1.csv", "pairs.csv", "gpus.csv", "meta.json",

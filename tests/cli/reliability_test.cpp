@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../sanitizer_build.hpp"
+#include "sanitizer_build.hpp"
 
 #include "cli_harness.hpp"
 

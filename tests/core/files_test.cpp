@@ -30,7 +30,7 @@ std::size_t entries(const fs::path& dir) {
 }
 
 TEST(core_WriteFileAtomic, WritesAndReplacesLeavingNoTempFile) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   const fs::path file = tmp.path() / "map.csv";
   write_file_atomic(file, "first\n");
   EXPECT_EQ(contents(file), "first\n");
@@ -42,7 +42,7 @@ TEST(core_WriteFileAtomic, WritesAndReplacesLeavingNoTempFile) {
 }
 
 TEST(core_WriteFileAtomic, FailureThrowsRuntimeFailureNamingThePath) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   const fs::path file = tmp.path() / "missing-dir" / "map.csv";
   try {
     write_file_atomic(file, "x");
@@ -54,7 +54,7 @@ TEST(core_WriteFileAtomic, FailureThrowsRuntimeFailureNamingThePath) {
 }
 
 TEST(core_WriteFileAtomic, FailedRenameRemovesTheTempFile) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   const fs::path target = tmp.path() / "occupied";
   fs::create_directories(target / "child");  // rename of a file over a non-empty directory fails
   EXPECT_THROW(write_file_atomic(target, "x"), RuntimeFailure);
@@ -62,7 +62,7 @@ TEST(core_WriteFileAtomic, FailedRenameRemovesTheTempFile) {
 }
 
 TEST(core_EnsureWritableDir, CreatesNestedDirectoriesAndLeavesNoProbe) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   const fs::path out = tmp.path() / "a" / "b";
   ensure_writable_dir(out);
   EXPECT_TRUE(fs::is_directory(out));
@@ -73,7 +73,7 @@ TEST(core_EnsureWritableDir, CreatesNestedDirectoriesAndLeavesNoProbe) {
 
 TEST(core_EnsureWritableDir, FailsUnderARegularFileAndCreatesNothing) {
   // chmod cannot stop root from writing; a path below a regular file fails for everyone.
-  const TempDir tmp;
+  const test::TempDir tmp;
   const fs::path file = tmp.path() / "plain";
   write_file_atomic(file, "not a directory");
   const fs::path out = file / "sub" / "deeper";
@@ -88,7 +88,7 @@ TEST(core_EnsureWritableDir, FailsUnderARegularFileAndCreatesNothing) {
 }
 
 TEST(core_EnsureWritableDir, RejectsAFileInPlaceOfTheDirectory) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   const fs::path file = tmp.path() / "plain";
   write_file_atomic(file, "x");
   EXPECT_THROW(ensure_writable_dir(file), UsageError);
@@ -97,7 +97,7 @@ TEST(core_EnsureWritableDir, RejectsAFileInPlaceOfTheDirectory) {
 
 TEST(core_EnsureWritableDir, RemovesTheDirectoriesItMadeWhenTheyAreUnwritable) {
   if (::geteuid() == 0) GTEST_SKIP() << "root can write into a read-only directory";
-  const TempDir tmp;
+  const test::TempDir tmp;
   // With this umask every new directory comes out read-only: mkdir succeeds,
   // then the probe file (or the next level) cannot be created.
   const mode_t old_mask = ::umask(0222);

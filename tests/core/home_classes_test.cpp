@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../sanitizer_build.hpp"
+#include "sanitizer_build.hpp"
 #include "core/homes.hpp"
 #include "core/topology_discovery.hpp"
 

@@ -38,7 +38,7 @@ TEST(core_Interrupt, NeverStopNeverStops) { EXPECT_FALSE(NeverStop{}.stop_reques
 // that the child sees this test's directory).
 TEST(core_InterruptDeathTest, SecondSignalRemovesTempFilesAndExits130) {
   GTEST_FLAG_SET(death_test_style, "fast");
-  const TempDir tmp;
+  const test::TempDir tmp;
   const fs::path temp = tmp.path() / "half-written.tmp";
   const fs::path kept = tmp.path() / "finished.csv";
   EXPECT_EXIT(
@@ -69,7 +69,7 @@ TEST(core_TempFiles, RegistrationLastsAsLongAsTheObject) {
 }
 
 TEST(core_TempFiles, WriteFileAtomicUnregistersItsTempFile) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   const std::size_t before = registered_temp_file_count();
   write_file_atomic(tmp.path() / "x.csv", "x\n");
   EXPECT_EQ(registered_temp_file_count(), before);

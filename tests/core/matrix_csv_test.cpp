@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../sanitizer_build.hpp"
+#include "sanitizer_build.hpp"
 
 #include "cumap/error.hpp"
 #include "report/atomic_file.hpp"
@@ -88,7 +88,7 @@ TEST(core_MatrixCsv, RejectsMalformedInputWithLineNumbers) {
 }
 
 TEST(core_MatrixCsv, ReadsFilesAndReportsMissingOnes) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   const auto& dir = tmp.path();
   const auto path = dir / "m.csv";
   write_file_atomic(path, matrix_csv(sample_matrix()));
@@ -135,7 +135,7 @@ long peak_rss_bytes() {
 // reader once kept every field as a std::string: ~60 bytes a cell).
 TEST(core_MatrixCsv, BigMatrixCostsAboutEightBytesACell) {
   constexpr int n = 2000;
-  const TempDir tmp;
+  const test::TempDir tmp;
   const auto path = tmp.path() / "big.csv";
   {
     // Row by row, so that writing it raises the peak by little.

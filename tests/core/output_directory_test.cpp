@@ -24,7 +24,7 @@ std::size_t entries(const fs::path& dir) {
 }
 
 TEST(core_OutputDirectory, CreatesTheChainAndRemovesExactlyItOnFailure) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   fs::create_directory(tmp.path() / "n1");
   {
     OutputDirectory out(tmp.path() / "n1" / "a" / "b");
@@ -37,7 +37,7 @@ TEST(core_OutputDirectory, CreatesTheChainAndRemovesExactlyItOnFailure) {
 }
 
 TEST(core_OutputDirectory, KeepLeavesEverything) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   {
     OutputDirectory out(tmp.path() / "x" / "y");
     out.write("m.csv", "1\n");
@@ -47,7 +47,7 @@ TEST(core_OutputDirectory, KeepLeavesEverything) {
 }
 
 TEST(core_OutputDirectory, DiscardRemovesNewFilesButNotOlderOnes) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   const fs::path dir = tmp.path() / "out";
   fs::create_directory(dir);
   std::ofstream(dir / "earlier.csv") << "from an earlier run\n";
@@ -62,7 +62,7 @@ TEST(core_OutputDirectory, DiscardRemovesNewFilesButNotOlderOnes) {
 }
 
 TEST(core_OutputDirectory, NeverRemovesWhatOthersPutIntoACreatedDirectory) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   {
     OutputDirectory out(tmp.path() / "a" / "b");
     std::ofstream(tmp.path() / "a" / "someone-elses.txt") << "x";
@@ -72,7 +72,7 @@ TEST(core_OutputDirectory, NeverRemovesWhatOthersPutIntoACreatedDirectory) {
 }
 
 TEST(core_OutputDirectory, DanglingSymlinkIsAUsageErrorAndStays) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   const fs::path link = tmp.path() / "L";
   fs::create_symlink("/nonexistent/t", link);
   try {
@@ -90,7 +90,7 @@ TEST(core_OutputDirectory, DanglingSymlinkIsAUsageErrorAndStays) {
 }
 
 TEST(core_OutputDirectory, SymlinkToADirectoryIsFollowed) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   fs::create_directory(tmp.path() / "real");
   fs::create_directory_symlink(tmp.path() / "real", tmp.path() / "L");
   {
@@ -102,20 +102,20 @@ TEST(core_OutputDirectory, SymlinkToADirectoryIsFollowed) {
 }
 
 TEST(core_OutputDirectory, UnderARegularFileFailsAndCreatesNothing) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   std::ofstream(tmp.path() / "afile") << "x";
   EXPECT_THROW(OutputDirectory(tmp.path() / "d" / "afile-sibling" / ".." / ".." / "afile" / "out"), UsageError);
   EXPECT_EQ(entries(tmp.path()), 1u) << "d/ and d/afile-sibling/ made on the way must be removed again";
 }
 
 TEST(core_OutputDirectory, TooLongANameIsAUsageError) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   EXPECT_THROW(OutputDirectory(tmp.path() / "ok" / std::string(300, 'n')), UsageError);
   EXPECT_EQ(entries(tmp.path()), 0u);
 }
 
 TEST(core_CheckOutputFile, RejectsDirectoriesMissingFoldersAndEmptyNames) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   fs::create_directory(tmp.path() / "dir");
   std::ofstream(tmp.path() / "afile") << "x";
   EXPECT_THROW(check_output_file(""), UsageError);
@@ -133,7 +133,7 @@ TEST(core_CheckOutputFile, RejectsDirectoriesMissingFoldersAndEmptyNames) {
 }
 
 TEST(core_WriteFileAtomic, NeverWritesThroughASymlinkInTheTempName) {
-  const TempDir tmp;
+  const test::TempDir tmp;
   // Someone's file where a careless temporary name would point.
   std::ofstream(tmp.path() / "victim") << "precious";
   for (int attempt = 0; attempt < 3; ++attempt)

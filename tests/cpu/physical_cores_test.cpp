@@ -5,11 +5,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include "backends/cpu/physical_cores.hpp"
+#include "temp_dir.hpp"
 
 namespace cumap::cpu {
 namespace {
@@ -22,8 +21,8 @@ void write(const fs::path& file, const std::string& text) {
 }
 
 // cpu c on core c % 2 of package 0: cpus 0,2 and 1,3 are SMT siblings.
-fs::path fake_sysfs() {
-  const fs::path root = fs::temp_directory_path() / fmt::format("cumap_cores_{}", ::getpid());
+fs::path fake_sysfs(const test::TempDir& tmp) {
+  const fs::path root = tmp.path();
   for (int c = 0; c < 4; ++c) {
     const fs::path t = root / fmt::format("cpu{}", c) / "topology";
     write(t / "physical_package_id", "0");
@@ -34,9 +33,8 @@ fs::path fake_sysfs() {
 }
 
 TEST(cpu_PhysicalCores, SmtSiblingsShareAKey) {
-  const fs::path root = fake_sysfs();
-  const auto keys = physical_core_keys(root, {0, 1, 2, 3});
-  fs::remove_all(root);
+  const test::TempDir tmp;
+  const auto keys = physical_core_keys(fake_sysfs(tmp), {0, 1, 2, 3});
   ASSERT_EQ(keys.size(), 4u);
   EXPECT_EQ(keys.at(0), keys.at(2));
   EXPECT_EQ(keys.at(1), keys.at(3));

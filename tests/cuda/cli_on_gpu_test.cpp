@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpu_available.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
@@ -22,8 +23,8 @@ TEST(cuda_device, CommandWritesEveryOutput) {
   CUMAP_REQUIRE_GPU();
   const auto binary = cumap_binary();
   if (!std::filesystem::exists(binary)) GTEST_SKIP() << "no cumap binary at " << binary << " (set CUMAP_BINARY)";
-  const auto dir = std::filesystem::temp_directory_path() / "cumap_cli_on_gpu";
-  std::filesystem::remove_all(dir);
+  const cumap::test::TempDir tmp;
+  const auto dir = tmp / "out";
   const std::string cmd =
       binary.string() + " --backend cuda --units 0-5 --iters 50 --samples 3 --quiet --out " + dir.string();
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
@@ -34,15 +35,14 @@ TEST(cuda_device, CommandWritesEveryOutput) {
   const auto j = nlohmann::json::parse(meta);
   EXPECT_EQ(j["backend"], "cuda");
   EXPECT_GT(j["device"]["clock_hz"].get<double>(), 1e8);
-  std::filesystem::remove_all(dir);
 }
 
 TEST(cuda_device, HomesCommandWritesItsFiles) {
   CUMAP_REQUIRE_GPU();
   const auto binary = cumap_binary();
   if (!std::filesystem::exists(binary)) GTEST_SKIP() << "no cumap binary at " << binary << " (set CUMAP_BINARY)";
-  const auto dir = std::filesystem::temp_directory_path() / "cumap_homes_on_gpu";
-  std::filesystem::remove_all(dir);
+  const cumap::test::TempDir tmp;
+  const auto dir = tmp / "out";
   // Every SM over 64 lines: enough for an H100's two L2 halves to show, in seconds.
   const std::string cmd = binary.string() + " homes --backend cuda --home-lines 64 --quiet --out " + dir.string();
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
@@ -55,7 +55,6 @@ TEST(cuda_device, HomesCommandWritesItsFiles) {
   EXPECT_GE(meta["homes"]["class_count"].get<int>(), 1);
   EXPECT_EQ(meta["display_order"].size(), meta["device"]["unit_count"].get<std::size_t>());
   EXPECT_FALSE(meta.contains("maps"));
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

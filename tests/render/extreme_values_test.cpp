@@ -12,7 +12,7 @@
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
 #include "report/render_file.hpp"
-#include "test_files.hpp"
+#include "temp_dir.hpp"
 
 namespace cumap {
 namespace {

@@ -11,7 +11,7 @@
 #include "render/colormap_tables.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
-#include "test_files.hpp"
+#include "temp_dir.hpp"
 
 namespace cumap {
 namespace {

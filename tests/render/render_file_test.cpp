@@ -6,7 +6,7 @@
 #include "cumap/render.hpp"
 #include "report/render_file.hpp"
 #include "png_reader.hpp"
-#include "test_files.hpp"
+#include "temp_dir.hpp"
 
 namespace cumap {
 namespace {
