@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/matrix.hpp"
-#include "plan/planner.hpp"
+#include "cumap/backend.hpp"
 #include "core/stats.hpp"
 
 namespace cumap {
@@ -128,8 +128,9 @@ TEST(core_LatencyMap, ManyPairsKeepTheirOrder) {
   std::vector<int> units;
   for (int i = 0; i < 40; ++i) units.push_back(i);
   std::vector<PairMeasurement> raw;
-  for (const auto& round : serial_rounds(units, false))
-    for (const UnitPair& p : round) raw.push_back(measured(p.a, p.b, 0, {double(p.a * 100 + p.b), 1e9, 0}));
+  for (int a : units)  // every pair a < b, in row-major order
+    for (int b = a + 1; b < static_cast<int>(units.size()); ++b)
+      raw.push_back(measured(a, b, 0, {double(a * 100 + b), 1e9, 0}));
   MapSpec spec;
   spec.units = units;
   const LatencyMap map = summarized(raw, spec);
@@ -194,6 +195,42 @@ TEST(core_MapMatrices, PerClassHeadlineLineSetsAndTimeouts) {
   const LatencyMap merged = merge_maps(maps, all);
   EXPECT_DOUBLE_EQ(merged.oneway_ns().at(0, 1), m.combined.at(0, 1));
   EXPECT_DOUBLE_EQ(merged.line_spread_ns().at(0, 1), m.line_spread.at(0, 1));
+}
+
+// Pair a-b whose five samples all took a round trip of 2 x `oneway` ns.
+PairStats pair_at(int a, int b, double oneway) {
+  PairStats p;
+  p.a = a;
+  p.b = b;
+  p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 5};
+  return p;
+}
+
+TEST(core_LatencyMap, AHeadlineWeighsEveryHomeClassEquallyWhateverItsLineCount) {
+  LatencyMap map;
+  map.spec.units = {0, 1};
+  // Class 0: three lines at 100 ns; class 1: one line at 200 ns. One median
+  // over all four would say 100; each class weighing the same says 150.
+  for (auto [cls, oneway] : {std::pair<int, double>{0, 100}, {0, 100}, {0, 100}, {1, 200}}) {
+    PairStats p = pair_at(0, 1, oneway);
+    p.home_class = cls;
+    map.pairs.push_back(p);
+  }
+  EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 150.0);
+}
+
+// A pair across devices measured with the flags on each side: each side is a
+// line set of its own, and the cell weighs both sides the same, whatever
+// their line counts (here 3 lines at 1000 ns on device 0, 1 at 1200 on 1).
+TEST(core_LatencyMap, EachFlagDeviceWeighsTheSameInACell) {
+  LatencyMap map;
+  map.spec.units = {0, 100000};
+  for (auto [device, oneway] : {std::pair<int, double>{0, 1000}, {0, 1000}, {0, 1000}, {1, 1200}}) {
+    PairStats p = pair_at(0, 100000, oneway);
+    p.flag_device = device;
+    map.pairs.push_back(p);
+  }
+  EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 1100.0);
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
+#include <map>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -68,6 +70,29 @@ TEST(core_UnitList, FormatsIntoRanges) {
 TEST(core_UnitList, FormatThenParseRoundTrips) {
   const std::vector<int> units{0, 1, 2, 3, 8, 10, 11, 12, 31};
   EXPECT_EQ(parse_unit_list(format_unit_list(units), 32), units);
+}
+
+TEST(core_UnitIds, FilesNameUnitsAcrossGpusByGpuAndSm) {
+  EXPECT_FALSE(ids_span_devices({0, 5, 131}));
+  EXPECT_TRUE(ids_span_devices({0, 100005}));
+  EXPECT_EQ(format_unit_id(5, false), "5");
+  EXPECT_EQ(format_unit_id(5, true), "g0.5");
+  EXPECT_EQ(format_unit_id(100131, true), "g1.131");
+  EXPECT_EQ(parse_unit_id("g1.131"), 100131);
+  EXPECT_EQ(parse_unit_id("g0.5"), 5);
+  EXPECT_EQ(parse_unit_id(" 17 "), 17);
+  for (const char* bad : {"g1", "g.5", "gx.5", "g1.x", "g1.5.", "-3", "g-1.5", "", "g1.100000"})
+    EXPECT_FALSE(parse_unit_id(bad).has_value()) << bad;
+}
+
+TEST(core_UnitIds, UnitListsAcrossGpus) {
+  const std::map<int, int> counts{{0, 132}, {1, 132}};
+  EXPECT_EQ(parse_device_unit_list("0-1", counts), (std::vector<int>{0, 1, 100000, 100001}));
+  EXPECT_EQ(parse_device_unit_list("g1.0-1,g0.7", counts), (std::vector<int>{7, 100000, 100001}));
+  EXPECT_THROW(parse_device_unit_list("g2.0", counts), UsageError);
+  EXPECT_THROW(parse_device_unit_list("g1.132", counts), UsageError);
+  EXPECT_THROW(parse_device_unit_list("g1", counts), UsageError);
+  EXPECT_THROW(parse_device_unit_list("", counts), UsageError);
 }
 
 }  // namespace

@@ -6,12 +6,10 @@
 
 #include "cumap/error.hpp"
 #include "cumap/render.hpp"
-#include "report/render_file.hpp"
 #include "png_reader.hpp"
 #include "render/colormap_tables.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
-#include "temp_dir.hpp"
 
 namespace cumap {
 namespace {
@@ -48,14 +46,13 @@ Topology four_groups(int n) {
 
 struct Drawn {
   render::HeatmapLayout layout;
-  Image image;  // decoded from the written PNG
+  Image image;  // decoded from the encoded PNG
 };
 
-Drawn draw(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style, const test::TempDir& dir) {
+Drawn draw(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style) {
   render::Font font(render::default_font_path());
   Drawn drawn{render::plan_heatmap(font, panels, style), {}};
-  write_png(dir / "map.png", render_heatmap(panels, style));
-  drawn.image = test::read_png(dir / "map.png");
+  drawn.image = test::decode_png(encode_png(render_heatmap(panels, style)));
   return drawn;
 }
 
@@ -86,11 +83,10 @@ class render_Heatmap : public ::testing::Test {
   static constexpr int kUnits = 132;
   std::vector<HeatmapPanel> panels_;
   HeatmapStyle style_;
-  test::TempDir dir_;
 };
 
 TEST_F(render_Heatmap, png_has_the_layouts_size) {
-  const Drawn d = draw(panels_, style_, dir_);
+  const Drawn d = draw(panels_, style_);
   EXPECT_EQ(d.image.width, d.layout.width);
   EXPECT_EQ(d.image.height, d.layout.height);
   EXPECT_EQ(d.layout.cell_width, 6);
@@ -102,7 +98,7 @@ TEST_F(render_Heatmap, cells_have_exactly_their_colormap_color) {
   style_.colormap = "magma";
   panels_[0].matrix.at(3, 7) = 300.0;   // the middle of the fixed scale
   panels_[1].matrix.at(20, 2) = 900.0;  // above the scale: clamped to the top
-  const Drawn d = draw(panels_, style_, dir_);
+  const Drawn d = draw(panels_, style_);
   EXPECT_EQ(cell_center(d, 0, 3, 7), colormap("magma", 0.5));
   EXPECT_EQ(cell_center(d, 1, 20, 2), colormap("magma", 1.0));
   for (int r : {0, 50, 131})
@@ -114,7 +110,7 @@ TEST_F(render_Heatmap, cells_have_exactly_their_colormap_color) {
 }
 
 TEST_F(render_Heatmap, diagonal_and_missing_cells_are_gray) {
-  const Drawn d = draw(panels_, style_, dir_);
+  const Drawn d = draw(panels_, style_);
   for (int i : {0, 33, 131}) {
     EXPECT_EQ(cell_center(d, 0, i, i), kMissingGray);
     EXPECT_EQ(cell_center(d, 1, i, i), kMissingGray);
@@ -124,7 +120,7 @@ TEST_F(render_Heatmap, diagonal_and_missing_cells_are_gray) {
 }
 
 TEST_F(render_Heatmap, colorbar_runs_through_the_colormap_in_order) {
-  const Drawn d = draw(panels_, style_, dir_);
+  const Drawn d = draw(panels_, style_);
   const render::Rect& bar = d.layout.colorbar;
   const auto& table = render::kViridis;
   int previous = static_cast<int>(table.size());
@@ -143,7 +139,7 @@ TEST_F(render_Heatmap, colorbar_runs_through_the_colormap_in_order) {
 }
 
 TEST_F(render_Heatmap, separators_mark_group_boundaries) {
-  const Drawn d = draw(panels_, style_, dir_);
+  const Drawn d = draw(panels_, style_);
   const render::Rect& p = d.layout.panels[0];
   const int boundary = p.x + (kUnits / 4) * d.layout.cell_width;  // first cell of GPC1
   EXPECT_EQ(d.image.pixel(boundary, p.y + 10 * d.layout.cell_height + 2), render::kSeparator);
@@ -151,7 +147,7 @@ TEST_F(render_Heatmap, separators_mark_group_boundaries) {
 }
 
 TEST_F(render_Heatmap, text_regions_hold_ink) {
-  const Drawn d = draw(panels_, style_, dir_);
+  const Drawn d = draw(panels_, style_);
   const auto& l = d.layout;
   EXPECT_GT(non_white_pixels(d.image, l.title), 50);
   EXPECT_GT(non_white_pixels(d.image, l.panel_titles[0]), 30);
@@ -175,7 +171,7 @@ TEST_F(render_Heatmap, text_regions_hold_ink) {
 
 TEST_F(render_Heatmap, without_groups_there_are_no_separators_or_group_names) {
   style_.groups.reset();
-  const Drawn d = draw(panels_, style_, dir_);
+  const Drawn d = draw(panels_, style_);
   EXPECT_EQ(d.layout.column_groups[0].height, 0);
   const render::Rect& p = d.layout.panels[0];
   for (int x = p.x; x < p.right(); ++x)
@@ -184,7 +180,7 @@ TEST_F(render_Heatmap, without_groups_there_are_no_separators_or_group_names) {
 
 TEST_F(render_Heatmap, thousand_units_fit_one_pixel_a_cell) {
   const std::vector<HeatmapPanel> big{HeatmapPanel{"1024", random_matrix(1024, 3)}};
-  const Drawn d = draw(big, style_, dir_);
+  const Drawn d = draw(big, style_);
   EXPECT_EQ(d.layout.cell_width, 1);
   EXPECT_EQ(d.image.width, d.layout.width);
   EXPECT_EQ(cell_center(d, 0, 1000, 1000), kMissingGray);

@@ -7,11 +7,9 @@
 
 #include "cumap/error.hpp"
 #include "cumap/render.hpp"
-#include "report/render_file.hpp"
 #include "png_reader.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
-#include "temp_dir.hpp"
 
 namespace cumap {
 namespace {
@@ -45,12 +43,11 @@ class render_Table : public ::testing::Test {
     style_.scale = std::pair{kLo, kHi};
     style_.value_label = "ns per dependent atomic";
   }
-  // Draws, writes and decodes the table; the layout it was drawn with.
+  // Draws, encodes and decodes the table; the layout it was drawn with.
   render::HeatmapLayout draw(const HeatmapTable& table) {
     render::Font font(render::default_font_path());
     const render::HeatmapLayout layout = render::plan_table_heatmap(font, table, style_);
-    write_png(dir_ / "table.png", render_table_heatmap(table, style_));
-    image_ = test::read_png(dir_ / "table.png");
+    image_ = test::decode_png(encode_png(render_table_heatmap(table, style_)));
     return layout;
   }
   Rgb cell_center(const render::HeatmapLayout& l, int r, int c) const {
@@ -64,7 +61,6 @@ class render_Table : public ::testing::Test {
     return count;
   }
   HeatmapStyle style_;
-  test::TempDir dir_;
   Image image_;
 };
 

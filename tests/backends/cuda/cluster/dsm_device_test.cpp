@@ -12,7 +12,7 @@
 #include "backends/cuda/cluster/dsm_map.hpp"
 #include "cumap/error.hpp"
 #include "core/stats.hpp"
-#include "../cuda/gpu_available.hpp"
+#include "gpu_available.hpp"
 
 namespace cumap::cuda {
 namespace {

@@ -181,5 +181,26 @@ TEST(core_Meta, TimestampIsIso8601Utc) {
   EXPECT_FALSE(host_name().empty());
 }
 
+TEST(core_PairsCsv, AcrossGpusUnitsAndTheFlagsGpuReadBack) {
+  LatencyMap map;
+  map.spec.units = {0, 100000};
+  PairStats p;
+  p.a = 0;
+  p.b = 100000;
+  p.flag_device = 1;
+  p.first_flag = 128;
+  p.second_flag = 132;
+  p.rtt_ns = {2000, 1900, 2100, 1800, 0, 5};
+  p.iters = 50;
+  map.pairs = {p};
+  const std::string csv = pairs_csv({&map});
+  EXPECT_NE(csv.find("\ng0.0,g1.0,global,same-line,0,0,128,132,1,"), std::string::npos) << csv;
+  const auto back = parse_pairs_csv(csv);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].stats.a, 0);
+  EXPECT_EQ(back[0].stats.b, 100000);
+  EXPECT_EQ(back[0].stats.flag_device, 1);
+}
+
 }  // namespace
 }  // namespace cumap

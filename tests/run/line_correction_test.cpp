@@ -73,19 +73,6 @@ TEST(core_LineCorrection, MapsShowTheCorrectedValueAndLinesThatDifferByTheirHome
   EXPECT_DOUBLE_EQ(map.line_spread_ns().at(0, 1), 15.0) << "the spread stays that of the measured values";
 }
 
-TEST(core_LatencyMap, AHeadlineWeighsEveryHomeClassEquallyWhateverItsLineCount) {
-  LatencyMap map;
-  map.spec.units = {0, 1};
-  // Class 0: three lines at 100 ns; class 1: one line at 200 ns. One median
-  // over all four would say 100; each class weighing the same says 150.
-  for (auto [cls, oneway] : {std::pair<int, double>{0, 100}, {0, 100}, {0, 100}, {1, 200}}) {
-    PairStats p = pair_at(0, 1, oneway);
-    p.home_class = cls;
-    map.pairs.push_back(p);
-  }
-  EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 150.0);
-}
-
 // Two devices with a table each. A pair across them has its flags on one:
 // only the unit on that device has a row for the line; the other reaches it
 // over the link, which the table does not measure, so its terms stay out.
@@ -106,20 +93,6 @@ TEST(core_LineCorrection, AcrossDevicesOnlyTheUnitOnTheFlagsDeviceCounts) {
   EXPECT_DOUBLE_EQ(c.oneway_ns(100000, 100001, 1, 256, 260), 5.0);
   // A unit no table knows: nothing is known.
   EXPECT_DOUBLE_EQ(c.oneway_ns(0, 7, 0, 128, 132), 0.0);
-}
-
-// A pair across devices measured with the flags on each side: each side is a
-// line set of its own, and the cell weighs both sides the same, whatever
-// their line counts (here 3 lines at 1000 ns on device 0, 1 at 1200 on 1).
-TEST(core_LatencyMap, EachFlagDeviceWeighsTheSameInACell) {
-  LatencyMap map;
-  map.spec.units = {0, 100000};
-  for (auto [device, oneway] : {std::pair<int, double>{0, 1000}, {0, 1000}, {0, 1000}, {1, 1200}}) {
-    PairStats p = pair_at(0, 100000, oneway);
-    p.flag_device = device;
-    map.pairs.push_back(p);
-  }
-  EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 1100.0);
 }
 
 }  // namespace

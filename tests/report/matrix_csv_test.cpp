@@ -160,5 +160,15 @@ TEST(core_MatrixCsv, BigMatrixCostsAboutEightBytesACell) {
   EXPECT_LT(growth, 64L << 20) << "reading grew the peak by " << (growth >> 20) << " MiB";
 }
 
+TEST(core_MatrixCsv, AcrossGpusEveryIdIsGpuDotSmAndReadsBack) {
+  ValueMatrix m = ValueMatrix::filled({0, 1, 100000}, kNaN);
+  m.at(0, 2) = m.at(2, 0) = 900.5;
+  const std::string csv = matrix_csv(m);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "unit,g0.0,g0.1,g1.0");
+  const ValueMatrix back = parse_matrix_csv(csv);
+  EXPECT_EQ(back.units, m.units);
+  EXPECT_DOUBLE_EQ(back.at(2, 0), 900.5);
+}
+
 }  // namespace
 }  // namespace cumap

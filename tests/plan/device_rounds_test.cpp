@@ -1,6 +1,6 @@
 // Planning a map across devices, in plain C++: rounds that keep each chip's
 // own pairs apart from the pairs across chips, whose memory holds the flags
-// of each pair, lines dealt from the right device, and how files name units.
+// of each pair, and lines dealt from the right device.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -10,8 +10,6 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
-#include "report/matrix_csv.hpp"
-#include "report/pairs_csv.hpp"
 #include "plan/planner.hpp"
 #include "core/units.hpp"
 
@@ -158,60 +156,6 @@ TEST(core_PairsEachDeviceHolds, RoundsCutToItAlwaysGetTheirLines) {
     const PairRounds cut = cap_flags_per_device(rounds, pairs_each_device_holds(pools, placement));
     EXPECT_NO_THROW(assign_lines(cut, pools, placement, 0, 0, 1, 0)) << to_string(placement);
   }
-}
-
-TEST(core_UnitIds, FilesNameUnitsAcrossGpusByGpuAndSm) {
-  EXPECT_FALSE(ids_span_devices({0, 5, 131}));
-  EXPECT_TRUE(ids_span_devices({0, 100005}));
-  EXPECT_EQ(format_unit_id(5, false), "5");
-  EXPECT_EQ(format_unit_id(5, true), "g0.5");
-  EXPECT_EQ(format_unit_id(100131, true), "g1.131");
-  EXPECT_EQ(parse_unit_id("g1.131"), 100131);
-  EXPECT_EQ(parse_unit_id("g0.5"), 5);
-  EXPECT_EQ(parse_unit_id(" 17 "), 17);
-  for (const char* bad : {"g1", "g.5", "gx.5", "g1.x", "g1.5.", "-3", "g-1.5", "", "g1.100000"})
-    EXPECT_FALSE(parse_unit_id(bad).has_value()) << bad;
-}
-
-TEST(core_UnitIds, UnitListsAcrossGpus) {
-  const std::map<int, int> counts{{0, 132}, {1, 132}};
-  EXPECT_EQ(parse_device_unit_list("0-1", counts), (std::vector<int>{0, 1, 100000, 100001}));
-  EXPECT_EQ(parse_device_unit_list("g1.0-1,g0.7", counts), (std::vector<int>{7, 100000, 100001}));
-  EXPECT_THROW(parse_device_unit_list("g2.0", counts), UsageError);
-  EXPECT_THROW(parse_device_unit_list("g1.132", counts), UsageError);
-  EXPECT_THROW(parse_device_unit_list("g1", counts), UsageError);
-  EXPECT_THROW(parse_device_unit_list("", counts), UsageError);
-}
-
-TEST(core_MatrixCsv, AcrossGpusEveryIdIsGpuDotSmAndReadsBack) {
-  ValueMatrix m = ValueMatrix::filled({0, 1, 100000}, kNaN);
-  m.at(0, 2) = m.at(2, 0) = 900.5;
-  const std::string csv = matrix_csv(m);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')), "unit,g0.0,g0.1,g1.0");
-  const ValueMatrix back = parse_matrix_csv(csv);
-  EXPECT_EQ(back.units, m.units);
-  EXPECT_DOUBLE_EQ(back.at(2, 0), 900.5);
-}
-
-TEST(core_PairsCsv, AcrossGpusUnitsAndTheFlagsGpuReadBack) {
-  LatencyMap map;
-  map.spec.units = {0, 100000};
-  PairStats p;
-  p.a = 0;
-  p.b = 100000;
-  p.flag_device = 1;
-  p.first_flag = 128;
-  p.second_flag = 132;
-  p.rtt_ns = {2000, 1900, 2100, 1800, 0, 5};
-  p.iters = 50;
-  map.pairs = {p};
-  const std::string csv = pairs_csv({&map});
-  EXPECT_NE(csv.find("\ng0.0,g1.0,global,same-line,0,0,128,132,1,"), std::string::npos) << csv;
-  const auto back = parse_pairs_csv(csv);
-  ASSERT_EQ(back.size(), 1u);
-  EXPECT_EQ(back[0].stats.a, 0);
-  EXPECT_EQ(back[0].stats.b, 100000);
-  EXPECT_EQ(back[0].stats.flag_device, 1);
 }
 
 }  // namespace
