@@ -15,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST(core_Interrupt, FirstSignalOnlyRequestsAStop) {
+TEST(Interrupt, FirstSignalOnlyRequestsAStop) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     InterruptHandler handler;
     EXPECT_FALSE(handler.stop_requested());
@@ -25,17 +25,17 @@ TEST(core_Interrupt, FirstSignalOnlyRequestsAStop) {
   }
 }
 
-TEST(core_Interrupt, OnlyOneHandlerAtATime) {
+TEST(Interrupt, OnlyOneHandlerAtATime) {
   InterruptHandler handler;
   EXPECT_THROW(InterruptHandler second, std::logic_error);
 }
 
-TEST(core_Interrupt, NeverStopNeverStops) { EXPECT_FALSE(NeverStop{}.stop_requested()); }
+TEST(Interrupt, NeverStopNeverStops) { EXPECT_FALSE(NeverStop{}.stop_requested()); }
 
 // The second signal exits 130 at once and removes the registered temporary
 // files, and only those. Run in a forked child (a "fast" death test, so
 // that the child sees this test's directory).
-TEST(core_InterruptDeathTest, SecondSignalRemovesTempFilesAndExits130) {
+TEST(InterruptDeathTest, SecondSignalRemovesTempFilesAndExits130) {
   GTEST_FLAG_SET(death_test_style, "fast");
   const test::TempDir tmp;
   const fs::path temp = tmp.path() / "half-written.tmp";

@@ -51,7 +51,7 @@ std::set<std::string> map_files(const std::vector<std::string>& placements, int 
   return names;
 }
 
-class cli_Map : public ::testing::Test {
+class Map : public ::testing::Test {
  protected:
   TempDir cwd;
   fs::path out() const { return cwd.path() / "D"; }
@@ -60,7 +60,7 @@ class cli_Map : public ::testing::Test {
   }
 };
 
-TEST_F(cli_Map, BothPlacementsWriteEveryFile) {
+TEST_F(Map, BothPlacementsWriteEveryFile) {
   const RunResult r = run_cumap(quick_map_args(), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(file_names(out()), map_files({"same-line", "split-line"}, class_count()));
@@ -68,13 +68,13 @@ TEST_F(cli_Map, BothPlacementsWriteEveryFile) {
     EXPECT_TRUE(has_png_signature(out() / png)) << png;
 }
 
-TEST_F(cli_Map, SameLineAloneWritesOnlySameLineFiles) {
+TEST_F(Map, SameLineAloneWritesOnlySameLineFiles) {
   const RunResult r = run_cumap(quick_map_args({"--same-line"}), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(file_names(out()), map_files({"same-line"}, class_count()));
 }
 
-TEST_F(cli_Map, SeveralLinesPerClassAddALineSpreadMatrix) {
+TEST_F(Map, SeveralLinesPerClassAddALineSpreadMatrix) {
   const RunResult r = run_cumap(quick_map_args({"--split-line", "--rotating-count", "2"}), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::is_regular_file(out() / "line-spread-split-line.csv"));
@@ -86,7 +86,7 @@ TEST_F(cli_Map, SeveralLinesPerClassAddALineSpreadMatrix) {
   EXPECT_EQ(static_cast<std::size_t>(std::count(pairs.begin(), pairs.end(), '\n')), 1 + classes * 2 * n * (n - 1) / 2);
 }
 
-TEST_F(cli_Map, MatrixCsvReadsBackWithPositiveOffDiagonalCells) {
+TEST_F(Map, MatrixCsvReadsBackWithPositiveOffDiagonalCells) {
   const RunResult r = run_cumap(quick_map_args(), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* name : {"matrix-same-line.csv", "matrix-split-line.csv"}) {
@@ -104,7 +104,7 @@ TEST_F(cli_Map, MatrixCsvReadsBackWithPositiveOffDiagonalCells) {
   }
 }
 
-TEST_F(cli_Map, MetaJsonRecordsBackendOptionsAndMaps) {
+TEST_F(Map, MetaJsonRecordsBackendOptionsAndMaps) {
   const RunResult r = run_cumap(quick_map_args(), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto meta = nlohmann::json::parse(read_text(out() / "meta.json"));
@@ -124,7 +124,7 @@ TEST_F(cli_Map, MetaJsonRecordsBackendOptionsAndMaps) {
   }
 }
 
-TEST_F(cli_Map, PairsCsvHasOneRowPerPairPlacementAndClass) {
+TEST_F(Map, PairsCsvHasOneRowPerPairPlacementAndClass) {
   const RunResult r = run_cumap(quick_map_args(), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::size_t n = nlohmann::json::parse(read_text(out() / "meta.json")).at("units").size();
@@ -137,14 +137,14 @@ TEST_F(cli_Map, PairsCsvHasOneRowPerPairPlacementAndClass) {
   EXPECT_EQ(rows, 1 + 2 * classes * n * (n - 1) / 2);
 }
 
-TEST_F(cli_Map, WrittenMatrixRendersAgain) {
+TEST_F(Map, WrittenMatrixRendersAgain) {
   ASSERT_EQ(run_cumap(quick_map_args({"--same-line"}), cwd.path()).exit_code, 0);
   const RunResult r = run_cumap({"render", "D/matrix-same-line.csv", "-o", "x.png"}, cwd.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(has_png_signature(cwd.path() / "x.png"));
 }
 
-TEST_F(cli_Map, ProgressWithoutTerminalIsOneLinePerStep) {
+TEST_F(Map, ProgressWithoutTerminalIsOneLinePerStep) {
   const RunResult r = run_cumap(quick_map_args(), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << "progress bar drawn into a log";
@@ -157,7 +157,7 @@ TEST_F(cli_Map, ProgressWithoutTerminalIsOneLinePerStep) {
   EXPECT_NE(r.out.find("written to D"), std::string::npos) << r.out;
 }
 
-TEST_F(cli_Map, QuietPrintsNothing) {
+TEST_F(Map, QuietPrintsNothing) {
   const RunResult r = run_cumap(quick_map_args({"--quiet"}), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");

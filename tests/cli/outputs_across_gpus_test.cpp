@@ -59,7 +59,7 @@ void map_two_chips(TwoChipRun& run) {
   out.keep();
 }
 
-TEST(cli_OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {
+TEST(OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {
   TwoChipRun run;
   map_two_chips(run);
   const fs::path& d = run.dir;

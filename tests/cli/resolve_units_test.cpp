@@ -13,16 +13,16 @@ namespace {
 
 const std::vector<int> kAvailable{0, 2, 4};
 
-TEST(cpu_ResolveUnits, EmptySpecMeansEveryAvailableUnit) {
+TEST(ResolveUnits, EmptySpecMeansEveryAvailableUnit) {
   EXPECT_EQ(resolve_units("", kAvailable, "cpu"), kAvailable);
 }
 
-TEST(cpu_ResolveUnits, SubsetOfAvailableUnits) {
+TEST(ResolveUnits, SubsetOfAvailableUnits) {
   EXPECT_EQ(resolve_units("0,4", kAvailable, "cpu"), (std::vector<int>{0, 4}));
   EXPECT_EQ(resolve_units("4,2", kAvailable, "cpu"), (std::vector<int>{2, 4}));
 }
 
-TEST(cpu_ResolveUnits, UnitInAHoleIsRejectedWithTheAvailableList) {
+TEST(ResolveUnits, UnitInAHoleIsRejectedWithTheAvailableList) {
   try {
     resolve_units("1", kAvailable, "cpu");
     FAIL() << "unit 1 is not available";
@@ -33,15 +33,15 @@ TEST(cpu_ResolveUnits, UnitInAHoleIsRejectedWithTheAvailableList) {
   }
 }
 
-TEST(cpu_ResolveUnits, RangeOverAHoleIsRejected) {
+TEST(ResolveUnits, RangeOverAHoleIsRejected) {
   EXPECT_THROW(resolve_units("0-2", kAvailable, "cpu"), UsageError);
 }
 
-TEST(cpu_ResolveUnits, UnitBeyondTheLastIsRejected) {
+TEST(ResolveUnits, UnitBeyondTheLastIsRejected) {
   EXPECT_THROW(resolve_units("9", kAvailable, "cpu"), UsageError);
 }
 
-TEST(cpu_ResolveUnits, MalformedSpecIsRejected) {
+TEST(ResolveUnits, MalformedSpecIsRejected) {
   EXPECT_THROW(resolve_units("a", kAvailable, "cpu"), UsageError);
 }
 

@@ -40,7 +40,7 @@ std::vector<Factory> factories() {
   return f;
 }
 
-class conformance_Backend : public ::testing::TestWithParam<Factory> {
+class Contract : public ::testing::TestWithParam<Factory> {
  protected:
   void SetUp() override {
     try {
@@ -119,7 +119,7 @@ void expect_returns_the_plan(const MeasurementPlan& plan, const Measurements& ou
   }
 }
 
-TEST_P(conformance_Backend, EveryPlannedPairComesBackOnceInPlanOrder) {
+TEST_P(Contract, EveryPlannedPairComesBackOnceInPlanOrder) {
   const MeasurementPlan plan = plan_of(serial_rounds());
   std::vector<std::size_t> progress;
   const Measurements out = backend->measure(plan, [&](std::size_t done, std::size_t total) {
@@ -136,7 +136,7 @@ TEST_P(conformance_Backend, EveryPlannedPairComesBackOnceInPlanOrder) {
   EXPECT_GE(out.stats.launches, 1);
 }
 
-TEST_P(conformance_Backend, SerialAndConcurrentPlansOverTheSamePairsBothComplete) {
+TEST_P(Contract, SerialAndConcurrentPlansOverTheSamePairsBothComplete) {
   const MeasurementPlan serial = plan_of(serial_rounds());
   const MeasurementPlan concurrent = plan_of(concurrent_rounds());
   if (units.size() >= 4) {
@@ -146,7 +146,7 @@ TEST_P(conformance_Backend, SerialAndConcurrentPlansOverTheSamePairsBothComplete
   expect_returns_the_plan(concurrent, backend->measure(concurrent, nullptr));
 }
 
-TEST_P(conformance_Backend, ProbeLinesReturnsAFiniteValuePerUnitAndLine) {
+TEST_P(Contract, ProbeLinesReturnsAFiniteValuePerUnitAndLine) {
   LineProbePlan plan;
   plan.units = units;
   plan.lines = {0, protocol::kLineBytes, 8 * protocol::kLineBytes};
@@ -159,7 +159,7 @@ TEST_P(conformance_Backend, ProbeLinesReturnsAFiniteValuePerUnitAndLine) {
   for (double ns : t.ns) EXPECT_TRUE(std::isfinite(ns) && ns > 0.0) << ns;
 }
 
-TEST_P(conformance_Backend, AUnitNotOnTheDeviceIsAUsageError) {
+TEST_P(Contract, AUnitNotOnTheDeviceIsAUsageError) {
   const std::vector<int> all = backend->units();
   const UnitRef missing{0, all.back() + 1000};
   MeasurementPlan plan = plan_of({Round{{{units[0], missing, {0, 4}, 0}}}});
@@ -170,7 +170,7 @@ TEST_P(conformance_Backend, AUnitNotOnTheDeviceIsAUsageError) {
   EXPECT_THROW(backend->measure(other_device, nullptr), UsageError);
 }
 
-TEST_P(conformance_Backend, CountsBeyondTheProtocolsRoundTripsAreAUsageError) {
+TEST_P(Contract, CountsBeyondTheProtocolsRoundTripsAreAUsageError) {
   MeasurementPlan plan = plan_of(serial_rounds());
   plan.counts.iters = 1 << 20;
   plan.counts.samples = 1 << 12;
@@ -178,13 +178,13 @@ TEST_P(conformance_Backend, CountsBeyondTheProtocolsRoundTripsAreAUsageError) {
   EXPECT_THROW(backend->measure(plan, nullptr), UsageError);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, conformance_Backend, ::testing::ValuesIn(factories()),
+INSTANTIATE_TEST_SUITE_P(Backends, Contract, ::testing::ValuesIn(factories()),
                          [](const ::testing::TestParamInfo<Factory>& info) { return info.param.name; });
 
 // The HIP host logic hands the kernels the protocol: the plan's counts (the
 // kernels walk protocol::segment over them), the planned flag words, and a
 // result whose samples split between the directions by protocol::a_share.
-TEST(conformance_HipFake, LaunchArgumentsFollowTheProtocol) {
+TEST(HipFake, LaunchArgumentsFollowTheProtocol) {
   testing::FakeHipConfig cfg;
   cfg.a_ping_ticks = 100;  // a->b and b->a differ: the split shows in every sample
   cfg.b_ping_ticks = 300;

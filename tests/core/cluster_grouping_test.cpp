@@ -7,7 +7,7 @@ namespace {
 
 std::vector<int> units_of(const Topology& t, std::size_t g) { return t.groups.at(g).units; }
 
-TEST(topology_CoResidency, OverlappingClustersMergeTransitively) {
+TEST(CoResidency, OverlappingClustersMergeTransitively) {
   // Recorded like a launch log: {0,1} and {1,2} share unit 1, {2,3} then joins.
   const std::vector<std::vector<int>> launches = {{0, 1}, {5, 6}, {1, 2}, {3, 2}, {6, 5}};
   const Topology t = groups_from_co_residency(launches, {0, 1, 2, 3, 4, 5, 6, 7}, "GPC");
@@ -21,7 +21,7 @@ TEST(topology_CoResidency, OverlappingClustersMergeTransitively) {
   EXPECT_EQ(units_of(t, 3), (std::vector<int>{7}));
 }
 
-TEST(topology_CoResidency, DetailsReportLaunchesSingletonsAndSizes) {
+TEST(CoResidency, DetailsReportLaunchesSingletonsAndSizes) {
   const std::vector<std::vector<int>> launches = {{0, 1}, {2}, {0, 1}};
   const Topology t = groups_from_co_residency(launches, {0, 1, 2, 3}, "GPC");
   EXPECT_EQ(t.details.at("clusters_observed"), 3);
@@ -30,7 +30,7 @@ TEST(topology_CoResidency, DetailsReportLaunchesSingletonsAndSizes) {
   EXPECT_EQ(t.details.at("group_sizes"), (std::vector<int>{2, 1, 1}));
 }
 
-TEST(topology_CoResidency, IdsOutsideUnitsAreIgnoredNotMergedThrough) {
+TEST(CoResidency, IdsOutsideUnitsAreIgnoredNotMergedThrough) {
   // 100 is not mapped: it must not chain 6 and 7 together.
   const std::vector<std::vector<int>> launches = {{6, 100}, {100, 7}, {-1, 0}};
   const Topology t = groups_from_co_residency(launches, {0, 6, 7}, "SE");
@@ -39,7 +39,7 @@ TEST(topology_CoResidency, IdsOutsideUnitsAreIgnoredNotMergedThrough) {
   EXPECT_EQ(t.details.at("singletons"), (std::vector<int>{0, 6, 7}));
 }
 
-TEST(topology_CoResidency, GroupsOrderedBySmallestUnitWithUnitsAscending) {
+TEST(CoResidency, GroupsOrderedBySmallestUnitWithUnitsAscending) {
   const std::vector<std::vector<int>> launches = {{11, 10}, {5, 0}};
   const Topology t = groups_from_co_residency(launches, {11, 5, 10, 3, 0}, "SA");
   ASSERT_EQ(t.groups.size(), 3u);
@@ -51,7 +51,7 @@ TEST(topology_CoResidency, GroupsOrderedBySmallestUnitWithUnitsAscending) {
   EXPECT_EQ(units_of(t, 2), (std::vector<int>{10, 11}));
 }
 
-TEST(topology_CoResidency, NoLaunchesGivesAllSingletons) {
+TEST(CoResidency, NoLaunchesGivesAllSingletons) {
   const Topology t = groups_from_co_residency({}, {2, 1}, "GPC");
   ASSERT_EQ(t.groups.size(), 2u);
   EXPECT_EQ(t.details.at("clusters_observed"), 0);

@@ -8,19 +8,19 @@
 namespace cumap {
 namespace {
 
-TEST(topology_RandIndex, IdenticalPartitionsScoreOne) {
+TEST(RandIndex, IdenticalPartitionsScoreOne) {
   EXPECT_DOUBLE_EQ(adjusted_rand_index({0, 0, 1, 1, 2}, {0, 0, 1, 1, 2}), 1.0);
 }
 
-TEST(topology_RandIndex, RelabelingDoesNotMatter) {
+TEST(RandIndex, RelabelingDoesNotMatter) {
   EXPECT_DOUBLE_EQ(adjusted_rand_index({0, 0, 1, 1, 2}, {7, 7, -3, -3, 4}), 1.0);
 }
 
-TEST(topology_RandIndex, SingleClusterBothSidesScoresOne) {
+TEST(RandIndex, SingleClusterBothSidesScoresOne) {
   EXPECT_DOUBLE_EQ(adjusted_rand_index({3, 3, 3}, {0, 0, 0}), 1.0);
 }
 
-TEST(topology_RandIndex, HandComputedExamples) {
+TEST(RandIndex, HandComputedExamples) {
   // a = [0,0,1,1], b = [0,0,0,1]. Contingency cells 2,1,1 -> sum C(n_ij,2) = 1.
   // Row sums 2,2 -> 1+1 = 2; column sums 3,1 -> 3+0 = 3; C(4,2) = 6.
   // Expected = 2*3/6 = 1; max = (2+3)/2 = 2.5; ARI = (1-1)/(2.5-1) = 0.
@@ -31,7 +31,7 @@ TEST(topology_RandIndex, HandComputedExamples) {
   EXPECT_NEAR(adjusted_rand_index({0, 0, 0, 1, 1, 1}, {0, 0, 1, 1, 2, 2}), 8.0 / 33.0, 1e-12);
 }
 
-TEST(topology_RandIndex, RandomVersusStructuredIsNearZero) {
+TEST(RandIndex, RandomVersusStructuredIsNearZero) {
   std::mt19937 rng(42);
   std::uniform_int_distribution<int> label(0, 3);
   std::vector<int> structured, random;
@@ -42,7 +42,7 @@ TEST(topology_RandIndex, RandomVersusStructuredIsNearZero) {
   EXPECT_NEAR(adjusted_rand_index(structured, random), 0.0, 0.02);
 }
 
-TEST(topology_RandIndex, DifferentLengthsThrow) {
+TEST(RandIndex, DifferentLengthsThrow) {
   EXPECT_THROW(adjusted_rand_index({0, 1}, {0}), std::invalid_argument);
 }
 

@@ -45,21 +45,21 @@ Topology topology_from_labels(const std::vector<int>& labels, int groups) {
   return t;
 }
 
-TEST(topology_RowClustering, RecoversPlantedBlocks) {
+TEST(RowClustering, RecoversPlantedBlocks) {
   const std::vector<int> labels = cluster_rows(planted_matrix(20.0, 1), kBlocks);
   ASSERT_EQ(labels.size(), static_cast<std::size_t>(kUnits));
   // Labels follow first appearance, and the first four units sit in four blocks.
   EXPECT_EQ(labels, planted_labels());
 }
 
-TEST(topology_RowClustering, ToleratesMissingCells) {
+TEST(RowClustering, ToleratesMissingCells) {
   ValueMatrix m = planted_matrix(20.0, 2);
   for (int c = 0; c < kUnits; c += 3) m.at(5, c) = kNaN;  // a row with timed-out pairs
   m.at(9, 17) = kNaN;
   EXPECT_DOUBLE_EQ(adjusted_rand_index(cluster_rows(m, kBlocks), planted_labels()), 1.0);
 }
 
-TEST(topology_RowClustering, KOfOneAndKOfNAreTheExtremes) {
+TEST(RowClustering, KOfOneAndKOfNAreTheExtremes) {
   const ValueMatrix m = planted_matrix(20.0, 3);
   const auto one = cluster_rows(m, 1);
   EXPECT_TRUE(std::all_of(one.begin(), one.end(), [](int l) { return l == 0; }));
@@ -68,18 +68,18 @@ TEST(topology_RowClustering, KOfOneAndKOfNAreTheExtremes) {
   EXPECT_EQ(cluster_rows(m, kUnits), each);
 }
 
-TEST(topology_RowClustering, InvalidKThrows) {
+TEST(RowClustering, InvalidKThrows) {
   const ValueMatrix m = planted_matrix(20.0, 4);
   EXPECT_THROW(cluster_rows(m, 0), std::invalid_argument);
   EXPECT_THROW(cluster_rows(m, kUnits + 1), std::invalid_argument);
 }
 
-TEST(topology_Agreement, HighForMatchingTopology) {
+TEST(TopologyAgreement, HighForMatchingTopology) {
   const Topology topo = topology_from_labels(planted_labels(), kBlocks);
   EXPECT_GT(topology_agreement(planted_matrix(20.0, 5), topo), 0.9);
 }
 
-TEST(topology_Agreement, NearZeroForShuffledTopology) {
+TEST(TopologyAgreement, NearZeroForShuffledTopology) {
   std::vector<int> shuffled = planted_labels();
   std::mt19937 rng(7);
   std::shuffle(shuffled.begin(), shuffled.end(), rng);
@@ -87,7 +87,7 @@ TEST(topology_Agreement, NearZeroForShuffledTopology) {
   EXPECT_LT(std::abs(topology_agreement(planted_matrix(20.0, 5), topo)), 0.2);
 }
 
-TEST(topology_Agreement, NaNWithFewerThanTwoGroups) {
+TEST(TopologyAgreement, NaNWithFewerThanTwoGroups) {
   Topology one;
   one.groups.push_back({"all", planted_labels()});  // any unit ids, one group
   EXPECT_TRUE(std::isnan(topology_agreement(planted_matrix(20.0, 6), one)));

@@ -15,7 +15,7 @@ std::vector<WantedPair> all_pairs(const std::vector<int>& units) {
   return w;
 }
 
-TEST(dsm_ClusterCoverage, ObserveCountsWantedPairsSeenTogetherForTheFirstTime) {
+TEST(ClusterCoverage, ObserveCountsWantedPairsSeenTogetherForTheFirstTime) {
   ClusterCoverage cov(all_pairs({0, 1, 2, 3, 4, 5}), {0, 1, 2, 3, 4, 5});
   EXPECT_EQ(cov.observe({0, 1, 2}), 3u);  // 0-1, 0-2, 1-2
   EXPECT_EQ(cov.observe({2, 1, 0}), 0u);  // the same SMs in another rank order: nothing new
@@ -27,14 +27,14 @@ TEST(dsm_ClusterCoverage, ObserveCountsWantedPairsSeenTogetherForTheFirstTime) {
   EXPECT_FALSE(cov.co_resident(1, 1));
 }
 
-TEST(dsm_ClusterCoverage, TwoBlocksOnOneSmMakeNoPair) {
+TEST(ClusterCoverage, TwoBlocksOnOneSmMakeNoPair) {
   ClusterCoverage cov({{4, 4}, {4, 5}}, {4, 5});
   EXPECT_EQ(cov.observe({4, 4, 5}), 1u);
   EXPECT_FALSE(cov.co_resident(4, 4));
   EXPECT_EQ(cov.coverable_count(), 1u);
 }
 
-TEST(dsm_ClusterCoverage, EveryEntryOfAPairCountsBothDirectionsAndRepeats) {
+TEST(ClusterCoverage, EveryEntryOfAPairCountsBothDirectionsAndRepeats) {
   // Ordered maps want (a,b) and (b,a); a plan may also want a pair twice.
   ClusterCoverage cov({{0, 1}, {1, 0}, {0, 1}, {2, 3}}, {0, 1, 2, 3});
   EXPECT_EQ(cov.observe({1, 0}), 3u);
@@ -50,7 +50,7 @@ TEST(dsm_ClusterCoverage, EveryEntryOfAPairCountsBothDirectionsAndRepeats) {
   EXPECT_THROW(cov.mark_measured(4), std::out_of_range);
 }
 
-TEST(dsm_ClusterCoverage, GroupsCountWantedCoResidentAndMeasuredPairs) {
+TEST(ClusterCoverage, GroupsCountWantedCoResidentAndMeasuredPairs) {
   // Two GPC-like groups, {0,1,2} (joined through 1) and {10,11}; 20 is never
   // in a cluster with anybody.
   ClusterCoverage cov(all_pairs({0, 1, 2, 10, 11, 20}), {0, 1, 2, 10, 11, 20});
@@ -81,7 +81,7 @@ TEST(dsm_ClusterCoverage, GroupsCountWantedCoResidentAndMeasuredPairs) {
   EXPECT_EQ(j["groups"][0]["co_resident"], 2);
 }
 
-TEST(dsm_ClusterCoverage, UnitsOutsideTheListCarryNoGroupEvidence) {
+TEST(ClusterCoverage, UnitsOutsideTheListCarryNoGroupEvidence) {
   // SM 99 is not a unit of the map: it must not join 0 and 5 into one group.
   ClusterCoverage cov({{0, 5}}, {0, 5});
   cov.observe({0, 99});
@@ -99,7 +99,7 @@ PairMeasurement measured(int a, int b, std::vector<double> rtt_ns, bool timed_ou
   return m;
 }
 
-TEST(dsm_OneWayMatrix, CellsOnlyForMeasuredPairsMirroredWhenUnordered) {
+TEST(OneWayMatrix, CellsOnlyForMeasuredPairsMirroredWhenUnordered) {
   const ValueMatrix m =
       one_way_matrix({3, 5, 7, 9}, {measured(3, 5, {500, 540, 520}), measured(7, 9, {800}, /*timed_out=*/true)}, false);
   ASSERT_EQ(m.size(), 4u);
@@ -110,13 +110,13 @@ TEST(dsm_OneWayMatrix, CellsOnlyForMeasuredPairsMirroredWhenUnordered) {
   for (std::size_t i = 0; i < 4; ++i) EXPECT_TRUE(std::isnan(m.at(i, i)));
 }
 
-TEST(dsm_OneWayMatrix, OrderedFillsOnlyTheDirectionMeasured) {
+TEST(OneWayMatrix, OrderedFillsOnlyTheDirectionMeasured) {
   const ValueMatrix m = one_way_matrix({1, 2}, {measured(2, 1, {600})}, true);
   EXPECT_DOUBLE_EQ(m.at(1, 0), 300.0);
   EXPECT_TRUE(std::isnan(m.at(0, 1)));
 }
 
-TEST(dsm_OneWayMatrix, RepeatedPairTakesTheMedianOfMediansAndSkipsForeignUnits) {
+TEST(OneWayMatrix, RepeatedPairTakesTheMedianOfMediansAndSkipsForeignUnits) {
   const ValueMatrix m = one_way_matrix(
       {0, 1}, {measured(0, 1, {400}), measured(1, 0, {600, 600}), measured(0, 1, {1000}), measured(0, 42, {10})},
       false);

@@ -34,7 +34,7 @@ void expect_disjoint_rounds(const PairRounds& rounds) {
   }
 }
 
-TEST(core_DeviceRounds, EveryPairOnceOwnPairsFirstRoundsDisjoint) {
+TEST(DeviceRounds, EveryPairOnceOwnPairsFirstRoundsDisjoint) {
   for (int n : {4, 5, 8}) {
     const std::vector<int> units = units_of({0, 1}, n);
     const PairRounds rounds = device_rounds(units, false);
@@ -60,7 +60,7 @@ TEST(core_DeviceRounds, EveryPairOnceOwnPairsFirstRoundsDisjoint) {
   }
 }
 
-TEST(core_DeviceRounds, BothChipsOwnRoundsRunSideBySideAndAcrossRoundsAreFull) {
+TEST(DeviceRounds, BothChipsOwnRoundsRunSideBySideAndAcrossRoundsAreFull) {
   const PairRounds rounds = device_rounds(units_of({0, 1}, 8), false);
   // 7 rounds of 4 + 4 own pairs, then 8 bipartite rounds of 8.
   ASSERT_EQ(rounds.size(), 15u);
@@ -68,7 +68,7 @@ TEST(core_DeviceRounds, BothChipsOwnRoundsRunSideBySideAndAcrossRoundsAreFull) {
   for (std::size_t r = 7; r < 15; ++r) EXPECT_EQ(rounds[r].size(), 8u);
 }
 
-TEST(core_DeviceRounds, UnequalChipsAndFourDevices) {
+TEST(DeviceRounds, UnequalChipsAndFourDevices) {
   std::vector<int> units = units_of({0}, 3);
   const std::vector<int> more = units_of({1}, 5);
   units.insert(units.end(), more.begin(), more.end());
@@ -86,7 +86,7 @@ TEST(core_DeviceRounds, UnequalChipsAndFourDevices) {
   EXPECT_EQ(directed.size(), 8u * 7u);
 }
 
-TEST(core_PlaceFlags, OnOneDeviceItsOwnAcrossEitherSideOrBoth) {
+TEST(PlaceFlags, OnOneDeviceItsOwnAcrossEitherSideOrBoth) {
   const PairRounds rounds{{{0, 1}, {100002, 100003}}, {{2, 100001}}};
   const PairRounds a = place_flags(rounds, FlagOn::A, 0);
   ASSERT_EQ(a.size(), 2u);
@@ -104,7 +104,7 @@ TEST(core_PlaceFlags, OnOneDeviceItsOwnAcrossEitherSideOrBoth) {
   EXPECT_EQ(place_flags({{{0, 1}}}, FlagOn::Both, 1)[0][0].flags_on, 1);
 }
 
-TEST(core_AssignLines, EachDeviceDealsItsOwnLines) {
+TEST(AssignLines, EachDeviceDealsItsOwnLines) {
   const PairRounds rounds = place_flags(device_rounds(units_of({0, 1}, 4), false), FlagOn::Both, 0);
   DeviceLinePools pools;
   for (int d : {0, 1}) {
@@ -139,7 +139,7 @@ DeviceLinePools uneven_pools() {
   return pools;
 }
 
-TEST(core_PairsEachDeviceHolds, TheScarcestClassDecidesByWhatAPairTakes) {
+TEST(PairsEachDeviceHolds, TheScarcestClassDecidesByWhatAPairTakes) {
   const DeviceLinePools pools = uneven_pools();
   EXPECT_EQ(pairs_each_device_holds(pools, Placement::SameLine), (std::map<int, int>{{0, 7}, {1, 5}}));
   EXPECT_EQ(pairs_each_device_holds(pools, Placement::SplitLine), (std::map<int, int>{{0, 3}, {1, 2}}));
@@ -148,7 +148,7 @@ TEST(core_PairsEachDeviceHolds, TheScarcestClassDecidesByWhatAPairTakes) {
 
 // The cap and the dealing follow one rule: rounds cut to what each device
 // holds never run out of lines, where the uncut rounds do.
-TEST(core_PairsEachDeviceHolds, RoundsCutToItAlwaysGetTheirLines) {
+TEST(PairsEachDeviceHolds, RoundsCutToItAlwaysGetTheirLines) {
   const DeviceLinePools pools = uneven_pools();
   const PairRounds rounds = place_flags(device_rounds(units_of({0, 1}, 12), false), FlagOn::Both, 0);
   for (Placement placement : {Placement::SameLine, Placement::SplitLine}) {

@@ -28,7 +28,7 @@ LinePools two_class_pools(std::size_t per_class) {
   return pools;
 }
 
-TEST(core_AssignLines, SameLineDistinctLinesPerRound) {
+TEST(AssignLines, SameLineDistinctLinesPerRound) {
   const PairRounds rounds = round_robin_rounds(iota_units(10), false);
   const LinePools pools = two_class_pools(16);
   // Units of device 3, their flags there too.
@@ -52,7 +52,7 @@ TEST(core_AssignLines, SameLineDistinctLinesPerRound) {
   }
 }
 
-TEST(core_AssignLines, PassesGiveEachPairDistinctLines) {
+TEST(AssignLines, PassesGiveEachPairDistinctLines) {
   const PairRounds rounds = round_robin_rounds(iota_units(8), false);
   const LinePools pools = two_class_pools(20);
   const int passes = 5;
@@ -74,7 +74,7 @@ TEST(core_AssignLines, PassesGiveEachPairDistinctLines) {
   }
 }
 
-TEST(core_AssignLines, MorePassesThanLinesReuseEveryLine) {
+TEST(AssignLines, MorePassesThanLinesReuseEveryLine) {
   const PairRounds rounds = {{{0, 1}}};
   LinePools pools;
   pools.by_class = {{0, 128, 256}};
@@ -83,7 +83,7 @@ TEST(core_AssignLines, MorePassesThanLinesReuseEveryLine) {
   EXPECT_EQ(lines.size(), 3u);
 }
 
-TEST(core_AssignLines, SplitLineSecondFlagOnAnotherUnusedLineOfTheClass) {
+TEST(AssignLines, SplitLineSecondFlagOnAnotherUnusedLineOfTheClass) {
   const PairRounds rounds = round_robin_rounds(iota_units(8), false);  // 4 pairs a round
   const LinePools pools = two_class_pools(8);
   const std::set<std::uint64_t> class0(pools.by_class[0].begin(), pools.by_class[0].end());
@@ -100,7 +100,7 @@ TEST(core_AssignLines, SplitLineSecondFlagOnAnotherUnusedLineOfTheClass) {
     }
 }
 
-TEST(core_AssignLines, CrossHomeSecondFlagInTheNextClass) {
+TEST(AssignLines, CrossHomeSecondFlagInTheNextClass) {
   const PairRounds rounds = round_robin_rounds(iota_units(6), false);
   const LinePools pools = two_class_pools(4);
   const std::set<std::uint64_t> class0(pools.by_class[0].begin(), pools.by_class[0].end());
@@ -115,7 +115,7 @@ TEST(core_AssignLines, CrossHomeSecondFlagInTheNextClass) {
   }
 }
 
-TEST(core_AssignLines, CrossHomeNeedsTwoClasses) {
+TEST(AssignLines, CrossHomeNeedsTwoClasses) {
   LinePools one;
   one.by_class = {{0, 128, 256, 384}};
   try {
@@ -126,7 +126,7 @@ TEST(core_AssignLines, CrossHomeNeedsTwoClasses) {
   }
 }
 
-TEST(core_AssignLines, TooSmallPoolThrows) {
+TEST(AssignLines, TooSmallPoolThrows) {
   const PairRounds rounds = round_robin_rounds(iota_units(8), false);  // 4 pairs a round
   LinePools pools;
   pools.by_class = {{0, 128, 256, 384, 512, 640, 768}};  // 7 lines
@@ -138,7 +138,7 @@ TEST(core_AssignLines, TooSmallPoolThrows) {
   for (const Round& r : assign_lines(rounds, {{0, pools}}, Placement::SameLine, 1, 0, 1, 0)) EXPECT_TRUE(r.pairs.empty());
 }
 
-TEST(core_CheckSample, SpreadOverRoundsAndUnitsOnTheSameFlags) {
+TEST(CheckSample, SpreadOverRoundsAndUnitsOnTheSameFlags) {
   const PairRounds rounds = round_robin_rounds(iota_units(32), false);  // 31 rounds of 16
   const LinePools pools = two_class_pools(64);
   const std::vector<Round> plan = assign_lines(rounds, {{0, pools}}, Placement::SplitLine, 0, 0, 1, 7);
@@ -169,7 +169,7 @@ TEST(core_CheckSample, SpreadOverRoundsAndUnitsOnTheSameFlags) {
   EXPECT_GE(units.size(), 28u);       // most of the 32 units
 }
 
-TEST(core_CheckSample, SmallPlanIsTakenWhole) {
+TEST(CheckSample, SmallPlanIsTakenWhole) {
   const PairRounds rounds = round_robin_rounds(iota_units(4), false);
   LinePools pools;
   pools.by_class = {{0, 128}};

@@ -23,32 +23,32 @@ std::string rounds_error(const MeasurementPlan& plan) {
   return "";
 }
 
-TEST(core_PlanChecks, DisjointRoundsPass) {
+TEST(PlanChecks, DisjointRoundsPass) {
   MeasurementPlan plan;
   plan.rounds = {{{pair_on(0, 1, 0, 4), pair_on(2, 3, 128, 132)}}, {{pair_on(0, 2, 0, 4), pair_on(1, 3, 128, 132)}}};
   EXPECT_EQ(rounds_error(plan), "");
 }
 
-TEST(core_PlanChecks, AUnitInTwoPairsOfARoundIsNamed) {
+TEST(PlanChecks, AUnitInTwoPairsOfARoundIsNamed) {
   MeasurementPlan plan;
   plan.rounds = {{{pair_on(0, 1, 0, 4)}}, {{pair_on(5, 1, 0, 4), pair_on(2, 5, 128, 132)}}};
   EXPECT_EQ(rounds_error(plan), "plan: round 1 uses SM 5 in two pairs");
 }
 
-TEST(core_PlanChecks, AFlagWordInTwoPairsOfARoundIsNamed) {
+TEST(PlanChecks, AFlagWordInTwoPairsOfARoundIsNamed) {
   MeasurementPlan plan;
   plan.rounds = {{{pair_on(0, 1, 0, 4), pair_on(2, 3, 4, 132)}}};
   EXPECT_EQ(rounds_error(plan), "plan: round 0 uses the flag word at byte 4 of device 0 twice");
 }
 
 // Every device has a flag arena of its own: byte 4 of one is not byte 4 of another.
-TEST(core_PlanChecks, TheSameFlagOffsetOnTwoDevicesIsTwoWords) {
+TEST(PlanChecks, TheSameFlagOffsetOnTwoDevicesIsTwoWords) {
   MeasurementPlan plan;
   plan.rounds = {{{pair_on(0, 1, 0, 4, 0), pair_on(2, 3, 0, 4, 1)}}};
   EXPECT_EQ(rounds_error(plan), "");
 }
 
-TEST(core_PlanChecks, APairOnOneUnitOrOneWordIsAnError) {
+TEST(PlanChecks, APairOnOneUnitOrOneWordIsAnError) {
   MeasurementPlan one_unit;
   one_unit.rounds = {{{pair_on(3, 3, 0, 4)}}};
   EXPECT_EQ(rounds_error(one_unit), "plan: pair 3-3 is one SM");
@@ -57,7 +57,7 @@ TEST(core_PlanChecks, APairOnOneUnitOrOneWordIsAnError) {
   EXPECT_EQ(rounds_error(one_word), "plan: pair 3-4 has both flags on one word");
 }
 
-TEST(core_PlanChecks, AFlagOutsideTheArenaOrMisalignedIsNamed) {
+TEST(PlanChecks, AFlagOutsideTheArenaOrMisalignedIsNamed) {
   MeasurementPlan plan;
   plan.arena.bytes = 4096;
   plan.rounds = {{{pair_on(0, 1, 0, 4094)}}};
@@ -68,13 +68,13 @@ TEST(core_PlanChecks, AFlagOutsideTheArenaOrMisalignedIsNamed) {
   EXPECT_EQ(rounds_error(plan), "");
 }
 
-TEST(core_PlanChecks, TheSameUnitIdOnTwoDevicesIsTwoUnits) {
+TEST(PlanChecks, TheSameUnitIdOnTwoDevicesIsTwoUnits) {
   MeasurementPlan plan;
   plan.rounds = {{{{{0, 7}, {1, 7}, {0, 4}, 0}}}};
   EXPECT_EQ(rounds_error(plan), "");
 }
 
-TEST(core_PlanChecks, PairUnitsMustBeOnTheDevice) {
+TEST(PlanChecks, PairUnitsMustBeOnTheDevice) {
   MeasurementPlan plan;
   plan.units = {{0, 0}, {0, 1}};
   plan.rounds = {{{pair_on(0, 9, 0, 4)}}};
@@ -88,7 +88,7 @@ TEST(core_PlanChecks, PairUnitsMustBeOnTheDevice) {
 
 // Several devices, as the CUDA backend across GPUs checks: each unit against
 // its own device's units, and flags on any of them.
-TEST(core_PlanChecks, AcrossDevicesEachUnitIsCheckedOnItsOwnDevice) {
+TEST(PlanChecks, AcrossDevicesEachUnitIsCheckedOnItsOwnDevice) {
   const UnitsByDevice two{{0, {0, 1}}, {1, {0, 1, 2}}};
   MeasurementPlan plan;
   plan.units = {{0, 1}, {1, 2}};
@@ -103,7 +103,7 @@ TEST(core_PlanChecks, AcrossDevicesEachUnitIsCheckedOnItsOwnDevice) {
   EXPECT_THROW(check_plan_units(plan, two, "SM"), UsageError);
 }
 
-TEST(core_PlanChecks, ALineProbesUnitsAloneAreChecked) {
+TEST(PlanChecks, ALineProbesUnitsAloneAreChecked) {
   EXPECT_NO_THROW(check_units_exist(std::vector<UnitRef>{{0, 1}}, {{0, {0, 1}}}, "SM"));
   EXPECT_THROW(check_units_exist(std::vector<UnitRef>{{0, 5}}, {{0, {0, 1}}}, "SM"), UsageError);
 }

@@ -55,7 +55,7 @@ void expect_disjoint_rounds(const PairRounds& rounds) {
   }
 }
 
-TEST(core_Rounds, SerialIsRowMajorOnePairPerRound) {
+TEST(Rounds, SerialIsRowMajorOnePairPerRound) {
   const PairRounds r = serial_rounds({3, 5, 9}, false);
   ASSERT_EQ(r.size(), 3u);
   for (const auto& round : r) EXPECT_EQ(round.size(), 1u);
@@ -64,7 +64,7 @@ TEST(core_Rounds, SerialIsRowMajorOnePairPerRound) {
   EXPECT_EQ(r[2][0], (UnitPair{5, 9}));
 }
 
-TEST(core_Rounds, SerialOrderedHasBothDirectionsInTurn) {
+TEST(Rounds, SerialOrderedHasBothDirectionsInTurn) {
   const PairRounds r = serial_rounds({0, 1, 2}, true);
   ASSERT_EQ(r.size(), 6u);
   EXPECT_EQ(r[0][0], (UnitPair{0, 1}));
@@ -74,7 +74,7 @@ TEST(core_Rounds, SerialOrderedHasBothDirectionsInTurn) {
   for (const auto& [pair, n] : count) EXPECT_EQ(n, 1);
 }
 
-TEST(core_Rounds, RoundRobinEvenCount) {
+TEST(Rounds, RoundRobinEvenCount) {
   const std::vector<int> units = iota_units(8);
   const PairRounds r = round_robin_rounds(units, false);
   ASSERT_EQ(r.size(), 7u);
@@ -83,7 +83,7 @@ TEST(core_Rounds, RoundRobinEvenCount) {
   expect_every_unordered_pair_once(r, units);
 }
 
-TEST(core_Rounds, RoundRobinOddCountHasAByeEachRound) {
+TEST(Rounds, RoundRobinOddCountHasAByeEachRound) {
   const std::vector<int> units = iota_units(7);
   const PairRounds r = round_robin_rounds(units, false);
   ASSERT_EQ(r.size(), 7u);
@@ -100,7 +100,7 @@ TEST(core_Rounds, RoundRobinOddCountHasAByeEachRound) {
   expect_every_unordered_pair_once(r, units);
 }
 
-TEST(core_Rounds, RoundRobinOnNonContiguousSubset) {
+TEST(Rounds, RoundRobinOnNonContiguousSubset) {
   const std::vector<int> units{0, 3, 4, 17, 40, 41, 100, 131, 7};
   const PairRounds r = round_robin_rounds(units, false);
   expect_disjoint_rounds(r);
@@ -112,7 +112,7 @@ TEST(core_Rounds, RoundRobinOnNonContiguousSubset) {
     }
 }
 
-TEST(core_Rounds, RoundRobinLargeAndTiny) {
+TEST(Rounds, RoundRobinLargeAndTiny) {
   const std::vector<int> units = iota_units(132);
   const PairRounds r = round_robin_rounds(units, false);
   EXPECT_EQ(r.size(), 131u);
@@ -125,7 +125,7 @@ TEST(core_Rounds, RoundRobinLargeAndTiny) {
   EXPECT_EQ(two[0][0], (UnitPair{4, 9}));
 }
 
-TEST(core_Rounds, RoundRobinOrderedCoversBothDirectionsOnce) {
+TEST(Rounds, RoundRobinOrderedCoversBothDirectionsOnce) {
   const std::vector<int> units = iota_units(5);
   const PairRounds r = round_robin_rounds(units, true);
   EXPECT_EQ(r.size(), 10u);
@@ -138,7 +138,7 @@ TEST(core_Rounds, RoundRobinOrderedCoversBothDirectionsOnce) {
   for (std::size_t i = 0; i < r[0].size(); ++i) EXPECT_EQ(r[1][i], (UnitPair{r[0][i].b, r[0][i].a}));
 }
 
-TEST(core_LimitRounds, RespectsMaxAndLosesNoPair) {
+TEST(LimitRounds, RespectsMaxAndLosesNoPair) {
   const std::vector<int> units = iota_units(12);
   const PairRounds full = round_robin_rounds(units, false);
   const PairRounds cut = limit_rounds(full, 4);
@@ -156,7 +156,7 @@ TEST(core_LimitRounds, RespectsMaxAndLosesNoPair) {
   EXPECT_EQ(flat_full, flat_cut);
 }
 
-TEST(core_LimitRounds, KeepsExclusiveKeysApart) {
+TEST(LimitRounds, KeepsExclusiveKeysApart) {
   // SMT siblings: units u and u+8 share physical core u.
   const std::vector<int> units = iota_units(16);
   std::map<int, int> core;
@@ -180,7 +180,7 @@ TEST(core_LimitRounds, KeepsExclusiveKeysApart) {
   expect_every_unordered_pair_once(cut, units);
 }
 
-TEST(core_LimitRounds, RejectsZeroPairs) { EXPECT_THROW(limit_rounds({}, 0), std::invalid_argument); }
+TEST(LimitRounds, RejectsZeroPairs) { EXPECT_THROW(limit_rounds({}, 0), std::invalid_argument); }
 
 }  // namespace
 }  // namespace cumap

@@ -21,7 +21,7 @@ ValueMatrix two_by_two(double a, double b) {
   return m;
 }
 
-TEST(render_ExtremeScale, HugeRangeMapsItsEndsToTheEndsOfTheColormap) {
+TEST(ExtremeScale, HugeRangeMapsItsEndsToTheEndsOfTheColormap) {
   for (const auto& [lo, hi] : {std::pair{-1e308, 1e308}, std::pair{-kLargest, kLargest}, std::pair{0.0, kLargest}}) {
     const render::ColorScale scale = render::choose_color_scale({HeatmapPanel{"", two_by_two(lo, hi)}}, std::nullopt);
     EXPECT_DOUBLE_EQ(scale.fraction(lo), 0.0) << lo;
@@ -33,7 +33,7 @@ TEST(render_ExtremeScale, HugeRangeMapsItsEndsToTheEndsOfTheColormap) {
   EXPECT_DOUBLE_EQ(fixed.fraction(1e308), 1.0);
 }
 
-TEST(render_ExtremeScale, DenormalOrZeroWidthIsFlat) {
+TEST(ExtremeScale, DenormalOrZeroWidthIsFlat) {
   for (const auto& [lo, hi] : {std::pair{0.0, kDenormal}, std::pair{kDenormal, 2 * kDenormal}, std::pair{kLargest, kLargest},
                                std::pair{-kLargest, -kLargest}, std::pair{0.0, 0.0}}) {
     SCOPED_TRACE(testing::Message() << lo << ".." << hi);
@@ -48,7 +48,7 @@ TEST(render_ExtremeScale, DenormalOrZeroWidthIsFlat) {
   EXPECT_DOUBLE_EQ(given.fraction(123.0), 0.5);
 }
 
-TEST(render_ExtremeScale, TicksAndLabelsStayFiniteAndShort) {
+TEST(ExtremeScale, TicksAndLabelsStayFiniteAndShort) {
   for (const auto& [lo, hi] : {std::pair{-1e308, 1e308}, std::pair{-kLargest, kLargest}, std::pair{0.0, kDenormal},
                                std::pair{1e300, 1e300 * (1 + 1e-15)}, std::pair{0.0, 1e-310}, std::pair{1e15, 1e15 + 1},
                                std::pair{8.2890456e-317, 4.728282023927194e-308}}) {  // found by fuzz_color_scale

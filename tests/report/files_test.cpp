@@ -29,7 +29,7 @@ std::size_t entries(const fs::path& dir) {
   return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }
 
-TEST(core_WriteFileAtomic, WritesAndReplacesLeavingNoTempFile) {
+TEST(WriteFileAtomic, WritesAndReplacesLeavingNoTempFile) {
   const test::TempDir tmp;
   const fs::path file = tmp.path() / "map.csv";
   write_file_atomic(file, "first\n");
@@ -41,7 +41,7 @@ TEST(core_WriteFileAtomic, WritesAndReplacesLeavingNoTempFile) {
   EXPECT_EQ(entries(tmp.path()), 1u);  // no .tmp-<pid> left beside it
 }
 
-TEST(core_WriteFileAtomic, FailureThrowsRuntimeFailureNamingThePath) {
+TEST(WriteFileAtomic, FailureThrowsRuntimeFailureNamingThePath) {
   const test::TempDir tmp;
   const fs::path file = tmp.path() / "missing-dir" / "map.csv";
   try {
@@ -53,7 +53,7 @@ TEST(core_WriteFileAtomic, FailureThrowsRuntimeFailureNamingThePath) {
   EXPECT_EQ(entries(tmp.path()), 0u);
 }
 
-TEST(core_WriteFileAtomic, FailedRenameRemovesTheTempFile) {
+TEST(WriteFileAtomic, FailedRenameRemovesTheTempFile) {
   const test::TempDir tmp;
   const fs::path target = tmp.path() / "occupied";
   fs::create_directories(target / "child");  // rename of a file over a non-empty directory fails
@@ -61,7 +61,7 @@ TEST(core_WriteFileAtomic, FailedRenameRemovesTheTempFile) {
   EXPECT_EQ(entries(tmp.path()), 1u);
 }
 
-TEST(core_EnsureWritableDir, CreatesNestedDirectoriesAndLeavesNoProbe) {
+TEST(EnsureWritableDir, CreatesNestedDirectoriesAndLeavesNoProbe) {
   const test::TempDir tmp;
   const fs::path out = tmp.path() / "a" / "b";
   ensure_writable_dir(out);
@@ -71,7 +71,7 @@ TEST(core_EnsureWritableDir, CreatesNestedDirectoriesAndLeavesNoProbe) {
   EXPECT_EQ(entries(out), 0u);
 }
 
-TEST(core_EnsureWritableDir, FailsUnderARegularFileAndCreatesNothing) {
+TEST(EnsureWritableDir, FailsUnderARegularFileAndCreatesNothing) {
   // chmod cannot stop root from writing; a path below a regular file fails for everyone.
   const test::TempDir tmp;
   const fs::path file = tmp.path() / "plain";
@@ -87,7 +87,7 @@ TEST(core_EnsureWritableDir, FailsUnderARegularFileAndCreatesNothing) {
   EXPECT_EQ(contents(file), "not a directory");
 }
 
-TEST(core_EnsureWritableDir, RejectsAFileInPlaceOfTheDirectory) {
+TEST(EnsureWritableDir, RejectsAFileInPlaceOfTheDirectory) {
   const test::TempDir tmp;
   const fs::path file = tmp.path() / "plain";
   write_file_atomic(file, "x");
@@ -95,7 +95,7 @@ TEST(core_EnsureWritableDir, RejectsAFileInPlaceOfTheDirectory) {
   EXPECT_TRUE(fs::is_regular_file(file));
 }
 
-TEST(core_EnsureWritableDir, RemovesTheDirectoriesItMadeWhenTheyAreUnwritable) {
+TEST(EnsureWritableDir, RemovesTheDirectoriesItMadeWhenTheyAreUnwritable) {
   if (::geteuid() == 0) GTEST_SKIP() << "root can write into a read-only directory";
   const test::TempDir tmp;
   // With this umask every new directory comes out read-only: mkdir succeeds,

@@ -27,7 +27,7 @@ MapResult two_class_run() {
   return r;
 }
 
-TEST(cli_MapSummary, LevelsAreInWordsNotCodes) {
+TEST(MapSummary, LevelsAreInWordsNotCodes) {
   Options o;
   o.out_dir = "out";
   const std::string line = map_summary_line(two_class_run(), o);
@@ -38,14 +38,14 @@ TEST(cli_MapSummary, LevelsAreInWordsNotCodes) {
   EXPECT_EQ(line.find("near 2"), std::string::npos) << line;
 }
 
-TEST(cli_MapSummary, EveryStructureRowHasWords) {
+TEST(MapSummary, EveryStructureRowHasWords) {
   EXPECT_EQ(structure_words({"same-side", 2}), "near the flag's home");
   EXPECT_EQ(structure_words({"same-side", 0}), "far");
   EXPECT_EQ(structure_words({"other-side", 1}), "across sides");
   EXPECT_EQ(structure_words({"other-side", 0}), "across sides, both far");
 }
 
-TEST(cli_MapSummary, TheDsmPathSaysNothingOfHomes) {
+TEST(MapSummary, TheDsmPathSaysNothingOfHomes) {
   Options o;
   o.via = Path::Dsm;
   const std::string line = map_summary_line(two_class_run(), o);
@@ -53,7 +53,7 @@ TEST(cli_MapSummary, TheDsmPathSaysNothingOfHomes) {
   EXPECT_NE(line.find("dsm one-way median 300.0 ns"), std::string::npos) << line;
 }
 
-TEST(cli_MapSummary, OneClassHasNoLevels) {
+TEST(MapSummary, OneClassHasNoLevels) {
   MapResult r = two_class_run();
   r.homes[0].classes.class_count = 1;
   r.structure = {StructureRow{"same-side", 2, 60.0, 0, 0, 6}};

@@ -34,7 +34,7 @@ void expect_same(const ValueMatrix& a, const ValueMatrix& b) {
   }
 }
 
-TEST(core_MatrixCsv, WritesTheDocumentedForm) {
+TEST(MatrixCsv, WritesTheDocumentedForm) {
   EXPECT_EQ(matrix_csv(sample_matrix()),
             "unit,0,4,9\n"
             "0,,123.456,1.500\n"
@@ -42,9 +42,9 @@ TEST(core_MatrixCsv, WritesTheDocumentedForm) {
             "9,1.500,,\n");
 }
 
-TEST(core_MatrixCsv, RoundTripsIncludingNaN) { expect_same(parse_matrix_csv(matrix_csv(sample_matrix())), sample_matrix()); }
+TEST(MatrixCsv, RoundTripsIncludingNaN) { expect_same(parse_matrix_csv(matrix_csv(sample_matrix())), sample_matrix()); }
 
-TEST(core_MatrixCsv, AcceptsSpreadsheetOutput) {
+TEST(MatrixCsv, AcceptsSpreadsheetOutput) {
   const std::string text =
       "\xEF\xBB\xBF\"unit\",\"0\",\"4\",\"9\"\r\n"
       "0,,\"123.456\",1.5E+00\r\n"
@@ -55,7 +55,7 @@ TEST(core_MatrixCsv, AcceptsSpreadsheetOutput) {
   expect_same(parse_matrix_csv(text), sample_matrix());
 }
 
-TEST(core_MatrixCsv, AcceptsMissingFinalNewlineAndNanText) {
+TEST(MatrixCsv, AcceptsMissingFinalNewlineAndNanText) {
   const ValueMatrix m = parse_matrix_csv("unit,1,2\n1,nan,12.5\n2,1.25E+01,");
   EXPECT_DOUBLE_EQ(m.at(0, 1), 12.5);
   EXPECT_DOUBLE_EQ(m.at(1, 0), 12.5);
@@ -72,7 +72,7 @@ std::string usage_error(const std::string& text) {
   return "";
 }
 
-TEST(core_MatrixCsv, RejectsMalformedInputWithLineNumbers) {
+TEST(MatrixCsv, RejectsMalformedInputWithLineNumbers) {
   EXPECT_NE(usage_error("").find("line 1"), std::string::npos);
   EXPECT_NE(usage_error("\r\n\n").find("empty"), std::string::npos);
   EXPECT_NE(usage_error("unit,0,1\n0,,abc\n1,2,\n").find("line 2"), std::string::npos);  // non-numeric
@@ -87,7 +87,7 @@ TEST(core_MatrixCsv, RejectsMalformedInputWithLineNumbers) {
   EXPECT_NE(usage_error("unit\n").find("no units"), std::string::npos);
 }
 
-TEST(core_MatrixCsv, ReadsFilesAndReportsMissingOnes) {
+TEST(MatrixCsv, ReadsFilesAndReportsMissingOnes) {
   const test::TempDir tmp;
   const auto& dir = tmp.path();
   const auto path = dir / "m.csv";
@@ -103,7 +103,7 @@ TEST(core_MatrixCsv, ReadsFilesAndReportsMissingOnes) {
   EXPECT_THROW(read_matrix_csv(dir), UsageError);
 }
 
-TEST(core_MatrixCsv, ErrorsQuoteFieldsOnOneShortLine) {
+TEST(MatrixCsv, ErrorsQuoteFieldsOnOneShortLine) {
   const std::string hostile = "12\n\r\0" + std::string(5000, 'x');
   const std::string message =
       usage_error("unit,0,1\n0,,\"" + hostile + "\"\n1,1,\n");
@@ -117,7 +117,7 @@ TEST(core_MatrixCsv, ErrorsQuoteFieldsOnOneShortLine) {
   EXPECT_NE(header.find("a\\nb"), std::string::npos) << header;
 }
 
-TEST(core_MatrixCsv, BlankRowsInsideTheDataAreErrorsButTrailingOnesAreNot) {
+TEST(MatrixCsv, BlankRowsInsideTheDataAreErrorsButTrailingOnesAreNot) {
   EXPECT_NE(usage_error("unit,0,1\n,,\n0,,1\n").find("line 2"), std::string::npos);
   EXPECT_NE(usage_error("unit,0,1\n,,\n0,,1\n1,1,\n").find("square"), std::string::npos);
   EXPECT_NE(usage_error(",,\nunit,0,1\n0,,1\n1,1,\n").find("line 1"), std::string::npos);
@@ -133,7 +133,7 @@ long peak_rss_bytes() {
 
 // A big matrix costs about its 8 bytes a cell, not a string per cell (the
 // reader once kept every field as a std::string: ~60 bytes a cell).
-TEST(core_MatrixCsv, BigMatrixCostsAboutEightBytesACell) {
+TEST(MatrixCsv, BigMatrixCostsAboutEightBytesACell) {
   constexpr int n = 2000;
   const test::TempDir tmp;
   const auto path = tmp.path() / "big.csv";
@@ -160,7 +160,7 @@ TEST(core_MatrixCsv, BigMatrixCostsAboutEightBytesACell) {
   EXPECT_LT(growth, 64L << 20) << "reading grew the peak by " << (growth >> 20) << " MiB";
 }
 
-TEST(core_MatrixCsv, AcrossGpusEveryIdIsGpuDotSmAndReadsBack) {
+TEST(MatrixCsv, AcrossGpusEveryIdIsGpuDotSmAndReadsBack) {
   ValueMatrix m = ValueMatrix::filled({0, 1, 100000}, kNaN);
   m.at(0, 2) = m.at(2, 0) = 900.5;
   const std::string csv = matrix_csv(m);

@@ -23,7 +23,7 @@ std::size_t entries(const fs::path& dir) {
   return n;
 }
 
-TEST(core_OutputDirectory, CreatesTheChainAndRemovesExactlyItOnFailure) {
+TEST(OutputDirectory, CreatesTheChainAndRemovesExactlyItOnFailure) {
   const test::TempDir tmp;
   fs::create_directory(tmp.path() / "n1");
   {
@@ -36,7 +36,7 @@ TEST(core_OutputDirectory, CreatesTheChainAndRemovesExactlyItOnFailure) {
   EXPECT_FALSE(fs::exists(tmp.path() / "n1" / "a"));
 }
 
-TEST(core_OutputDirectory, KeepLeavesEverything) {
+TEST(OutputDirectory, KeepLeavesEverything) {
   const test::TempDir tmp;
   {
     OutputDirectory out(tmp.path() / "x" / "y");
@@ -46,7 +46,7 @@ TEST(core_OutputDirectory, KeepLeavesEverything) {
   EXPECT_TRUE(fs::is_regular_file(tmp.path() / "x" / "y" / "m.csv"));
 }
 
-TEST(core_OutputDirectory, DiscardRemovesNewFilesButNotOlderOnes) {
+TEST(OutputDirectory, DiscardRemovesNewFilesButNotOlderOnes) {
   const test::TempDir tmp;
   const fs::path dir = tmp.path() / "out";
   fs::create_directory(dir);
@@ -61,7 +61,7 @@ TEST(core_OutputDirectory, DiscardRemovesNewFilesButNotOlderOnes) {
   EXPECT_TRUE(fs::is_directory(dir));
 }
 
-TEST(core_OutputDirectory, NeverRemovesWhatOthersPutIntoACreatedDirectory) {
+TEST(OutputDirectory, NeverRemovesWhatOthersPutIntoACreatedDirectory) {
   const test::TempDir tmp;
   {
     OutputDirectory out(tmp.path() / "a" / "b");
@@ -71,7 +71,7 @@ TEST(core_OutputDirectory, NeverRemovesWhatOthersPutIntoACreatedDirectory) {
   EXPECT_FALSE(fs::exists(tmp.path() / "a" / "b"));
 }
 
-TEST(core_OutputDirectory, DanglingSymlinkIsAUsageErrorAndStays) {
+TEST(OutputDirectory, DanglingSymlinkIsAUsageErrorAndStays) {
   const test::TempDir tmp;
   const fs::path link = tmp.path() / "L";
   fs::create_symlink("/nonexistent/t", link);
@@ -89,7 +89,7 @@ TEST(core_OutputDirectory, DanglingSymlinkIsAUsageErrorAndStays) {
   EXPECT_EQ(entries(tmp.path()), 1u);
 }
 
-TEST(core_OutputDirectory, SymlinkToADirectoryIsFollowed) {
+TEST(OutputDirectory, SymlinkToADirectoryIsFollowed) {
   const test::TempDir tmp;
   fs::create_directory(tmp.path() / "real");
   fs::create_directory_symlink(tmp.path() / "real", tmp.path() / "L");
@@ -101,20 +101,20 @@ TEST(core_OutputDirectory, SymlinkToADirectoryIsFollowed) {
   EXPECT_FALSE(fs::exists(tmp.path() / "real" / "sub"));
 }
 
-TEST(core_OutputDirectory, UnderARegularFileFailsAndCreatesNothing) {
+TEST(OutputDirectory, UnderARegularFileFailsAndCreatesNothing) {
   const test::TempDir tmp;
   std::ofstream(tmp.path() / "afile") << "x";
   EXPECT_THROW(OutputDirectory(tmp.path() / "d" / "afile-sibling" / ".." / ".." / "afile" / "out"), UsageError);
   EXPECT_EQ(entries(tmp.path()), 1u) << "d/ and d/afile-sibling/ made on the way must be removed again";
 }
 
-TEST(core_OutputDirectory, TooLongANameIsAUsageError) {
+TEST(OutputDirectory, TooLongANameIsAUsageError) {
   const test::TempDir tmp;
   EXPECT_THROW(OutputDirectory(tmp.path() / "ok" / std::string(300, 'n')), UsageError);
   EXPECT_EQ(entries(tmp.path()), 0u);
 }
 
-TEST(core_CheckOutputFile, RejectsDirectoriesMissingFoldersAndEmptyNames) {
+TEST(CheckOutputFile, RejectsDirectoriesMissingFoldersAndEmptyNames) {
   const test::TempDir tmp;
   fs::create_directory(tmp.path() / "dir");
   std::ofstream(tmp.path() / "afile") << "x";
@@ -132,7 +132,7 @@ TEST(core_CheckOutputFile, RejectsDirectoriesMissingFoldersAndEmptyNames) {
   }
 }
 
-TEST(core_WriteFileAtomic, NeverWritesThroughASymlinkInTheTempName) {
+TEST(WriteFileAtomic, NeverWritesThroughASymlinkInTheTempName) {
   const test::TempDir tmp;
   // Someone's file where a careless temporary name would point.
   std::ofstream(tmp.path() / "victim") << "precious";

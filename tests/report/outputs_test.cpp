@@ -46,7 +46,7 @@ LatencyMap two_pair_map() {
   return map;
 }
 
-TEST(core_PairsCsv, HeaderAndOneWayColumns) {
+TEST(PairsCsv, HeaderAndOneWayColumns) {
   const LatencyMap map = two_pair_map();
   const std::string csv = pairs_csv({&map});
   std::istringstream lines(csv);
@@ -65,7 +65,7 @@ TEST(core_PairsCsv, HeaderAndOneWayColumns) {
 
 // Inside a cluster the flags are in shared memory: no home class, no flag
 // offsets; the file still reads back (--resume).
-TEST(core_PairsCsv, TheDsmPathNamesNoHomeClassOrFlagLine) {
+TEST(PairsCsv, TheDsmPathNamesNoHomeClassOrFlagLine) {
   const LatencyMap map = two_pair_map();
   const std::string csv = pairs_csv({&map}, Path::Dsm);
   std::istringstream lines(csv);
@@ -111,7 +111,7 @@ MapResult one_map_run(const LatencyMap& map) {
 
 // --via dsm: the flags are in shared memory, so meta.json says nothing of
 // homes, sides, classes or lines (it used to give DSM cells a home class).
-TEST(core_Meta, TheDsmPathNamesNoHomesSidesOrClasses) {
+TEST(Meta, TheDsmPathNamesNoHomesSidesOrClasses) {
   Options options;
   options.via = Path::Dsm;
   const nlohmann::json meta = make_meta(options, one_map_run(two_pair_map()));
@@ -126,7 +126,7 @@ TEST(core_Meta, TheDsmPathNamesNoHomesSidesOrClasses) {
   EXPECT_TRUE(global["maps"][0].contains("per_class"));
 }
 
-TEST(core_Meta, HasEveryDocumentedKey) {
+TEST(Meta, HasEveryDocumentedKey) {
   Options options;
   options.placements = {Placement::SplitLine};
   options.out_dir = "results/run1";
@@ -169,19 +169,19 @@ TEST(core_Meta, HasEveryDocumentedKey) {
   EXPECT_EQ(map["per_class"][0]["home_class"], 1);
 }
 
-TEST(core_Meta, NoCyclesIsNull) {
+TEST(Meta, NoCyclesIsNull) {
   LatencyMap map = two_pair_map();
   for (PairStats& p : map.pairs) p.cycles_median = kNaN;
   const nlohmann::json meta = make_meta(Options{}, one_map_run(map));
   EXPECT_TRUE(meta["maps"][0]["rtt_cycles_median"].is_null());
 }
 
-TEST(core_Meta, TimestampIsIso8601Utc) {
+TEST(Meta, TimestampIsIso8601Utc) {
   EXPECT_TRUE(std::regex_match(utc_timestamp_now(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
   EXPECT_FALSE(host_name().empty());
 }
 
-TEST(core_PairsCsv, AcrossGpusUnitsAndTheFlagsGpuReadBack) {
+TEST(PairsCsv, AcrossGpusUnitsAndTheFlagsGpuReadBack) {
   LatencyMap map;
   map.spec.units = {0, 100000};
   PairStats p;

@@ -25,7 +25,7 @@ constexpr const char* kGoodCsv =
 constexpr const char* kGoodOrder =
     R"({"source": "file", "groups": [{"name": "die1", "units": [2, 3]}, {"name": "die0", "units": [0, 1]}]})";
 
-class render_CsvFile : public ::testing::Test {
+class RenderCsvFile : public ::testing::Test {
  protected:
   RenderRequest request(const std::string& csv) {
     RenderRequest r;
@@ -41,7 +41,7 @@ class render_CsvFile : public ::testing::Test {
   test::TempDir dir_;
 };
 
-TEST_F(render_CsvFile, good_csv_with_order_becomes_a_png) {
+TEST_F(RenderCsvFile, good_csv_with_order_becomes_a_png) {
   RenderRequest r = request(kGoodCsv);
   r.order = dir_.file("order.json", kGoodOrder);
   r.scale = "100:350";
@@ -52,37 +52,37 @@ TEST_F(render_CsvFile, good_csv_with_order_becomes_a_png) {
   EXPECT_GT(image.height, 100);
 }
 
-TEST_F(render_CsvFile, missing_csv) {
+TEST_F(RenderCsvFile, missing_csv) {
   RenderRequest r = request(kGoodCsv);
   r.csv = dir_ / "does-not-exist.csv";
   expect_usage_error(r);
 }
 
-TEST_F(render_CsvFile, non_numeric_cell) {
+TEST_F(RenderCsvFile, non_numeric_cell) {
   expect_usage_error(request("unit,0,1\n0,,fast\n1,12,\n"));
 }
 
-TEST_F(render_CsvFile, ragged_rows) {
+TEST_F(RenderCsvFile, ragged_rows) {
   expect_usage_error(request("unit,0,1,2\n0,,1,2\n1,1,\n2,2,3,\n"));
 }
 
-TEST_F(render_CsvFile, non_square) {
+TEST_F(RenderCsvFile, non_square) {
   expect_usage_error(request("unit,0,1,2\n0,,1,2\n1,1,,3\n"));
 }
 
-TEST_F(render_CsvFile, order_naming_a_unit_not_in_the_matrix) {
+TEST_F(RenderCsvFile, order_naming_a_unit_not_in_the_matrix) {
   RenderRequest r = request(kGoodCsv);
   r.order = dir_.file("order.json", R"({"source": "file", "groups": [{"name": "g", "units": [0, 1, 9]}]})");
   expect_usage_error(r);
 }
 
-TEST_F(render_CsvFile, order_file_that_is_not_json) {
+TEST_F(RenderCsvFile, order_file_that_is_not_json) {
   RenderRequest r = request(kGoodCsv);
   r.order = dir_.file("order.json", "{not json");
   expect_usage_error(r);
 }
 
-TEST_F(render_CsvFile, bad_scales) {
+TEST_F(RenderCsvFile, bad_scales) {
   for (const char* scale : {"", "100", "500:100", "100:100", "a:b", "100:inf", "nan:5", "1:2:3", "auto "}) {
     RenderRequest r = request(kGoodCsv);
     r.scale = scale;
@@ -91,7 +91,7 @@ TEST_F(render_CsvFile, bad_scales) {
   }
 }
 
-TEST_F(render_CsvFile, unknown_colormap) {
+TEST_F(RenderCsvFile, unknown_colormap) {
   RenderRequest r = request(kGoodCsv);
   r.colormap = "jet";
   expect_usage_error(r);
@@ -105,7 +105,7 @@ struct CellColours {
   Rgb lower;  // row 1, column 0
 };
 
-class render_ExtremeFile : public ::testing::Test {
+class RenderExtremeFile : public ::testing::Test {
  protected:
   CellColours render(const std::string& csv, const std::string& scale = "auto") {
     RenderRequest r;
@@ -132,19 +132,19 @@ class render_ExtremeFile : public ::testing::Test {
   test::TempDir dir_;
 };
 
-TEST_F(render_ExtremeFile, HugeCellsGetBothEndColours) {
+TEST_F(RenderExtremeFile, HugeCellsGetBothEndColours) {
   const CellColours cells = render("unit,0,1\n0,,-1e308\n1,1e308,\n");
   EXPECT_EQ(cells.upper, colormap("viridis", 0.0));
   EXPECT_EQ(cells.lower, colormap("viridis", 1.0));
 }
 
-TEST_F(render_ExtremeFile, HugeScaleCentresOrdinaryCells) {
+TEST_F(RenderExtremeFile, HugeScaleCentresOrdinaryCells) {
   const CellColours cells = render("unit,0,1\n0,,100\n1,200,\n", "-1e308:1e308");
   EXPECT_EQ(cells.upper, colormap("viridis", 0.5));
   EXPECT_EQ(cells.lower, colormap("viridis", 0.5));
 }
 
-TEST_F(render_ExtremeFile, DenormalRangeIsDrawnFlat) {
+TEST_F(RenderExtremeFile, DenormalRangeIsDrawnFlat) {
   const CellColours cells = render("unit,0,1\n0,,0\n1,4.9406564584124654e-324,\n");
   EXPECT_EQ(cells.upper, colormap("viridis", 0.5));
   EXPECT_EQ(cells.lower, colormap("viridis", 0.5));

@@ -14,7 +14,7 @@ nlohmann::json earlier_meta(const Options& o) {
   return nlohmann::json::parse(make_meta(o, result).dump());
 }
 
-TEST(core_ResumeCheck, SameOptionsAgree) {
+TEST(ResumeCheck, SameOptionsAgree) {
   Options o;
   o.iters = 50;
   o.units_spec = "0-7";
@@ -23,7 +23,7 @@ TEST(core_ResumeCheck, SameOptionsAgree) {
   EXPECT_EQ(first_option_difference(earlier_meta(o), o), std::nullopt);
 }
 
-TEST(core_ResumeCheck, OutputDirQuietAndResumeDirAreIgnored) {
+TEST(ResumeCheck, OutputDirQuietAndResumeDirAreIgnored) {
   Options o;
   Options other = o;
   other.out_dir = "elsewhere";
@@ -32,7 +32,7 @@ TEST(core_ResumeCheck, OutputDirQuietAndResumeDirAreIgnored) {
   EXPECT_EQ(first_option_difference(earlier_meta(o), other), std::nullopt);
 }
 
-TEST(core_ResumeCheck, FirstDifferenceIsNamedWithBothValues) {
+TEST(ResumeCheck, FirstDifferenceIsNamedWithBothValues) {
   Options o;
   o.iters = 100;
   Options other = o;
@@ -53,7 +53,7 @@ TEST(core_ResumeCheck, FirstDifferenceIsNamedWithBothValues) {
   EXPECT_NE(probe->find("exch"), std::string::npos) << *probe;
 }
 
-TEST(core_ResumeCheck, PlacementsAndFlagOffsetCount) {
+TEST(ResumeCheck, PlacementsAndFlagOffsetCount) {
   Options o;
   Options cross = o;
   cross.placements.push_back(Placement::CrossHome);
@@ -64,7 +64,7 @@ TEST(core_ResumeCheck, PlacementsAndFlagOffsetCount) {
   EXPECT_TRUE(first_option_difference(earlier_meta(o), offset));
 }
 
-TEST(core_ResumeCheck, MissingOrUnknownOptionsAreDifferences) {
+TEST(ResumeCheck, MissingOrUnknownOptionsAreDifferences) {
   Options o;
   EXPECT_TRUE(first_option_difference(nlohmann::json::object(), o));
   EXPECT_TRUE(first_option_difference(nlohmann::json{{"options", 3}}, o));
@@ -82,7 +82,7 @@ TEST(core_ResumeCheck, MissingOrUnknownOptionsAreDifferences) {
   EXPECT_EQ(missing->rfind("via:", 0), 0u) << *missing;
 }
 
-TEST(core_ResumeCheck, HostileValuesStayOneLine) {
+TEST(ResumeCheck, HostileValuesStayOneLine) {
   Options o;
   nlohmann::json meta = earlier_meta(o);
   meta["options"]["units_spec"] = std::string(500, 'x') + "\n";

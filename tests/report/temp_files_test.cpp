@@ -13,7 +13,7 @@
 namespace cumap {
 namespace {
 
-TEST(core_TempFiles, RegistrationLastsAsLongAsTheObject) {
+TEST(TempFiles, RegistrationLastsAsLongAsTheObject) {
   const std::size_t before = registered_temp_file_count();
   {
     RegisteredTempFile a("some/where.tmp");
@@ -24,7 +24,7 @@ TEST(core_TempFiles, RegistrationLastsAsLongAsTheObject) {
   EXPECT_EQ(registered_temp_file_count(), before);
 }
 
-TEST(core_TempFiles, WriteFileAtomicUnregistersItsTempFile) {
+TEST(TempFiles, WriteFileAtomicUnregistersItsTempFile) {
   const test::TempDir tmp;
   const std::size_t before = registered_temp_file_count();
   write_file_atomic(tmp.path() / "x.csv", "x\n");
@@ -33,7 +33,7 @@ TEST(core_TempFiles, WriteFileAtomicUnregistersItsTempFile) {
   EXPECT_EQ(registered_temp_file_count(), before);
 }
 
-TEST(core_TempFiles, AFullRegistryDegradesToUnregistered) {
+TEST(TempFiles, AFullRegistryDegradesToUnregistered) {
   std::vector<std::unique_ptr<RegisteredTempFile>> many;
   for (int i = 0; i < 200; ++i) many.push_back(std::make_unique<RegisteredTempFile>("f" + std::to_string(i)));
   EXPECT_TRUE(many.front()->registered());

@@ -32,7 +32,7 @@ PairStats pair_at(int a, int b, double oneway) {
   return p;
 }
 
-TEST(core_LineCorrection, HalfTheRoundTripsPredictedExcessOverTheClassAverage) {
+TEST(LineCorrection, HalfTheRoundTripsPredictedExcessOverTheClassAverage) {
   const RunHomes homes{two_units_four_lines()};
   const LineCorrection c(homes);
   // Same line 128: unit 0 is 10 ns slow there, unit 1 average: the round trip
@@ -45,14 +45,14 @@ TEST(core_LineCorrection, HalfTheRoundTripsPredictedExcessOverTheClassAverage) {
   EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 0, 128, 384), -2.5);
 }
 
-TEST(core_LineCorrection, UnknownUnitsAndLinesAreLeftAlone) {
+TEST(LineCorrection, UnknownUnitsAndLinesAreLeftAlone) {
   const RunHomes homes{two_units_four_lines()};
   const LineCorrection c(homes);
   EXPECT_DOUBLE_EQ(c.oneway_ns(0, 7, 0, 128, 132), 0.0);
   EXPECT_DOUBLE_EQ(c.oneway_ns(0, 1, 0, 4096, 4100), 0.0);
 }
 
-TEST(core_LineCorrection, MapsShowTheCorrectedValueAndLinesThatDifferByTheirHomeAgree) {
+TEST(LineCorrection, MapsShowTheCorrectedValueAndLinesThatDifferByTheirHomeAgree) {
   const HomesResult h = two_units_four_lines();
   LatencyMap map;
   map.spec.units = {0, 1};
@@ -76,7 +76,7 @@ TEST(core_LineCorrection, MapsShowTheCorrectedValueAndLinesThatDifferByTheirHome
 // Two devices with a table each. A pair across them has its flags on one:
 // only the unit on that device has a row for the line; the other reaches it
 // over the link, which the table does not measure, so its terms stay out.
-TEST(core_LineCorrection, AcrossDevicesOnlyTheUnitOnTheFlagsDeviceCounts) {
+TEST(LineCorrection, AcrossDevicesOnlyTheUnitOnTheFlagsDeviceCounts) {
   HomesResult g0 = two_units_four_lines();
   HomesResult g1 = two_units_four_lines();
   g1.device = 1;

@@ -10,7 +10,7 @@
 namespace cumap {
 namespace {
 
-TEST(cpu_Backend, ListsAtLeastTwoDistinctUnits) {
+TEST(Backend, ListsAtLeastTwoDistinctUnits) {
   const auto backend = make_cpu_backend(DeviceSelection{});
   const auto units = backend->units();
   ASSERT_GE(units.size(), 2u);
@@ -18,7 +18,7 @@ TEST(cpu_Backend, ListsAtLeastTwoDistinctUnits) {
   EXPECT_TRUE(std::all_of(units.begin(), units.end(), [](int u) { return u >= 0; }));
 }
 
-TEST(cpu_Backend, DescribesItsDevice) {
+TEST(Backend, DescribesItsDevice) {
   const auto backend = make_cpu_backend(DeviceSelection{});
   const DeviceInfo d = backend->device();
   EXPECT_EQ(d.backend, "cpu");
@@ -28,7 +28,7 @@ TEST(cpu_Backend, DescribesItsDevice) {
   EXPECT_EQ(d.unit_count, static_cast<int>(backend->units().size()));
 }
 
-TEST(cpu_Backend, TopologyCoversOnlyItsUnits) {
+TEST(Backend, TopologyCoversOnlyItsUnits) {
   const auto backend = make_cpu_backend(DeviceSelection{});
   const auto units = backend->units();
   const Topology topo = backend->topology();
@@ -41,7 +41,7 @@ TEST(cpu_Backend, TopologyCoversOnlyItsUnits) {
     }
 }
 
-TEST(cpu_Backend, OnlyDeviceZeroAndCpuUnits) {
+TEST(Backend, OnlyDeviceZeroAndCpuUnits) {
   DeviceSelection other_device;
   other_device.device = 1;
   EXPECT_THROW(make_cpu_backend(other_device), UsageError);
@@ -50,7 +50,7 @@ TEST(cpu_Backend, OnlyDeviceZeroAndCpuUnits) {
   EXPECT_THROW(make_cpu_backend(wgp), UsageError);
 }
 
-TEST(cpu_Backend, CapabilitiesKeySiblingsByPhysicalCore) {
+TEST(Backend, CapabilitiesKeySiblingsByPhysicalCore) {
   const auto backend = make_cpu_backend(DeviceSelection{});
   const Capabilities c = backend->capabilities();
   std::set<int> cores;

@@ -58,7 +58,7 @@ std::string implausibility(const PairMeasurement& m) {
   return "";
 }
 
-class cpu_Measure : public ::testing::Test {
+class Measure : public ::testing::Test {
  protected:
   void SetUp() override {
     backend = make_cpu_backend(DeviceSelection{});
@@ -105,7 +105,7 @@ class cpu_Measure : public ::testing::Test {
   UnitRef a, b;
 };
 
-TEST_F(cpu_Measure, SameLineAndSplitLineEachGivePlausibleResults) {
+TEST_F(Measure, SameLineAndSplitLineEachGivePlausibleResults) {
   const FlagSite same_line{0, protocol::kSameLineGapBytes};
   const FlagSite split_line{0, protocol::kLineBytes};
   for (FlagSite flags : {same_line, split_line}) {
@@ -121,7 +121,7 @@ TEST_F(cpu_Measure, SameLineAndSplitLineEachGivePlausibleResults) {
   }
 }
 
-TEST_F(cpu_Measure, OrderedRoundsMeasureBothDirections) {
+TEST_F(Measure, OrderedRoundsMeasureBothDirections) {
   MeasurementPlan plan = plan_for({one_pair(a, b, {0, 4}), one_pair(b, a, {256, 260})});
   plan.counts.ordered = true;
   const auto results = measure(plan);
@@ -134,7 +134,7 @@ TEST_F(cpu_Measure, OrderedRoundsMeasureBothDirections) {
 
 // Every round trip counts up from 0 (a CAS expects k-1): flags left non-zero
 // would stall the next pair on the same words until it times out.
-TEST_F(cpu_Measure, FlagsAreResetSoARoundCanReuseThem) {
+TEST_F(Measure, FlagsAreResetSoARoundCanReuseThem) {
   MeasurementPlan plan = plan_for({one_pair(a, b, {0, 4}), one_pair(a, b, {0, 4})});
   plan.counts.samples = 3;
   const auto results = backend->measure(plan, nullptr);
@@ -144,7 +144,7 @@ TEST_F(cpu_Measure, FlagsAreResetSoARoundCanReuseThem) {
   EXPECT_FALSE(again.pairs[0].timed_out);
 }
 
-TEST_F(cpu_Measure, ReportsProgressAfterEveryRound) {
+TEST_F(Measure, ReportsProgressAfterEveryRound) {
   MeasurementPlan plan = plan_for({one_pair(a, b, {0, 4}), one_pair(b, a, {0, 4}), one_pair(a, b, {0, 4})});
   plan.counts.iters = 20;
   plan.counts.samples = 2;
@@ -158,12 +158,12 @@ TEST_F(cpu_Measure, ReportsProgressAfterEveryRound) {
   EXPECT_EQ(last_total, 3u);
 }
 
-TEST_F(cpu_Measure, ARoundThatUsesACpuTwiceIsAUsageError) {
+TEST_F(Measure, ARoundThatUsesACpuTwiceIsAUsageError) {
   Round round{{{a, b, {0, 4}, 0}, {a, b, {256, 260}, 0}}};
   EXPECT_THROW(backend->measure(plan_for({round}), nullptr), UsageError);
 }
 
-TEST_F(cpu_Measure, GpuOnlyOptionsAreUsageErrors) {
+TEST_F(Measure, GpuOnlyOptionsAreUsageErrors) {
   MeasurementPlan persist = plan_for({one_pair(a, b, {0, 4})});
   persist.l2_persist = true;
   EXPECT_THROW(backend->measure(persist, nullptr), UsageError);
@@ -172,7 +172,7 @@ TEST_F(cpu_Measure, GpuOnlyOptionsAreUsageErrors) {
   EXPECT_THROW(backend->measure(dsm, nullptr), UsageError);
 }
 
-TEST_F(cpu_Measure, ProbeLinesGivesOneFiniteLatencyPerUnitAndLine) {
+TEST_F(Measure, ProbeLinesGivesOneFiniteLatencyPerUnitAndLine) {
   LineProbePlan plan;
   plan.units = {a, b};
   plan.lines = {0, 128, 4096};
@@ -187,9 +187,9 @@ TEST_F(cpu_Measure, ProbeLinesGivesOneFiniteLatencyPerUnitAndLine) {
   EXPECT_EQ(t.lines, plan.lines);
 }
 
-class cpu_MeasureProbe : public cpu_Measure, public ::testing::WithParamInterface<Probe> {};
+class MeasureProbe : public Measure, public ::testing::WithParamInterface<Probe> {};
 
-TEST_P(cpu_MeasureProbe, CompletesWithoutTimingOut) {
+TEST_P(MeasureProbe, CompletesWithoutTimingOut) {
   MeasurementPlan plan = plan_for({one_pair(a, b, {0, 4})});
   plan.probe = GetParam();
   const auto results = measure(plan);
@@ -197,7 +197,7 @@ TEST_P(cpu_MeasureProbe, CompletesWithoutTimingOut) {
   EXPECT_EQ(results.pairs[0].a, a);
 }
 
-INSTANTIATE_TEST_SUITE_P(Probes, cpu_MeasureProbe,
+INSTANTIATE_TEST_SUITE_P(Probes, MeasureProbe,
                          ::testing::Values(Probe::Cas, Probe::Exch, Probe::AcqRel, Probe::Volatile),
                          [](const ::testing::TestParamInfo<Probe>& info) {
                            switch (info.param) {

@@ -11,7 +11,7 @@ namespace {
 
 std::uintptr_t addr(const std::atomic<std::uint32_t>& w) { return reinterpret_cast<std::uintptr_t>(&w); }
 
-TEST(cpu_FlagMemory, OffsetsAreBytesFromAPageAlignedBase) {
+TEST(FlagMemory, OffsetsAreBytesFromAPageAlignedBase) {
   FlagMemory memory(FlagArena{8192, 0});
   const std::uintptr_t base = addr(memory.word(0));
   EXPECT_EQ(base % FlagMemory::kPage, 0u);
@@ -20,12 +20,12 @@ TEST(cpu_FlagMemory, OffsetsAreBytesFromAPageAlignedBase) {
   EXPECT_EQ(memory.word(128).load(), 0u) << "the arena starts zeroed";
 }
 
-TEST(cpu_FlagMemory, TheArenaOffsetMovesEveryWord) {
+TEST(FlagMemory, TheArenaOffsetMovesEveryWord) {
   FlagMemory memory(FlagArena{4096, 64});
   EXPECT_EQ(addr(memory.word(0)) % FlagMemory::kPage, 64u);
 }
 
-TEST(cpu_FlagMemory, OffsetsOutsideOrMisalignedAreUsageErrors) {
+TEST(FlagMemory, OffsetsOutsideOrMisalignedAreUsageErrors) {
   FlagMemory memory(FlagArena{4096, 0});
   EXPECT_NO_THROW(memory.word(4092));
   EXPECT_THROW(memory.word(4096), UsageError);

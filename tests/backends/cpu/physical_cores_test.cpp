@@ -32,7 +32,7 @@ fs::path fake_sysfs(const test::TempDir& tmp) {
   return root;
 }
 
-TEST(cpu_PhysicalCores, SmtSiblingsShareAKey) {
+TEST(PhysicalCores, SmtSiblingsShareAKey) {
   const test::TempDir tmp;
   const auto keys = physical_core_keys(fake_sysfs(tmp), {0, 1, 2, 3});
   ASSERT_EQ(keys.size(), 4u);
@@ -41,7 +41,7 @@ TEST(cpu_PhysicalCores, SmtSiblingsShareAKey) {
   EXPECT_NE(keys.at(0), keys.at(1));
 }
 
-TEST(cpu_PhysicalCores, WithoutTopologyEachCpuIsItsOwnCore) {
+TEST(PhysicalCores, WithoutTopologyEachCpuIsItsOwnCore) {
   const auto keys = physical_core_keys("/nonexistent/sysfs", {3, 5});
   EXPECT_EQ(keys, (std::map<int, int>{{3, 3}, {5, 5}}));
 }

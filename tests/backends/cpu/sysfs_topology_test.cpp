@@ -15,7 +15,7 @@ std::vector<int> range(int first, int last) {
   return v;
 }
 
-TEST(topology_Sysfs, GroupsByPackageAndDie) {
+TEST(SysfsTopology, GroupsByPackageAndDie) {
   const Topology t = cpu_topology_from_sysfs(kSysfs / "two_packages", range(0, 15));
   EXPECT_EQ(t.source, "sysfs");
   ASSERT_EQ(t.groups.size(), 2u);
@@ -25,7 +25,7 @@ TEST(topology_Sysfs, GroupsByPackageAndDie) {
   EXPECT_EQ(t.groups[1].units, (std::vector<int>{4, 5, 6, 7, 12, 13, 14, 15}));
 }
 
-TEST(topology_Sysfs, DetailsDescribeEachCpu) {
+TEST(SysfsTopology, DetailsDescribeEachCpu) {
   const Topology t = cpu_topology_from_sysfs(kSysfs / "two_packages", range(0, 15));
   const auto& cpus = t.details.at("cpus");
   ASSERT_EQ(cpus.size(), 16u);
@@ -39,7 +39,7 @@ TEST(topology_Sysfs, DetailsDescribeEachCpu) {
             (std::vector<std::vector<int>>{{0, 1, 2, 3, 8, 9, 10, 11}, {4, 5, 6, 7, 12, 13, 14, 15}}));
 }
 
-TEST(topology_Sysfs, OnlyRequestedCpusAppear) {
+TEST(SysfsTopology, OnlyRequestedCpusAppear) {
   const Topology t = cpu_topology_from_sysfs(kSysfs / "two_packages", {12, 1, 12});
   ASSERT_EQ(t.groups.size(), 2u);
   EXPECT_EQ(t.groups[0].units, (std::vector<int>{1}));
@@ -47,7 +47,7 @@ TEST(topology_Sysfs, OnlyRequestedCpusAppear) {
   EXPECT_EQ(t.details.at("cpus").size(), 2u);
 }
 
-TEST(topology_Sysfs, WithoutDieIdGroupsByPackage) {
+TEST(SysfsTopology, WithoutDieIdGroupsByPackage) {
   const Topology t = cpu_topology_from_sysfs(kSysfs / "no_die", range(0, 3));
   EXPECT_EQ(t.source, "sysfs");
   ASSERT_EQ(t.groups.size(), 1u);
@@ -59,7 +59,7 @@ TEST(topology_Sysfs, WithoutDieIdGroupsByPackage) {
   EXPECT_FALSE(t.details.contains("l3_domains"));
 }
 
-TEST(topology_Sysfs, MissingTopologyFilesFallBackToOneGroup) {
+TEST(SysfsTopology, MissingTopologyFilesFallBackToOneGroup) {
   const Topology t = cpu_topology_from_sysfs(kSysfs / "no_topology", {1, 0});
   EXPECT_EQ(t.source, "none");
   ASSERT_EQ(t.groups.size(), 1u);
@@ -68,7 +68,7 @@ TEST(topology_Sysfs, MissingTopologyFilesFallBackToOneGroup) {
   EXPECT_NE(t.details.at("reason").get<std::string>().find("physical_package_id"), std::string::npos);
 }
 
-TEST(topology_Sysfs, MissingRootDoesNotThrow) {
+TEST(SysfsTopology, MissingRootDoesNotThrow) {
   Topology t;
   EXPECT_NO_THROW(t = cpu_topology_from_sysfs(kSysfs / "does_not_exist", {0, 1, 2}));
   ASSERT_EQ(t.groups.size(), 1u);

@@ -19,7 +19,7 @@ std::filesystem::path cumap_binary() {
   return std::filesystem::read_symlink("/proc/self/exe").parent_path() / CUMAP_BINARY_FROM_TEST;
 }
 
-TEST(cuda_device, CommandWritesEveryOutput) {
+TEST(Device, CommandWritesEveryOutput) {
   CUMAP_REQUIRE_GPU();
   const auto binary = cumap_binary();
   if (!std::filesystem::exists(binary)) GTEST_SKIP() << "no cumap binary at " << binary << " (set CUMAP_BINARY)";
@@ -37,7 +37,7 @@ TEST(cuda_device, CommandWritesEveryOutput) {
   EXPECT_GT(j["device"]["clock_hz"].get<double>(), 1e8);
 }
 
-TEST(cuda_device, HomesCommandWritesItsFiles) {
+TEST(Device, HomesCommandWritesItsFiles) {
   CUMAP_REQUIRE_GPU();
   const auto binary = cumap_binary();
   if (!std::filesystem::exists(binary)) GTEST_SKIP() << "no cumap binary at " << binary << " (set CUMAP_BINARY)";

@@ -72,7 +72,7 @@ std::vector<int> first_units(const Backend& b, std::size_t n) {
   return all;
 }
 
-TEST(cuda_device, EverySmHoldsExactlyOneBlock) {
+TEST(Device, EverySmHoldsExactlyOneBlock) {
   CUMAP_REQUIRE_GPU();
   auto b = backend();
   const auto units = b->units();
@@ -84,7 +84,7 @@ TEST(cuda_device, EverySmHoldsExactlyOneBlock) {
   EXPECT_EQ(b->capabilities().max_pairs_per_round, d.unit_count / 2);
 }
 
-TEST(cuda_device, SerialAndConcurrentPlansCompleteAndAgree) {
+TEST(Device, SerialAndConcurrentPlansCompleteAndAgree) {
   CUMAP_REQUIRE_GPU();
   auto b = backend();
   const auto u = first_units(*b, 8);
@@ -116,7 +116,7 @@ TEST(cuda_device, SerialAndConcurrentPlansCompleteAndAgree) {
   EXPECT_LT(median(rel), 0.10);
 }
 
-TEST(cuda_device, EveryProbeCompletes) {
+TEST(Device, EveryProbeCompletes) {
   CUMAP_REQUIRE_GPU();
   auto b = backend();
   const auto u = first_units(*b, 6);
@@ -128,7 +128,7 @@ TEST(cuda_device, EveryProbeCompletes) {
   }
 }
 
-TEST(cuda_device, SilentPartnerTimesOutAndTheRunGoesOn) {
+TEST(Device, SilentPartnerTimesOutAndTheRunGoesOn) {
   CUMAP_REQUIRE_GPU();
   const int silent = backend()->units()[1];
   // A backend whose SM `silent` takes its turns but never answers (test hook).
@@ -147,14 +147,14 @@ TEST(cuda_device, SilentPartnerTimesOutAndTheRunGoesOn) {
   for (const auto& p : backend()->measure(serial(u), nullptr).pairs) EXPECT_FALSE(p.timed_out);
 }
 
-TEST(cuda_device, UnknownSmIsBadInput) {
+TEST(Device, UnknownSmIsBadInput) {
   CUMAP_REQUIRE_GPU();
   auto b = backend();
   MeasurementPlan plan = plan_of({{{b->units()[0], 1000}}}, {b->units()[0], 1000});
   EXPECT_THROW(b->measure(plan, nullptr), UsageError);
 }
 
-TEST(cuda_device, FlushAndPersistRunBetweenRounds) {
+TEST(Device, FlushAndPersistRunBetweenRounds) {
   CUMAP_REQUIRE_GPU();
   auto b = backend();
   const auto u = first_units(*b, 4);
@@ -170,7 +170,7 @@ TEST(cuda_device, FlushAndPersistRunBetweenRounds) {
   EXPECT_GT(m.stats.extra.value("l2_persisting_window_bytes", 0), 0);
 }
 
-TEST(cuda_device, ProbeLinesReturnsAFullTable) {
+TEST(Device, ProbeLinesReturnsAFullTable) {
   CUMAP_REQUIRE_GPU();
   auto b = backend();
   LineProbePlan plan;
@@ -189,7 +189,7 @@ TEST(cuda_device, ProbeLinesReturnsAFullTable) {
   for (double ns : t.ns) EXPECT_TRUE(std::isfinite(ns));
 }
 
-TEST(cuda_device, LoadsThatBypassL1SeeAnotherSmsStore) {
+TEST(Device, LoadsThatBypassL1SeeAnotherSmsStore) {
   CUMAP_REQUIRE_GPU();
   auto b = backend();
   const auto all = b->units();
@@ -205,7 +205,7 @@ TEST(cuda_device, LoadsThatBypassL1SeeAnotherSmsStore) {
   }
 }
 
-TEST(cuda_device, TopologyCoversEverySm) {
+TEST(Device, TopologyCoversEverySm) {
   CUMAP_REQUIRE_GPU();
   auto b = backend();
   const Topology t = b->topology();

@@ -1,4 +1,4 @@
-// What NVML adds to a run's DeviceInfo, against the fake NVML (tests/cuda/fake_nvml.cpp).
+// What NVML adds to a run's DeviceInfo, against the fake NVML (fake_nvml.cpp).
 #include <gtest/gtest.h>
 
 #include "backends/cuda/gpu_nvml_facts.hpp"
@@ -14,7 +14,7 @@ DeviceInfo two_gpus() {
   return d;
 }
 
-TEST(cli_GpuNvmlFacts, EachGpuGetsItsSerialAndTheLinkIsNamedByDeviceOrdinals) {
+TEST(GpuNvmlFacts, EachGpuGetsItsSerialAndTheLinkIsNamedByDeviceOrdinals) {
   DeviceInfo d = two_gpus();
   add_serials_and_links(d, CUMAP_FAKE_NVML);
   EXPECT_EQ(d.extra["gpus"][0]["serial"], "FAKE65");
@@ -25,7 +25,7 @@ TEST(cli_GpuNvmlFacts, EachGpuGetsItsSerialAndTheLinkIsNamedByDeviceOrdinals) {
   EXPECT_EQ(d.extra["links"][0]["link"], "NV18");
 }
 
-TEST(cli_GpuNvmlFacts, OneGpuGetsASerialAndNoLinks) {
+TEST(GpuNvmlFacts, OneGpuGetsASerialAndNoLinks) {
   DeviceInfo d;
   d.extra["pci_bus_id"] = "0000:67:00.0";
   add_serials_and_links(d, CUMAP_FAKE_NVML);
@@ -33,7 +33,7 @@ TEST(cli_GpuNvmlFacts, OneGpuGetsASerialAndNoLinks) {
   EXPECT_FALSE(d.extra.contains("links"));
 }
 
-TEST(cli_GpuNvmlFacts, WithoutNvmlSerialsAreEmptyAndLinksUnknownWithTheReason) {
+TEST(GpuNvmlFacts, WithoutNvmlSerialsAreEmptyAndLinksUnknownWithTheReason) {
   DeviceInfo d = two_gpus();
   add_serials_and_links(d, "libcumap-no-such-nvml.so.1");
   EXPECT_EQ(d.extra["gpus"][0]["serial"], "");
@@ -41,7 +41,7 @@ TEST(cli_GpuNvmlFacts, WithoutNvmlSerialsAreEmptyAndLinksUnknownWithTheReason) {
   EXPECT_NE(d.extra["links"][0]["reason"].get<std::string>().find("NVML not available"), std::string::npos);
 }
 
-TEST(cli_GpuNvmlFacts, ABackendWithoutPciBusIdsIsLeftAsItIs) {
+TEST(GpuNvmlFacts, ABackendWithoutPciBusIdsIsLeftAsItIs) {
   DeviceInfo d;
   d.backend = "cpu";
   add_serials_and_links(d, CUMAP_FAKE_NVML);

@@ -6,7 +6,7 @@
 namespace cumap::cuda {
 namespace {
 
-TEST(cuda_NvmlGpuFacts, CountsTheNvLinksBetweenTwoGpusAsNvidiaSmiDoes) {
+TEST(NvmlGpuFacts, CountsTheNvLinksBetweenTwoGpusAsNvidiaSmiDoes) {
   const NvmlGpuFacts f = nvml_gpu_facts({"0000:65:00.0", "0000:66:00.0"}, CUMAP_FAKE_NVML);
   EXPECT_EQ(f.reason, "");
   ASSERT_EQ(f.serials.size(), 2u);
@@ -18,7 +18,7 @@ TEST(cuda_NvmlGpuFacts, CountsTheNvLinksBetweenTwoGpusAsNvidiaSmiDoes) {
   EXPECT_EQ(f.links[0].link, "NV18");
 }
 
-TEST(cuda_NvmlGpuFacts, GpusWithoutNvLinkBetweenThemMeetOnPcie) {
+TEST(NvmlGpuFacts, GpusWithoutNvLinkBetweenThemMeetOnPcie) {
   const NvmlGpuFacts f = nvml_gpu_facts({"0000:65:00.0", "0000:67:00.0", "0000:66:00.0"}, CUMAP_FAKE_NVML);
   ASSERT_EQ(f.links.size(), 3u);  // (0,1) (0,2) (1,2)
   EXPECT_EQ(f.links[0].link, "PCIe SYS");
@@ -26,13 +26,13 @@ TEST(cuda_NvmlGpuFacts, GpusWithoutNvLinkBetweenThemMeetOnPcie) {
   EXPECT_EQ(f.links[2].link, "PCIe SYS");
 }
 
-TEST(cuda_NvmlGpuFacts, GpusOnNvSwitchesSaySo) {
+TEST(NvmlGpuFacts, GpusOnNvSwitchesSaySo) {
   const NvmlGpuFacts f = nvml_gpu_facts({"0000:68:00.0", "0000:69:00.0"}, CUMAP_FAKE_NVML);
   ASSERT_EQ(f.links.size(), 1u);
   EXPECT_EQ(f.links[0].link, "NV18 via NVSwitch");
 }
 
-TEST(cuda_NvmlGpuFacts, AnUnknownGpuLeavesItsSerialEmptyAndItsLinksUnknownWithNvmlsWords) {
+TEST(NvmlGpuFacts, AnUnknownGpuLeavesItsSerialEmptyAndItsLinksUnknownWithNvmlsWords) {
   const NvmlGpuFacts f = nvml_gpu_facts({"0000:65:00.0", "0000:01:00.0"}, CUMAP_FAKE_NVML);
   EXPECT_EQ(f.serials[0], "FAKE65");
   EXPECT_EQ(f.serials[1], "");
@@ -41,7 +41,7 @@ TEST(cuda_NvmlGpuFacts, AnUnknownGpuLeavesItsSerialEmptyAndItsLinksUnknownWithNv
   EXPECT_NE(f.links[0].reason.find("Not Found"), std::string::npos) << f.links[0].reason;
 }
 
-TEST(cuda_NvmlGpuFacts, MissingNvmlMakesEveryLinkUnknownWithTheReason) {
+TEST(NvmlGpuFacts, MissingNvmlMakesEveryLinkUnknownWithTheReason) {
   const NvmlGpuFacts f = nvml_gpu_facts({"0000:65:00.0", "0000:66:00.0"}, "libcumap-no-such-nvml.so.1");
   EXPECT_NE(f.reason.find("NVML not available"), std::string::npos) << f.reason;
   EXPECT_EQ(f.serials, (std::vector<std::string>{"", ""}));
@@ -51,7 +51,7 @@ TEST(cuda_NvmlGpuFacts, MissingNvmlMakesEveryLinkUnknownWithTheReason) {
 }
 
 // Where a real driver is installed, the call works or says why not; it never throws.
-TEST(cuda_NvmlGpuFacts, RealLibraryNeverThrows) { EXPECT_NO_THROW(nvml_gpu_facts({"0000:00:00.0", "x"})); }
+TEST(NvmlGpuFacts, RealLibraryNeverThrows) { EXPECT_NO_THROW(nvml_gpu_facts({"0000:00:00.0", "x"})); }
 
 }  // namespace
 }  // namespace cumap::cuda

@@ -36,7 +36,7 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-TEST(cuda_two_gpus, UnitsOfBothGpusAndPeerAccess) {
+TEST(DeviceTwoGpus, UnitsOfBothGpusAndPeerAccess) {
   CUMAP_REQUIRE_TWO_GPUS();
   auto b = two_gpus();
   const DeviceInfo d = b->device();
@@ -52,7 +52,7 @@ TEST(cuda_two_gpus, UnitsOfBothGpusAndPeerAccess) {
 // Pairs of one GPU, pairs across with the flags on each side, in rounds that
 // run on both GPUs at once: all complete, the pairs across cost several
 // times the pairs inside, and concurrency on both GPUs changes no value much.
-TEST(cuda_two_gpus, PairsAcrossCompleteInConcurrentRoundsOnBothSides) {
+TEST(DeviceTwoGpus, PairsAcrossCompleteInConcurrentRoundsOnBothSides) {
   CUMAP_REQUIRE_TWO_GPUS();
   auto b = two_gpus();
   MeasurementPlan plan;
@@ -84,7 +84,7 @@ TEST(cuda_two_gpus, PairsAcrossCompleteInConcurrentRoundsOnBothSides) {
   EXPECT_GT(m.stats.device_seconds, 0.0);
 }
 
-TEST(cuda_two_gpus, ProbeLinesOfEachGpuFromItsOwnSms) {
+TEST(DeviceTwoGpus, ProbeLinesOfEachGpuFromItsOwnSms) {
   CUMAP_REQUIRE_TWO_GPUS();
   auto b = two_gpus();
   for (int device : {0, 1}) {

@@ -38,7 +38,7 @@ MeasurementPlan quick(MeasurementPlan plan) {
   return plan;
 }
 
-TEST(hip_Backend, NoDeviceIsAUsageError) {
+TEST(Backend, NoDeviceIsAUsageError) {
   FakeHipConfig cfg;
   cfg.devices = 0;
   try {
@@ -49,13 +49,13 @@ TEST(hip_Backend, NoDeviceIsAUsageError) {
   }
 }
 
-TEST(hip_Backend, WgpUnitsOnGfx9AreAUsageError) {
+TEST(Backend, WgpUnitsOnGfx9AreAUsageError) {
   DeviceSelection s;
   s.hip_unit = HipUnit::Wgp;
   EXPECT_THROW(make_rig(FakeHipConfig{}, s), UsageError);
 }
 
-TEST(hip_Backend, DescribesTheDevice) {
+TEST(Backend, DescribesTheDevice) {
   DeviceSelection s;
   s.hip_unit = HipUnit::Wgp;
   FakeHipConfig cfg;
@@ -73,7 +73,7 @@ TEST(hip_Backend, DescribesTheDevice) {
   EXPECT_EQ(rig.fake->streams_created, 0u) << "describing the device launches nothing";
 }
 
-TEST(hip_Backend, CapabilitiesFollowTheStreamBudget) {
+TEST(Backend, CapabilitiesFollowTheStreamBudget) {
   Rig rig = make_rig(FakeHipConfig{});
   EXPECT_EQ(rig.backend->capabilities().max_pairs_per_round, 12);  // 24 queues on Instinct
   EXPECT_EQ(rig.backend->capabilities().default_lines_per_class, 32);
@@ -85,7 +85,7 @@ TEST(hip_Backend, CapabilitiesFollowTheStreamBudget) {
   EXPECT_THROW(make_rig(FakeHipConfig{}, s), UsageError);
 }
 
-TEST(hip_Backend, FullSerialMapOn64UnitsWithEightQueues) {
+TEST(Backend, FullSerialMapOn64UnitsWithEightQueues) {
   FakeHipConfig cfg;
   cfg.queue_limit = 8;
   Rig rig = make_rig(cfg);
@@ -106,7 +106,7 @@ TEST(hip_Backend, FullSerialMapOn64UnitsWithEightQueues) {
   EXPECT_TRUE(out.stats.extra["hw_id_warnings"].empty());
 }
 
-TEST(hip_Backend, ConcurrentRoundsLaunchAsManyPairsAsThePoolHolds) {
+TEST(Backend, ConcurrentRoundsLaunchAsManyPairsAsThePoolHolds) {
   Rig rig = make_rig(FakeHipConfig{});
   const MeasurementPlan plan = quick(concurrent_plan(64));
   const auto out = rig.backend->measure(plan, {});
@@ -132,7 +132,7 @@ FakeHipConfig asymmetric_config() {
   return cfg;
 }
 
-TEST(hip_Backend, UnorderedSamplesHoldBothDirectionsOnThePlannedFlags) {
+TEST(Backend, UnorderedSamplesHoldBothDirectionsOnThePlannedFlags) {
   Rig rig = make_rig(asymmetric_config());
   MeasurementPlan plan = serial_plan({2, 5}, false, FlagSite{512, 640});
   plan.counts.samples = 5;
@@ -161,7 +161,7 @@ TEST(hip_Backend, UnorderedSamplesHoldBothDirectionsOnThePlannedFlags) {
   EXPECT_EQ(l[0].args.wait_budget_ticks, 500001u);  // 5 ms at 100 MHz
 }
 
-TEST(hip_Backend, WithOddItersBPingsTheExtraRoundTrip) {
+TEST(Backend, WithOddItersBPingsTheExtraRoundTrip) {
   Rig rig = make_rig(asymmetric_config());
   MeasurementPlan plan = serial_plan({2, 5}, false);
   plan.counts.samples = 5;
@@ -172,7 +172,7 @@ TEST(hip_Backend, WithOddItersBPingsTheExtraRoundTrip) {
   for (double ns : out.pairs[0].rtt_ns) EXPECT_DOUBLE_EQ(ns, (50.0 * 100 + 51.0 * 200) / 101 * 10.0);
 }
 
-TEST(hip_Backend, OrderedPairsArePingedByAAlone) {
+TEST(Backend, OrderedPairsArePingedByAAlone) {
   Rig rig = make_rig(asymmetric_config());
   MeasurementPlan plan = serial_plan({2, 5}, true);
   plan.counts.samples = 5;
@@ -188,7 +188,7 @@ TEST(hip_Backend, OrderedPairsArePingedByAAlone) {
     for (double ns : m.rtt_ns) EXPECT_DOUBLE_EQ(ns, 1000.0);
 }
 
-TEST(hip_Backend, CacheFlushesRunBeforeEveryWave) {
+TEST(Backend, CacheFlushesRunBeforeEveryWave) {
   Rig rig = make_rig(FakeHipConfig{});
   MeasurementPlan plan = quick(serial_plan({0, 1, 2}, true));
   plan.flush_cache = true;
@@ -197,7 +197,7 @@ TEST(hip_Backend, CacheFlushesRunBeforeEveryWave) {
   EXPECT_EQ(rig.fake->l2_flushes, 6);
 }
 
-TEST(hip_Backend, TheFlagArenaIsKeptAcrossCallsAndMovedOnlyForAnotherOne) {
+TEST(Backend, TheFlagArenaIsKeptAcrossCallsAndMovedOnlyForAnotherOne) {
   Rig rig = make_rig(FakeHipConfig{});
   MeasurementPlan plan = quick(serial_plan({0, 1}, false));
   rig.backend->measure(plan, {});
@@ -212,7 +212,7 @@ TEST(hip_Backend, TheFlagArenaIsKeptAcrossCallsAndMovedOnlyForAnotherOne) {
 
 // A pair that times out with both kernels started looks time-sliced: it is
 // measured once more (with fewer queues), then reported as timed out.
-TEST(hip_Backend, TimedOutPairsAreRetriedOnceMarkedAndTheRunGoesOn) {
+TEST(Backend, TimedOutPairsAreRetriedOnceMarkedAndTheRunGoesOn) {
   FakeHipConfig cfg;
   cfg.timeout_cu = 1;
   Rig rig = make_rig(cfg);
@@ -229,7 +229,7 @@ TEST(hip_Backend, TimedOutPairsAreRetriedOnceMarkedAndTheRunGoesOn) {
   EXPECT_EQ(out.stats.extra["remeasured_pairs"], 2);
 }
 
-TEST(hip_Backend, HwIdMismatchesAreReportedNotHidden) {
+TEST(Backend, HwIdMismatchesAreReportedNotHidden) {
   FakeHipConfig cfg;
   cfg.alias_cu = {{5, 9}};
   cfg.drifting_cu = 3;
@@ -248,7 +248,7 @@ TEST(hip_Backend, HwIdMismatchesAreReportedNotHidden) {
   EXPECT_EQ(moved, 1) << warnings.dump();
 }
 
-TEST(hip_Backend, TopologyComesFromHwIds) {
+TEST(Backend, TopologyComesFromHwIds) {
   FakeHipConfig cfg;
   cfg.cu_count = 8;
   cfg.shader_engines = 4;
@@ -260,7 +260,7 @@ TEST(hip_Backend, TopologyComesFromHwIds) {
   EXPECT_EQ(t.groups[1].units, (std::vector<int>{1, 5}));
 }
 
-TEST(hip_Backend, StreamCreationFailureSurfacesAsRuntimeFailure) {
+TEST(Backend, StreamCreationFailureSurfacesAsRuntimeFailure) {
   FakeHipConfig cfg;
   cfg.rejected_cu = 2;
   Rig rig = make_rig(cfg);
@@ -273,7 +273,7 @@ TEST(hip_Backend, StreamCreationFailureSurfacesAsRuntimeFailure) {
   }
 }
 
-TEST(hip_Backend, ProbeLinesSeesTheFakesTwoHomeClasses) {
+TEST(Backend, ProbeLinesSeesTheFakesTwoHomeClasses) {
   Rig rig = make_rig(FakeHipConfig{});
   LineProbePlan plan;
   plan.units = {{0, 0}, {0, 1}};
@@ -290,7 +290,7 @@ TEST(hip_Backend, ProbeLinesSeesTheFakesTwoHomeClasses) {
   EXPECT_DOUBLE_EQ(t.cycles[0], 301.0 * 17 / 10);
 }
 
-TEST(hip_Backend, GpuFeaturesItLacksAreUsageErrors) {
+TEST(Backend, GpuFeaturesItLacksAreUsageErrors) {
   Rig rig = make_rig(FakeHipConfig{});
   MeasurementPlan plan = quick(serial_plan({0, 1}, false));
   plan.l2_persist = true;

@@ -6,7 +6,7 @@
 namespace cumap {
 namespace {
 
-TEST(hip_HwId, LayoutFollowsTheArchitecture) {
+TEST(HwId, LayoutFollowsTheArchitecture) {
   EXPECT_EQ(hw_id_layout_for_arch("gfx90a:sramecc+:xnack-"), HwIdLayout::Gfx9);
   EXPECT_EQ(hw_id_layout_for_arch("gfx908"), HwIdLayout::Gfx9);
   EXPECT_EQ(hw_id_layout_for_arch("gfx1030"), HwIdLayout::Gfx10Plus);
@@ -14,13 +14,13 @@ TEST(hip_HwId, LayoutFollowsTheArchitecture) {
   EXPECT_THROW(hw_id_layout_for_arch("gfx803"), RuntimeFailure);
 }
 
-TEST(hip_HwId, DecodesGfx9HwId) {
+TEST(HwId, DecodesGfx9HwId) {
   // 0x5B27: wave 7 [3:0], SIMD 2 [5:4], pipe 0, CU 11 [11:8], SH 1 [12], SE 2 [15:13].
   const HwLocation loc = decode_hw_id(0x00005B27u, HwIdLayout::Gfx9);
   EXPECT_EQ(loc, (HwLocation{.se = 2, .sa = 1, .cu_or_wgp = 11, .simd = 2, .wave = 7}));
 }
 
-TEST(hip_HwId, Gfx90aShaderEngineUsesBit15) {
+TEST(HwId, Gfx90aShaderEngineUsesBit15) {
   // SE 5 needs three bits: 0b101 << 13 = 0xA000. Upper fields (TG, VM, queue,
   // ME) must not leak in.
   const HwLocation loc = decode_hw_id(0xC37AA300u, HwIdLayout::Gfx9);
@@ -29,14 +29,14 @@ TEST(hip_HwId, Gfx90aShaderEngineUsesBit15) {
   EXPECT_EQ(loc.cu_or_wgp, 3);
 }
 
-TEST(hip_HwId, DecodesGfx10HwId1) {
+TEST(HwId, DecodesGfx10HwId1) {
   // 0xD2611: wave 17 [4:0], SIMD 2 [9:8], WGP 9 [13:10], SA 1 [16], SE 3 [20:18].
   const HwLocation loc = decode_hw_id(0x000D2611u, HwIdLayout::Gfx10Plus);
   EXPECT_EQ(loc, (HwLocation{.se = 3, .sa = 1, .cu_or_wgp = 9, .simd = 2, .wave = 17}));
   EXPECT_EQ(format_location(loc, HwIdLayout::Gfx10Plus), "SE3/SA1/WGP9");
 }
 
-TEST(hip_HwId, TopologyGroupsByShaderEngineAndArray) {
+TEST(HwId, TopologyGroupsByShaderEngineAndArray) {
   // Units 0..3 on SE0/SA0, SE1/SA0, SE0/SA1, SE1/SA0 (gfx9 encoding).
   const std::vector<std::uint32_t> raw = {0u << 13, 1u << 13 | 1u << 8, 1u << 12, 1u << 13 | 2u << 8};
   const Topology t = hip_topology_from_hw_ids({0, 1, 2, 3}, raw, HwIdLayout::Gfx9);
@@ -52,7 +52,7 @@ TEST(hip_HwId, TopologyGroupsByShaderEngineAndArray) {
   EXPECT_EQ(t.details["units"][3]["cu"], 2);
 }
 
-TEST(hip_HwIdChecker, ConsistentIdsGiveNoWarnings) {
+TEST(HwIdChecker, ConsistentIdsGiveNoWarnings) {
   HwIdChecker c(HwIdLayout::Gfx9, HipUnit::Cu, "CU");
   c.record(0, 0x0000u);
   c.record(1, 0x0100u);
@@ -60,7 +60,7 @@ TEST(hip_HwIdChecker, ConsistentIdsGiveNoWarnings) {
   EXPECT_TRUE(c.warnings().empty());
 }
 
-TEST(hip_HwIdChecker, AUnitThatMovesIsReported) {
+TEST(HwIdChecker, AUnitThatMovesIsReported) {
   HwIdChecker c(HwIdLayout::Gfx9, HipUnit::Cu, "CU");
   c.record(4, 0x0100u);
   c.record(4, 0x0200u);
@@ -69,7 +69,7 @@ TEST(hip_HwIdChecker, AUnitThatMovesIsReported) {
   EXPECT_NE(c.warnings()[0].find("CU 4 ran on SE0/SA0/CU2 but earlier on SE0/SA0/CU1"), std::string::npos);
 }
 
-TEST(hip_HwIdChecker, TwoUnitsOnOneSlotAreReportedWhereTheRegisterResolvesUnits) {
+TEST(HwIdChecker, TwoUnitsOnOneSlotAreReportedWhereTheRegisterResolvesUnits) {
   HwIdChecker gfx9(HwIdLayout::Gfx9, HipUnit::Cu, "CU");
   gfx9.record(2, 0x0300u);
   gfx9.record(7, 0x0300u);

@@ -37,7 +37,7 @@ MeasurementPlan quick(MeasurementPlan plan) {
   return plan;
 }
 
-TEST(hip_XcdStriping, UnitsAreNumberedXcdByXcd) {
+TEST(XcdStriping, UnitsAreNumberedXcdByXcd) {
   const XcdStriping s{8, 304};
   EXPECT_EQ(s.per_xcd(), 38);
   EXPECT_EQ(s.mask_bit_of_unit(0), 0);    // XCD 0, CU 0
@@ -52,7 +52,7 @@ TEST(hip_XcdStriping, UnitsAreNumberedXcdByXcd) {
   EXPECT_EQ(cu_mask_for_unit(XcdStriping{1, 64}, 5), cu_mask_for_unit(HipUnit::Cu, 5, 64));
 }
 
-TEST(hip_XcdStriping, Gfx942IdsDecodeToXcdSeSaCu) {
+TEST(XcdStriping, Gfx942IdsDecodeToXcdSeSaCu) {
   // HW_ID as on gfx90a (CU 11:8, SH 12, SE 15:13); XCC_ID bits 3:0 the XCD,
   // the bits above it not part of the id.
   const HwLocation loc = decode_hw_reading({0x00005B27u, 0x00000035u}, HwIdLayout::Gfx9);
@@ -63,7 +63,7 @@ TEST(hip_XcdStriping, Gfx942IdsDecodeToXcdSeSaCu) {
   EXPECT_EQ(format_location(loc, HwIdLayout::Gfx9, true), "XCD5/SE2/SA1/CU11");
 }
 
-TEST(hip_XcdStriping, ACheckerCatchesAUnitOnTheWrongXcd) {
+TEST(XcdStriping, ACheckerCatchesAUnitOnTheWrongXcd) {
   HwIdChecker c(HwIdLayout::Gfx9, HipUnit::Cu, "CU");
   c.record(40, HwReading{0x0100u, 1}, 1);
   EXPECT_TRUE(c.warnings().empty());
@@ -72,7 +72,7 @@ TEST(hip_XcdStriping, ACheckerCatchesAUnitOnTheWrongXcd) {
   EXPECT_NE(c.warnings()[0].find("CU 41 ran on XCD 2 but its mask was built for XCD 1"), std::string::npos);
 }
 
-TEST(hip_Mi300, A304CuEightXcdDeviceMapsCompletelyUnderA24QueueBudget) {
+TEST(Mi300, A304CuEightXcdDeviceMapsCompletelyUnderA24QueueBudget) {
   FakeHipConfig cfg = mi300x();
   cfg.hw_queues = 24;
   auto fake = std::make_unique<FakeHipRuntime>(cfg);
@@ -99,7 +99,7 @@ TEST(hip_Mi300, A304CuEightXcdDeviceMapsCompletelyUnderA24QueueBudget) {
 // The budget is above what the hardware runs at once (16 queues): pairs on
 // the queues past the 16th never overlap and time out. The backend must
 // notice, shrink the pool, measure them again and end with a complete map.
-TEST(hip_Mi300, TimeSlicingIsDetectedAndTheMapRecovers) {
+TEST(Mi300, TimeSlicingIsDetectedAndTheMapRecovers) {
   FakeHipConfig cfg = mi300x();
   cfg.hw_queues = 16;
   auto fake = std::make_unique<FakeHipRuntime>(cfg);
@@ -115,7 +115,7 @@ TEST(hip_Mi300, TimeSlicingIsDetectedAndTheMapRecovers) {
   EXPECT_LE(backend->capabilities().max_pairs_per_round, 8);
 }
 
-TEST(hip_Mi300, AColdRoundTripOfATimeSliceAlsoCountsAsTimeSlicing) {
+TEST(Mi300, AColdRoundTripOfATimeSliceAlsoCountsAsTimeSlicing) {
   FakeHipConfig cfg;
   cfg.hw_queues = 4;
   cfg.time_sliced_cold_ticks = 200'000;  // 2 ms at 100 MHz: a time slice, not a round trip
@@ -130,7 +130,7 @@ TEST(hip_Mi300, AColdRoundTripOfATimeSliceAlsoCountsAsTimeSlicing) {
   for (const PairMeasurement& m : out.pairs) EXPECT_LT(m.cold_rtt_ns, kTimeSlicedColdRoundTripNs) << m.a.unit;
 }
 
-TEST(hip_QueueBudget, DefaultsByFamilyAndTheOptionWins) {
+TEST(QueueBudget, DefaultsByFamilyAndTheOptionWins) {
   EXPECT_EQ(queue_budget(0, "gfx942:sramecc+:xnack-").streams, 24);
   EXPECT_EQ(queue_budget(0, "gfx90a").streams, 24);
   EXPECT_EQ(queue_budget(0, "gfx1100").streams, 16);

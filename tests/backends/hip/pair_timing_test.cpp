@@ -13,7 +13,7 @@ protocol::Counts iters(int n) {
   return c;
 }
 
-TEST(hip_PairTiming, ASampleIsBothHalvesOverIters) {
+TEST(PairTiming, ASampleIsBothHalvesOverIters) {
   PingPongResult r;
   r.cold_ticks = 250;                   // 2.5 us at 100 MHz
   r.a_pinged.ticks = {5000, 6000};      // 50 round trips a->b: 100 and 120 ticks each
@@ -35,7 +35,7 @@ TEST(hip_PairTiming, ASampleIsBothHalvesOverIters) {
   EXPECT_FALSE(m.timed_out);
 }
 
-TEST(hip_PairTiming, OrderedResultsHaveZeroBHalves) {
+TEST(PairTiming, OrderedResultsHaveZeroBHalves) {
   PingPongResult r;
   r.a_pinged.ticks = {15000};
   r.b_pinged.ticks = {0};
@@ -47,7 +47,7 @@ TEST(hip_PairTiming, OrderedResultsHaveZeroBHalves) {
   EXPECT_DOUBLE_EQ(m.rtt_cycles[0], 2550.0);
 }
 
-TEST(hip_PairTiming, TimeoutsPropagateAndNoColdTripMeansNaN) {
+TEST(PairTiming, TimeoutsPropagateAndNoColdTripMeansNaN) {
   PingPongResult r;
   r.timed_out = true;
   r.a_pinged.ticks = {1000};
@@ -60,7 +60,7 @@ TEST(hip_PairTiming, TimeoutsPropagateAndNoColdTripMeansNaN) {
   EXPECT_TRUE(m.timed_out);
 }
 
-TEST(hip_PairTiming, AWrongWallClockRateIsCaughtByTheEvents) {
+TEST(PairTiming, AWrongWallClockRateIsCaughtByTheEvents) {
   PingPongResult r;
   r.a_pinged.ticks = {20000};
   r.b_pinged.ticks = {80000};  // together 1 ms at 100 MHz

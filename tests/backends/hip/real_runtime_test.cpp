@@ -9,7 +9,7 @@ namespace {
 
 // Runs wherever the HIP backend is built. Without an AMD GPU it checks the
 // user-facing refusal; with one it checks that the device is described.
-TEST(hip_RealRuntime, EitherDescribesTheGpuOrSaysThereIsNone) {
+TEST(RealRuntime, EitherDescribesTheGpuOrSaysThereIsNone) {
   const int devices = make_real_hip_runtime()->device_count();
   ASSERT_GE(devices, 0);
   if (devices == 0) {

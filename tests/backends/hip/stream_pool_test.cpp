@@ -17,7 +17,7 @@ StreamPool::MaskFn cu_masks(int cu_count) {
   return [cu_count](int u) { return cu_mask_for_unit(HipUnit::Cu, u, cu_count); };
 }
 
-TEST(hip_StreamPool, ReusesTheStreamOfAUnit) {
+TEST(StreamPool, ReusesTheStreamOfAUnit) {
   FakeHipRuntime rt(FakeHipConfig{});
   StreamPool pool(rt, cu_masks(64), "CU", 24);
   const HipStream s = pool.acquire(5);
@@ -26,7 +26,7 @@ TEST(hip_StreamPool, ReusesTheStreamOfAUnit) {
   EXPECT_FALSE(pool.limit().has_value());
 }
 
-TEST(hip_StreamPool, ShrinksToTheQueueLimitAndEvictsTheLeastRecent) {
+TEST(StreamPool, ShrinksToTheQueueLimitAndEvictsTheLeastRecent) {
   FakeHipConfig cfg;
   cfg.queue_limit = 3;
   FakeHipRuntime rt(cfg);
@@ -46,7 +46,7 @@ TEST(hip_StreamPool, ShrinksToTheQueueLimitAndEvictsTheLeastRecent) {
   EXPECT_EQ(rt.streams_created, created + 1);  // 1 had to be made again
 }
 
-TEST(hip_StreamPool, NeverEvictsTheOtherHalfOfThePair) {
+TEST(StreamPool, NeverEvictsTheOtherHalfOfThePair) {
   FakeHipConfig cfg;
   cfg.queue_limit = 2;
   FakeHipRuntime rt(cfg);
@@ -66,7 +66,7 @@ TEST(hip_StreamPool, NeverEvictsTheOtherHalfOfThePair) {
   EXPECT_NO_THROW(rt.run_pairs({launch}));
 }
 
-TEST(hip_StreamPool, ADeviceThatCannotHoldTwoStreamsFailsClearly) {
+TEST(StreamPool, ADeviceThatCannotHoldTwoStreamsFailsClearly) {
   FakeHipConfig cfg;
   cfg.queue_limit = 1;
   FakeHipRuntime rt(cfg);
@@ -79,7 +79,7 @@ TEST(hip_StreamPool, ADeviceThatCannotHoldTwoStreamsFailsClearly) {
   }
 }
 
-TEST(hip_StreamPool, AMaskErrorIsARuntimeFailureNamingUnitAndMask) {
+TEST(StreamPool, AMaskErrorIsARuntimeFailureNamingUnitAndMask) {
   FakeHipConfig cfg;
   cfg.rejected_cu = 33;
   FakeHipRuntime rt(cfg);
@@ -95,7 +95,7 @@ TEST(hip_StreamPool, AMaskErrorIsARuntimeFailureNamingUnitAndMask) {
   }
 }
 
-TEST(hip_StreamPool, DestroysEveryStreamItMade) {
+TEST(StreamPool, DestroysEveryStreamItMade) {
   FakeHipConfig cfg;
   cfg.queue_limit = 4;
   FakeHipRuntime rt(cfg);
@@ -107,7 +107,7 @@ TEST(hip_StreamPool, DestroysEveryStreamItMade) {
   EXPECT_EQ(rt.live_streams(), 0u);
 }
 
-TEST(hip_StreamPool, NeverHoldsMoreThanItsBudget) {
+TEST(StreamPool, NeverHoldsMoreThanItsBudget) {
   FakeHipRuntime rt(FakeHipConfig{});  // the device would give any number
   StreamPool pool(rt, cu_masks(64), "CU", 4);
   for (int u = 0; u < 10; ++u) pool.acquire(u);
@@ -119,7 +119,7 @@ TEST(hip_StreamPool, NeverHoldsMoreThanItsBudget) {
   EXPECT_THROW(pool.acquire_all({1, 2, 3, 4, 5}), RuntimeFailure);
 }
 
-TEST(hip_StreamPool, ShrinkingTheBudgetDestroysTheLeastRecentStreams) {
+TEST(StreamPool, ShrinkingTheBudgetDestroysTheLeastRecentStreams) {
   FakeHipRuntime rt(FakeHipConfig{});
   StreamPool pool(rt, cu_masks(64), "CU", 8);
   for (int u = 0; u < 8; ++u) pool.acquire(u);

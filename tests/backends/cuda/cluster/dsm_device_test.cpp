@@ -68,7 +68,7 @@ MeasurementPlan all_pairs_plan(const std::vector<int>& sms, Probe probe, int ite
   return plan;
 }
 
-TEST(dsm_device, OlderGpusAreRefusedWithTheCapabilityInTheMessage) {
+TEST(DeviceDsm, OlderGpusAreRefusedWithTheCapabilityInTheMessage) {
   CUMAP_REQUIRE_GPU();
   const DsmContext ctx = device_context();
   if (ctx.cc_major >= 9) GTEST_SKIP() << "this GPU runs the dsm path; the refusal is tested on older ones";
@@ -80,7 +80,7 @@ TEST(dsm_device, OlderGpusAreRefusedWithTheCapabilityInTheMessage) {
   }
 }
 
-TEST(dsm_device, SmallMapOfOneClusterBeatsTheGlobalPathAndTimesTheBarrier) {
+TEST(DeviceDsm, SmallMapOfOneClusterBeatsTheGlobalPathAndTimesTheBarrier) {
   CUMAP_REQUIRE_HOPPER();
   DsmContext ctx = device_context();
   // First the SMs one cluster got: a single launch over every pair.
@@ -124,7 +124,7 @@ TEST(dsm_device, SmallMapOfOneClusterBeatsTheGlobalPathAndTimesTheBarrier) {
   }
 }
 
-TEST(dsm_device, EveryProbeCompletesWithoutTimeouts) {
+TEST(DeviceDsm, EveryProbeCompletesWithoutTimeouts) {
   CUMAP_REQUIRE_HOPPER();
   DsmContext ctx = device_context();
   ctx.budget.max_launches = 2;
@@ -144,7 +144,7 @@ TEST(dsm_device, EveryProbeCompletesWithoutTimeouts) {
   }
 }
 
-TEST(dsm_device, ASilentSmTimesOutItsPairsAndTheRunGoesOn) {
+TEST(DeviceDsm, ASilentSmTimesOutItsPairsAndTheRunGoesOn) {
   CUMAP_REQUIRE_HOPPER();
   DsmContext ctx = device_context();
   ctx.budget.max_launches = 1;

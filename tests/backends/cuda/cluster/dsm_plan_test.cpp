@@ -24,7 +24,7 @@ MeasurementPlan dsm_plan(std::vector<std::pair<int, int>> pairs) {
   return p;
 }
 
-TEST(dsm_Plan, BelowHopperIsAUsageErrorNamingTheCapability) {
+TEST(DsmPlan, BelowHopperIsAUsageErrorNamingTheCapability) {
   try {
     require_dsm_capability(8, 6);
     FAIL() << "no error below 9.0";
@@ -35,7 +35,7 @@ TEST(dsm_Plan, BelowHopperIsAUsageErrorNamingTheCapability) {
   EXPECT_NO_THROW(require_dsm_capability(10, 0));
 }
 
-TEST(dsm_Plan, RejectsPlansThePathCannotRun) {
+TEST(DsmPlan, RejectsPlansThePathCannotRun) {
   const std::vector<int> sms{0, 1, 2, 3};
   MeasurementPlan ok = dsm_plan({{0, 1}, {2, 3}});
   EXPECT_NO_THROW(check_dsm_plan(ok, 0, sms));
@@ -54,7 +54,7 @@ TEST(dsm_Plan, RejectsPlansThePathCannotRun) {
   EXPECT_THROW(check_dsm_plan(dsm_plan({{2, 2}}), 0, sms), UsageError);
 }
 
-TEST(dsm_Plan, EntriesFollowPlanOrderWithTheirRounds) {
+TEST(DsmPlan, EntriesFollowPlanOrderWithTheirRounds) {
   MeasurementPlan p = dsm_plan({{0, 1}, {2, 3}});
   p.rounds[1].pairs.push_back(PlannedPair{{0, 1}, {0, 0}, {}, 7});
   const PlanEntries e = plan_entries(p);
@@ -72,7 +72,7 @@ std::vector<int> lookup(const DsmPairTable& t, int x, int y) {
   return {t.key_entries.begin() + t.key_offsets[k], t.key_entries.begin() + t.key_offsets[k + 1]};
 }
 
-TEST(dsm_Plan, PairTableFindsPendingEntriesByEitherOrderOfTheSms) {
+TEST(DsmPlan, PairTableFindsPendingEntriesByEitherOrderOfTheSms) {
   const std::vector<WantedPair> wanted{{3, 1}, {1, 3}, {0, 2}, {2, 0}, {1, 9}, {5, 5}};
   const DsmPairTable t = build_pair_table(wanted, {0, 1, 2, 4, 5}, 6);
   ASSERT_EQ(t.key_offsets.size(), 37u);
@@ -84,7 +84,7 @@ TEST(dsm_Plan, PairTableFindsPendingEntriesByEitherOrderOfTheSms) {
   EXPECT_THROW(build_pair_table(wanted, {}, 0), std::invalid_argument);
 }
 
-TEST(dsm_Plan, ClusterSizesGoFromTheLargestDownToTwo) {
+TEST(DsmPlan, ClusterSizesGoFromTheLargestDownToTwo) {
   EXPECT_EQ(dsm_cluster_sizes(16), (std::vector<int>{16, 8, 4, 2}));
   EXPECT_EQ(dsm_cluster_sizes(8), (std::vector<int>{8, 4, 2}));
   EXPECT_EQ(dsm_cluster_sizes(12), (std::vector<int>{12, 8, 4, 2}));
@@ -93,7 +93,7 @@ TEST(dsm_Plan, ClusterSizesGoFromTheLargestDownToTwo) {
   EXPECT_EQ(dsm_cluster_sizes(64).front(), kDsmMaxClusterSize);  // the kernel's arrays
 }
 
-TEST(dsm_Plan, EveryOtherRotationLaunchesASecondWave) {
+TEST(DsmPlan, EveryOtherRotationLaunchesASecondWave) {
   EXPECT_EQ(clusters_for_launch(7, 0, 0), 7);
   EXPECT_EQ(clusters_for_launch(7, 1, 0), 14);
   EXPECT_EQ(clusters_for_launch(7, 2, 0), 7);
@@ -101,7 +101,7 @@ TEST(dsm_Plan, EveryOtherRotationLaunchesASecondWave) {
   EXPECT_EQ(clusters_for_launch(0, 1, 0), 0);
 }
 
-TEST(dsm_Plan, StopsWhenAllMeasuredBudgetSpentOrPlacementSettled) {
+TEST(DsmPlan, StopsWhenAllMeasuredBudgetSpentOrPlacementSettled) {
   DsmBudget budget;
   budget.max_launches = 10;
   budget.max_seconds = 5;
@@ -121,7 +121,7 @@ TEST(dsm_Plan, StopsWhenAllMeasuredBudgetSpentOrPlacementSettled) {
   EXPECT_NE(to_string(DsmStop::Settled).find("cluster"), std::string::npos);
 }
 
-TEST(dsm_Plan, DecodesCyclesPerRoundTripAndNs) {
+TEST(DsmPlan, DecodesCyclesPerRoundTripAndNs) {
   protocol::Counts c;
   c.iters = 10;
   c.samples = 3;
@@ -144,7 +144,7 @@ TEST(dsm_Plan, DecodesCyclesPerRoundTripAndNs) {
   EXPECT_TRUE(std::isnan(t.cold_rtt_ns));
 }
 
-TEST(dsm_Plan, BarrierTableHasTheMedianPerSizeAscending) {
+TEST(DsmPlan, BarrierTableHasTheMedianPerSizeAscending) {
   const nlohmann::json t = cluster_barrier_table({{16, {300, 100, 200}}, {2, {50}}, {4, {}}}, 2.0);
   ASSERT_EQ(t.size(), 2u);  // size 4 measured nothing
   EXPECT_EQ(t[0]["cluster_size"], 2);
