@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <set>
+#include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "cumap/error.hpp"
@@ -50,7 +52,7 @@ TEST(Backend, OnlyDeviceZeroAndCpuUnits) {
   EXPECT_THROW(make_cpu_backend(wgp), UsageError);
 }
 
-TEST(Backend, CapabilitiesKeySiblingsByPhysicalCore) {
+TEST(Backend, CapabilitiesOnThisMachine) {
   const auto backend = make_cpu_backend(DeviceSelection{});
   const Capabilities c = backend->capabilities();
   std::set<int> cores;
@@ -59,6 +61,29 @@ TEST(Backend, CapabilitiesKeySiblingsByPhysicalCore) {
     cores.insert(c.exclusive_key.at(u));
   }
   EXPECT_EQ(c.max_pairs_per_round, std::max<int>(1, static_cast<int>(cores.size()) / 2));
+  EXPECT_EQ(c.default_lines_per_class, 1);
+  EXPECT_FALSE(c.l2_persist);
+}
+
+// On the fixture tree of two packages x 4 cores x 2 SMT threads, where cpu
+// c+8 is the second thread of cpu c's core: siblings share a key, other cpus
+// never do (a key per cpu, the guess for a tree without topology, fails here).
+TEST(Backend, CapabilitiesKeySiblingsByPhysicalCore) {
+  std::vector<int> cpus(16);
+  std::iota(cpus.begin(), cpus.end(), 0);
+  const auto backend = cpu::make_cpu_backend_on(CUMAP_TEST_DATA_DIR "/sysfs/two_packages", cpus);
+  EXPECT_EQ(backend->units(), cpus);
+  const Capabilities c = backend->capabilities();
+  for (int u : cpus) {
+    ASSERT_TRUE(c.exclusive_key.contains(u)) << "cpu " << u << " has no core key";
+    for (int v : cpus) {
+      if (u == v) continue;
+      const bool siblings = u % 8 == v % 8;
+      EXPECT_EQ(c.exclusive_key.at(u) == c.exclusive_key.at(v), siblings) << "cpus " << u << " and " << v;
+    }
+  }
+  // 8 physical cores: 4 pairs of spinning threads at once.
+  EXPECT_EQ(c.max_pairs_per_round, 4);
   EXPECT_EQ(c.default_lines_per_class, 1);
   EXPECT_FALSE(c.l2_persist);
 }
