@@ -87,8 +87,6 @@ PingPongOutcome FakeCudaRuntime::finish_pingpong() {
   if (launch.settings.flush_l2) check_inside(launch.flush_buffer, launch.flush_words * 4);
   if (launch.group_blocks < static_cast<unsigned>(facts_.sm_count)) throw std::logic_error("group_blocks below this GPU's own blocks");
   const protocol::Counts& c = launch.settings.counts;
-  const auto a_trips = static_cast<std::uint64_t>(protocol::a_share(c));
-  const auto b_trips = static_cast<std::uint64_t>(c.iters) - a_trips;
   const int self = launch.self;
   for (std::size_t i = 0; i < lp.pairs.size(); ++i) {
     const DevicePair& p = lp.pairs[i];
@@ -104,15 +102,34 @@ PingPongOutcome FakeCudaRuntime::finish_pingpong() {
     const auto mine = [&](int sm, bool plays) { return plays && (launch.settings.silent_sm == sm || config_.timeout_sm == sm); };
     const bool times_out = mine(p.a, plays_a) || mine(p.b, plays_b);
     out.records.status.push_back(times_out ? kPingTimedOut : kPairOk);
-    out.records.cold_cycles.push_back(times_out || !plays_a ? 0 : config_.cold_cycles);
-    const std::uint64_t cycles = (plays_a ? a_trips * config_.a_ping_cycles : 0) + (plays_b ? b_trips * config_.b_ping_cycles : 0);
-    for (int s = 0; s < c.samples; ++s) out.records.sample_cycles.push_back(times_out ? 0 : cycles);
+    // The pair's round trips in protocol order, as the kernel walks them: the
+    // pinger of a segment records its cycles, on its own GPU's records.
+    std::uint64_t cold = 0;
+    std::vector<std::uint64_t> samples(static_cast<std::size_t>(c.samples), 0);
+    for (int k = 0; k < protocol::segment_count(c); ++k) {
+      const protocol::Segment seg = protocol::segment(c, k);
+      if (!(seg.a_pings ? plays_a : plays_b)) continue;
+      const std::uint64_t per_trip = ping_cycles(seg.a_pings ? p.a : p.b, seg.a_pings);
+      if (seg.sample == protocol::kColdSample)
+        cold = config_.ping_cycles_by_sm.empty() ? config_.cold_cycles : per_trip;
+      else if (seg.sample >= 0)
+        samples[static_cast<std::size_t>(seg.sample)] += per_trip * static_cast<std::uint64_t>(seg.count);
+    }
+    out.records.cold_cycles.push_back(times_out ? 0 : cold);
+    for (std::uint64_t cycles : samples) out.records.sample_cycles.push_back(times_out ? 0 : cycles);
   }
   const double ms = config_.round_ms * static_cast<double>(lp.round_starts.size() - 1);
   out.elapsed_ms = ms;
   out.clock_marks = marks_for(ms);
   if (config_.abort_launch) out.abort_code = *config_.abort_launch;
   return out;
+}
+
+std::uint64_t FakeCudaRuntime::ping_cycles(int sm, bool a_pings) const {
+  if (config_.ping_cycles_by_sm.empty()) return a_pings ? config_.a_ping_cycles : config_.b_ping_cycles;
+  const auto it = config_.ping_cycles_by_sm.find(sm);
+  if (it == config_.ping_cycles_by_sm.end()) throw std::logic_error("ping_cycles_by_sm has no cycles for this SM");
+  return it->second;
 }
 
 PeerAccess FakeCudaRuntime::open_peer_access(int peer_ordinal) {

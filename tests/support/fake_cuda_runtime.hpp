@@ -33,6 +33,9 @@ struct FakeCudaConfig {
   std::uint64_t cold_cycles = 900;         // per round trip
   std::uint64_t a_ping_cycles = 600;       // per round trip pinged by a
   std::uint64_t b_ping_cycles = 700;       // per round trip pinged by b
+  // When set, every round trip (the cold one too) costs the cycles of the SM
+  // that pings it, whichever side that SM plays: who pinged shows in the times.
+  std::map<int, std::uint64_t> ping_cycles_by_sm;
   std::optional<int> timeout_sm;           // every pair with this SM times out
   std::optional<unsigned> abort_launch;    // every ping-pong launch with pairs ends with this abort code
 
@@ -87,6 +90,8 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
   // The live allocation holding [address, address + bytes); throws otherwise.
   void check_inside(cuda::DeviceAddress address, std::size_t bytes) const;
   std::array<std::uint64_t, 4> marks_for(double ms) const;
+  // Cycles of one round trip that `sm` pings, as side a or b.
+  std::uint64_t ping_cycles(int sm, bool a_pings) const;
 
   FakeCudaConfig config_;
   cuda::DeviceFacts facts_;

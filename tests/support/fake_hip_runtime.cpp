@@ -111,15 +111,26 @@ PingPongResult FakeHipRuntime::simulate(const PingPongLaunch& launch, int a, int
   r.a_pinged = {std::vector<std::uint64_t>(samples, 0), std::vector<std::uint64_t>(samples, 0)};
   r.b_pinged = r.a_pinged;
   std::uint64_t total = 0;
+  const bool by_cu = !config_.ping_ticks_by_cu.empty();
   for (int i = 0; i < protocol::segment_count(c); ++i) {
     const protocol::Segment seg = protocol::segment(c, i);
     const auto n = static_cast<std::uint64_t>(seg.count);
-    if (seg.sample == protocol::kColdSample) r.cold_ticks = config_.cold_ticks;
+    // One round trip of this segment, in wall ticks and shader cycles.
+    std::uint64_t trip_ticks = seg.a_pings ? config_.a_ping_ticks : config_.b_ping_ticks;
+    std::uint64_t trip_cycles = seg.a_pings ? config_.a_ping_cycles : config_.b_ping_cycles;
+    if (by_cu) {
+      const auto it = config_.ping_ticks_by_cu.find(seg.a_pings ? a : b);
+      if (it == config_.ping_ticks_by_cu.end()) throw std::logic_error("ping_ticks_by_cu has no ticks for this CU");
+      trip_ticks = it->second;
+      trip_cycles = static_cast<std::uint64_t>(static_cast<double>(it->second) * config_.shader_clock_hz /
+                                               config_.wall_clock_hz);
+    }
+    if (seg.sample == protocol::kColdSample) r.cold_ticks = by_cu ? trip_ticks : config_.cold_ticks;
     if (seg.sample < 0 || seg.sample >= samples) continue;
     PingerHalves& h = seg.a_pings ? r.a_pinged : r.b_pinged;
-    const std::uint64_t ticks = (seg.a_pings ? config_.a_ping_ticks : config_.b_ping_ticks) * n;
+    const std::uint64_t ticks = trip_ticks * n;
     h.ticks[seg.sample] += ticks;
-    h.cycles[seg.sample] += (seg.a_pings ? config_.a_ping_cycles : config_.b_ping_cycles) * n;
+    h.cycles[seg.sample] += trip_cycles * n;
     total += ticks;
   }
   r.event_ms = static_cast<double>(total + r.cold_ticks) / config_.wall_clock_hz * 1e3 * config_.event_ms_factor;

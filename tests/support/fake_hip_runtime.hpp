@@ -44,6 +44,10 @@ struct FakeHipConfig {
   std::uint64_t b_ping_ticks = 150;
   std::uint64_t a_ping_cycles = 2550;   // clock64 cycles
   std::uint64_t b_ping_cycles = 2550;
+  // When set, every round trip (the cold one too) takes the wall ticks of the
+  // CU that pings it, whichever side it plays, and the shader cycles those
+  // ticks are at the two clocks' rates: who pinged shows in the times.
+  std::map<int, std::uint64_t> ping_ticks_by_cu;
   double event_ms_factor = 1.2;  // kernel time (events) / time the round trips add up to
 
   // Line probing: lines of even index (offset / 128) are near CUs of even
