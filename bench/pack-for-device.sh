@@ -11,7 +11,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$(realpath "${1:-$root/build}")
 dest=$(realpath -m "${2:-$root/.carry}")
 rm -rf "$dest" && mkdir -p "$dest/bin" "$dest/lib"
-bins=("$build/cumap" "$build/tests/cuda/cuda_device_tests" "$build/tests/dsm/dsm_device_tests"
+bins=("$build/cumap" "$build/tests/backends/cuda/cuda_device_tests" "$build/tests/backends/cuda/dsm_device_tests"
       "$build/bench/compare/bench_compare" "$build/bench/compare/bench_floor" "$build/bench/engine/bench_engine")
 cp "${bins[@]}" "$dest/bin/"
 # Every library the binaries load except the C runtime itself and the driver.

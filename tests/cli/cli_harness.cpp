@@ -1,6 +1,5 @@
 #include "cli_harness.hpp"
 
-#include <stdlib.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -15,17 +14,6 @@
 
 namespace cumap::test {
 namespace fs = std::filesystem;
-
-TempDir::TempDir() {
-  std::string pattern = (fs::temp_directory_path() / "cumap_cli_XXXXXX").string();
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  fs::remove_all(path_, ignored);
-}
 
 std::vector<std::string> RunResult::err_lines() const {
   std::vector<std::string> lines;

@@ -4,23 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.hpp"
+
 // Black-box helpers: run the real cumap binary (CUMAP_BINARY) as a user would,
 // in a scratch directory, and look at what it left on disk.
 namespace cumap::test {
-
-// A fresh directory under the system temp dir (mkdtemp: parallel runs never
-// collide), removed with its contents when the test ends.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 struct RunResult {
   int exit_code = -1;  // -1 when the process did not exit normally (signal)

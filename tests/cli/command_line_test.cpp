@@ -24,7 +24,7 @@ Options map_options(const std::vector<std::string>& args) {
   return std::get<MapCommand>(c).options;
 }
 
-TEST(cli_CommandLine, NewMapOptionsReachOptions) {
+TEST(CommandLine, NewMapOptionsReachOptions) {
   const Options o = map_options({"--schedule", "concurrent", "--concurrency", "8", "--check-pairs", "16", "--via",
                                  "dsm", "--home-lines", "64", "--flag-offset", "4096", "--rotating-count", "8",
                                  "--resume", "earlier"});
@@ -39,7 +39,7 @@ TEST(cli_CommandLine, NewMapOptionsReachOptions) {
   EXPECT_FALSE(map_options({}).lines_per_class.has_value()) << "left out: the backend's default";
 }
 
-TEST(cli_CommandLine, CrossHomeIsAddedToTheChosenPlacements) {
+TEST(CommandLine, CrossHomeIsAddedToTheChosenPlacements) {
   const Options both = map_options({"--cross-home"});
   EXPECT_EQ(both.placements,
             (std::vector<Placement>{Placement::SameLine, Placement::SplitLine, Placement::CrossHome}));
@@ -49,20 +49,20 @@ TEST(cli_CommandLine, CrossHomeIsAddedToTheChosenPlacements) {
   EXPECT_FALSE(map_options({}).cross_home);
 }
 
-TEST(cli_CommandLine, LimitsAreInclusive) {
+TEST(CommandLine, LimitsAreInclusive) {
   EXPECT_EQ(map_options({"--flag-offset", "1073741824"}).flag_offset, 1073741824u);
   EXPECT_EQ(map_options({"--timeout-ms", "3600000"}).timeout_ms, 3600000.0);
   EXPECT_THROW(parse({"--timeout-ms", "3600000.5"}), UsageError);
   EXPECT_THROW(parse({"--flag-offset", "+128"}), UsageError);
 }
 
-TEST(cli_CommandLine, DeviceZeroOnCpuAndUnitOnHipAreFine) {
+TEST(CommandLine, DeviceZeroOnCpuAndUnitOnHipAreFine) {
   EXPECT_EQ(map_options({"--backend", "cpu", "--device", "0"}).device, 0);
   EXPECT_EQ(map_options({"--backend", "hip", "--unit", "wgp"}).hip_unit, HipUnit::Wgp);
   EXPECT_THROW(parse({"--backend", "cuda", "--unit", "cu"}), UsageError);
 }
 
-TEST(cli_CommandLine, HomesTakesTheHomeDiscoveryOptions) {
+TEST(CommandLine, HomesTakesTheHomeDiscoveryOptions) {
   const Command c = parse({"homes", "--backend", "cpu", "--units", "0-1", "--home-lines", "64", "--home-chain", "8",
                            "--flag-offset", "4096", "--out", "H", "--quiet"});
   ASSERT_TRUE(std::holds_alternative<HomesCommand>(c));
@@ -77,7 +77,7 @@ TEST(cli_CommandLine, HomesTakesTheHomeDiscoveryOptions) {
   EXPECT_EQ(homes.command_line.rfind("cumap homes ", 0), 0u) << homes.command_line;
 }
 
-TEST(cli_CommandLine, HomesRejectsBadValuesAndMapOptions) {
+TEST(CommandLine, HomesRejectsBadValuesAndMapOptions) {
   for (const std::vector<std::string>& bad :
        {std::vector<std::string>{"homes", "--home-lines", "0"}, {"homes", "--home-chain", "0"},
         {"homes", "--flag-offset", "64"}, {"homes", "--units", " "}, {"homes", "--iters", "5"},

@@ -34,7 +34,7 @@ std::set<std::string> file_names(const fs::path& dir) {
   return names;
 }
 
-TEST(cli_Homes, WritesTheHomeFilesAndOneSummaryLine) {
+TEST(Homes, WritesTheHomeFilesAndOneSummaryLine) {
   TempDir cwd;
   const RunResult r = run_cumap(homes_args({"--home-chain", "8", "--out", "H"}), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -68,7 +68,7 @@ TEST(cli_Homes, WritesTheHomeFilesAndOneSummaryLine) {
     EXPECT_NE(r.out.find(word), std::string::npos) << word << " missing from: " << r.out;
 }
 
-TEST(cli_Homes, QuietPrintsNothingAndAFlagOffsetIsRecorded) {
+TEST(Homes, QuietPrintsNothingAndAFlagOffsetIsRecorded) {
   TempDir cwd;
   const RunResult r = run_cumap(homes_args({"--flag-offset", "4096", "--units", "0", "--quiet", "--out", "H"}),
                                 cwd.path());
@@ -87,9 +87,9 @@ struct BadInput {
 };
 void PrintTo(const BadInput& c, std::ostream* os) { *os << c.name; }
 
-class cli_HomesUsageErrors : public ::testing::TestWithParam<BadInput> {};
+class HomesUsageErrors : public ::testing::TestWithParam<BadInput> {};
 
-TEST_P(cli_HomesUsageErrors, FreshOutDirIsNeverCreated) {
+TEST_P(HomesUsageErrors, FreshOutDirIsNeverCreated) {
   const BadInput& c = GetParam();
   TempDir cwd;
   std::vector<std::string> args = c.args;
@@ -98,7 +98,7 @@ TEST_P(cli_HomesUsageErrors, FreshOutDirIsNeverCreated) {
   EXPECT_TRUE(snapshot(cwd.path()).empty()) << "bad input wrote files";
 }
 
-TEST_P(cli_HomesUsageErrors, ExistingOutDirIsLeftUnchanged) {
+TEST_P(HomesUsageErrors, ExistingOutDirIsLeftUnchanged) {
   const BadInput& c = GetParam();
   TempDir cwd;
   fs::create_directory(cwd.path() / "out");
@@ -111,7 +111,7 @@ TEST_P(cli_HomesUsageErrors, ExistingOutDirIsLeftUnchanged) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    BadFlags, cli_HomesUsageErrors,
+    BadFlags, HomesUsageErrors,
     ::testing::Values(BadInput{"home_lines_zero", {"--home-lines", "0"}, "--home-lines"},
                       BadInput{"home_lines_negative", {"--home-lines", "-4"}, "--home-lines"},
                       BadInput{"home_lines_too_many", {"--home-lines", "65537"}, "--home-lines"},
@@ -130,7 +130,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"map_only_option", {"--iters", "5"}, "--iters"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 
-TEST(cli_HomesUsageErrors, MapOptionsBeforeTheSubcommandAreRejected) {
+TEST(HomesUsageErrors, MapOptionsBeforeTheSubcommandAreRejected) {
   TempDir cwd;
   const RunResult r = run_cumap({"--iters", "5", "homes", "--backend", "cpu", "--out", "out"}, cwd.path());
   expect_one_usage_line(r, "--iters");

@@ -58,7 +58,7 @@ bool has_temporary_files(const fs::path& dir) {
   return false;
 }
 
-TEST(cli_Interrupt, FirstSignalWritesWhatWasMeasuredAndResumeCompletesIt) {
+TEST(InterruptResume, FirstSignalWritesWhatWasMeasuredAndResumeCompletesIt) {
   TempDir cwd;
   std::vector<std::string> args = kLongMap;
   args.insert(args.end(), {"--out", "D"});
@@ -90,7 +90,7 @@ TEST(cli_Interrupt, FirstSignalWritesWhatWasMeasuredAndResumeCompletesIt) {
   EXPECT_FALSE(has_temporary_files(d));
 }
 
-TEST(cli_Interrupt, ResumeWithOtherOptionsIsBadInputNamingTheDifference) {
+TEST(InterruptResume, ResumeWithOtherOptionsIsBadInputNamingTheDifference) {
   TempDir cwd;
   std::vector<std::string> args = kLongMap;
   args.insert(args.end(), {"--out", "D"});

@@ -10,7 +10,7 @@
 namespace cumap::test {
 namespace {
 
-TEST(cli_Version, PrintsVersionAndExitsZero) {
+TEST(Version, PrintsVersionAndExitsZero) {
   TempDir cwd;
   const RunResult r = run_cumap({"--version"}, cwd.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -18,7 +18,7 @@ TEST(cli_Version, PrintsVersionAndExitsZero) {
   EXPECT_TRUE(snapshot(cwd.path()).empty());
 }
 
-TEST(cli_Help, ListsTheFlagsAndSubcommandsAndExitsZero) {
+TEST(Help, ListsTheFlagsAndSubcommandsAndExitsZero) {
   TempDir cwd;
   const RunResult r = run_cumap({"--help"}, cwd.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -27,7 +27,7 @@ TEST(cli_Help, ListsTheFlagsAndSubcommandsAndExitsZero) {
   EXPECT_TRUE(snapshot(cwd.path()).empty()) << "--help wrote files";
 }
 
-TEST(cli_Topology, NamesEveryGroupItFinds) {
+TEST(Topology, NamesEveryGroupItFinds) {
   TempDir cwd;
   const RunResult r = run_cumap({"topology", "--backend", "cpu", "--json", "topo.json"}, cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -38,7 +38,7 @@ TEST(cli_Topology, NamesEveryGroupItFinds) {
   EXPECT_NE(r.out.find("(cpu)"), std::string::npos) << r.out;
 }
 
-TEST(cli_Topology, UnknownBackendIsAUsageError) {
+TEST(Topology, UnknownBackendIsAUsageError) {
   TempDir cwd;
   const RunResult r = run_cumap({"topology", "--backend", "nosuch"}, cwd.path());
   EXPECT_EQ(r.exit_code, 2);

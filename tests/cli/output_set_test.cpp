@@ -36,7 +36,7 @@ std::vector<std::string> leftovers_beside(const fs::path& dir) {
   return out;
 }
 
-TEST(cli_OutputSet, FilesOfAnEarlierSetDoNotSurviveBesideANewOne) {
+TEST(OutputSet, FilesOfAnEarlierSetDoNotSurviveBesideANewOne) {
   TempDir cwd;
   ASSERT_EQ(run_cumap(quick_map({"--out", "D"}), cwd.path()).exit_code, 0);
   ASSERT_TRUE(fs::exists(cwd.path() / "D" / "matrix-split-line.csv"));
@@ -47,7 +47,7 @@ TEST(cli_OutputSet, FilesOfAnEarlierSetDoNotSurviveBesideANewOne) {
   EXPECT_TRUE(leftovers_beside(cwd.path() / "D").empty());
 }
 
-TEST(cli_OutputSet, ADirectoryOfOtherFilesIsRefusedBeforeMeasuring) {
+TEST(OutputSet, ADirectoryOfOtherFilesIsRefusedBeforeMeasuring) {
   TempDir cwd;
   fs::create_directory(cwd.path() / "mine");
   write_text(cwd.path() / "mine" / "notes.txt", "keep me\n");
@@ -57,7 +57,7 @@ TEST(cli_OutputSet, ADirectoryOfOtherFilesIsRefusedBeforeMeasuring) {
   EXPECT_EQ(snapshot(cwd.path()), before);
 }
 
-TEST(cli_OutputSet, ASecondRunIntoTheSameDirectoryIsRefused) {
+TEST(OutputSet, ASecondRunIntoTheSameDirectoryIsRefused) {
   TempDir cwd;
   ASSERT_EQ(run_cumap(quick_map({"--out", "D"}), cwd.path()).exit_code, 0);
   const auto before = snapshot(cwd.path() / "D");
@@ -70,7 +70,7 @@ TEST(cli_OutputSet, ASecondRunIntoTheSameDirectoryIsRefused) {
   EXPECT_TRUE(leftovers_beside(cwd.path() / "D").empty());
 }
 
-TEST(cli_OutputSet, AnUnpublishedSetLeavesThePreviousOneUntouched) {
+TEST(OutputSet, AnUnpublishedSetLeavesThePreviousOneUntouched) {
   TempDir dir;
   const fs::path out = dir.path() / "D";
   {
@@ -90,7 +90,7 @@ TEST(cli_OutputSet, AnUnpublishedSetLeavesThePreviousOneUntouched) {
   EXPECT_TRUE(leftovers_beside(out).empty());
 }
 
-TEST(cli_OutputSet, AFailedFirstRunLeavesNoDirectory) {
+TEST(OutputSet, AFailedFirstRunLeavesNoDirectory) {
   TempDir dir;
   { OutputSet failed(dir.path() / "a" / "b" / "D"); }
   EXPECT_FALSE(fs::exists(dir.path() / "a")) << "the parents it created go too";
@@ -98,7 +98,7 @@ TEST(cli_OutputSet, AFailedFirstRunLeavesNoDirectory) {
 
 // A second signal ends the run at once: nothing it created stays behind,
 // neither its staging directory nor the directories it made for --out.
-TEST(cli_OutputSet, ASecondSignalRemovesWhatTheRunCreated) {
+TEST(OutputSet, ASecondSignalRemovesWhatTheRunCreated) {
   TempDir cwd;
   const pid_t pid = fork();
   if (pid == 0) {

@@ -6,8 +6,6 @@
 #include <sstream>
 #include <string>
 
-#include <unistd.h>
-
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -16,6 +14,7 @@
 #include "report/output_set.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
+#include "temp_dir.hpp"
 
 namespace cumap {
 namespace {
@@ -30,9 +29,9 @@ std::string read(const fs::path& p) {
 }
 
 struct TwoChipRun {
-  fs::path dir;
+  test::TempDir tmp;
+  fs::path dir = tmp / "out";
   MapResult result;
-  ~TwoChipRun() { fs::remove_all(dir); }
 };
 
 // The steps run_map takes, over the fake.
@@ -54,8 +53,8 @@ void map_two_chips(TwoChipRun& run) {
   out.publish();
 }
 
-TEST(cli_OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {
-  TwoChipRun run{fs::temp_directory_path() / ("cumap-across-" + std::to_string(::getpid())), {}};
+TEST(OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {
+  TwoChipRun run;
   map_two_chips(run);
   const fs::path& d = run.dir;
   for (const char* f : {"matrix-same-line.csv", "matrix-split-line-home1.csv", "pairs.csv", "gpus.csv", "meta.json",

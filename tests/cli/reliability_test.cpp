@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../sanitizer_build.hpp"
+#include "sanitizer_build.hpp"
 
 #include "cli_harness.hpp"
 
@@ -44,7 +44,7 @@ void expect_usage_line(const RunResult& r) {
 const std::string kGoodCsv = "unit,0,1\n0,,12.5\n1,12.5,\n";
 
 // 1. A dangling symbolic link given as --out is the user's: it stays.
-TEST(cli_Reliability, DanglingSymlinkOutIsKept) {
+TEST(Reliability, DanglingSymlinkOutIsKept) {
   TempDir cwd;
   fs::create_symlink("/nonexistent/t", cwd.path() / "L");
   const RunResult r = run_cumap(cheap_map({"--out", "L"}), cwd.path());
@@ -54,7 +54,7 @@ TEST(cli_Reliability, DanglingSymlinkOutIsKept) {
 }
 
 // 2. A failed run removes every directory it created, and only those.
-TEST(cli_Reliability, FailedRunRemovesTheDirectoriesItCreated) {
+TEST(Reliability, FailedRunRemovesTheDirectoriesItCreated) {
   TempDir cwd;
   fs::create_directory(cwd.path() / "n0");
   const RunResult r = run_cumap(cheap_map({"--out", "n0/n1/a/b", "--l2-persist"}), cwd.path());
@@ -64,7 +64,7 @@ TEST(cli_Reliability, FailedRunRemovesTheDirectoriesItCreated) {
 }
 
 // 7. Bad input that used to be an "internal error" (exit 1).
-TEST(cli_Reliability, RenderOrderNamingADirectory) {
+TEST(Reliability, RenderOrderNamingADirectory) {
   TempDir cwd;
   write_text(cwd.path() / "m.csv", kGoodCsv);
   fs::create_directory(cwd.path() / "adir");
@@ -72,7 +72,7 @@ TEST(cli_Reliability, RenderOrderNamingADirectory) {
   EXPECT_FALSE(fs::exists(cwd.path() / "x.png"));
 }
 
-TEST(cli_Reliability, OutPathTooLong) {
+TEST(Reliability, OutPathTooLong) {
   TempDir cwd;
   const auto before = snapshot(cwd.path());
   expect_usage_line(run_cumap(cheap_map({"--out", std::string(300, 'o')}), cwd.path()));
@@ -80,7 +80,7 @@ TEST(cli_Reliability, OutPathTooLong) {
   EXPECT_EQ(snapshot(cwd.path()), before);
 }
 
-TEST(cli_Reliability, RenderTitleTooLong) {
+TEST(Reliability, RenderTitleTooLong) {
   TempDir cwd;
   write_text(cwd.path() / "m.csv", kGoodCsv);
   const RunResult r = run_cumap({"render", "m.csv", "-o", "x.png", "--title", std::string(120000, 't')}, cwd.path());
@@ -91,7 +91,7 @@ TEST(cli_Reliability, RenderTitleTooLong) {
   EXPECT_EQ(run_cumap({"render", "m.csv", "-o", "x.png", "--title", std::string(200, 't')}, cwd.path()).exit_code, 0);
 }
 
-TEST(cli_Reliability, RenderOutputThatCannotBeWritten) {
+TEST(Reliability, RenderOutputThatCannotBeWritten) {
   TempDir cwd;
   write_text(cwd.path() / "m.csv", kGoodCsv);
   write_text(cwd.path() / "afile", "x");
@@ -109,7 +109,7 @@ TEST(cli_Reliability, RenderOutputThatCannotBeWritten) {
   fs::permissions(cwd.path() / "readonly", fs::perms::owner_all);
 }
 
-TEST(cli_Reliability, TopologyJsonOntoADirectory) {
+TEST(Reliability, TopologyJsonOntoADirectory) {
   TempDir cwd;
   fs::create_directory(cwd.path() / "adir");
   const auto before = snapshot(cwd.path());
@@ -121,7 +121,7 @@ TEST(cli_Reliability, TopologyJsonOntoADirectory) {
 }
 
 // 8. Options that would be silently ignored.
-TEST(cli_Reliability, MapOptionsBeforeASubcommand) {
+TEST(Reliability, MapOptionsBeforeASubcommand) {
   TempDir cwd;
   write_text(cwd.path() / "m.csv", kGoodCsv);
   const auto before = snapshot(cwd.path());
@@ -134,7 +134,7 @@ TEST(cli_Reliability, MapOptionsBeforeASubcommand) {
   EXPECT_EQ(snapshot(cwd.path()), before);
 }
 
-TEST(cli_Reliability, SubcommandDeviceOptions) {
+TEST(Reliability, SubcommandDeviceOptions) {
   TempDir cwd;
   expect_usage_line(run_cumap({"topology", "--backend", "cpu", "--device", "99"}, cwd.path()));
   expect_usage_line(run_cumap({"topology", "--backend", "cpu", "--unit", "wgp"}, cwd.path()));
@@ -142,7 +142,7 @@ TEST(cli_Reliability, SubcommandDeviceOptions) {
   expect_usage_line(run_cumap({"check-coherence", "--window-ms", "inf"}, cwd.path()));
 }
 
-TEST(cli_Reliability, OutWithAControlCharacter) {
+TEST(Reliability, OutWithAControlCharacter) {
   TempDir cwd;
   for (const std::string& out : std::vector<std::string>{"a\nb", "a\rb", "tab\there", "esc\x1b[2J"}) {
     const RunResult r = run_cumap(cheap_map({"--out", out}), cwd.path());
@@ -152,7 +152,7 @@ TEST(cli_Reliability, OutWithAControlCharacter) {
 }
 
 // 6. Whatever the input, the message is one printable line.
-TEST(cli_Reliability, HostileInputGivesOnePrintableLine) {
+TEST(Reliability, HostileInputGivesOnePrintableLine) {
   TempDir cwd;
   const std::string hostile = "x\ny\rz" + std::string(1, '\0') + std::string(500, 'w');
   write_text(cwd.path() / "cell.csv", "unit,0,1\n0,,\"" + hostile + "\"\n1,1,\n");
@@ -175,7 +175,7 @@ TEST(cli_Reliability, HostileInputGivesOnePrintableLine) {
 }
 
 // 5. Ranges at the edge of double render, exit 0.
-TEST(cli_Reliability, ExtremeValueRangesRender) {
+TEST(Reliability, ExtremeValueRangesRender) {
   TempDir cwd;
   write_text(cwd.path() / "huge.csv", "unit,0,1\n0,,-1e308\n1,1e308,\n");
   write_text(cwd.path() / "tiny.csv", "unit,0,1\n0,,0\n1,5e-324,\n");
@@ -191,7 +191,7 @@ TEST(cli_Reliability, ExtremeValueRangesRender) {
 }
 
 // 9. A 2000x2000 matrix renders in bounded memory and time.
-TEST(cli_Reliability, BigMatrixRendersWithinBounds) {
+TEST(Reliability, BigMatrixRendersWithinBounds) {
   constexpr int n = 2000;
   TempDir cwd;
   {

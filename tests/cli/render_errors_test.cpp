@@ -21,9 +21,9 @@ struct BadRender {
 };
 void PrintTo(const BadRender& c, std::ostream* os) { *os << c.name; }
 
-class cli_RenderErrors : public ::testing::TestWithParam<BadRender> {};
+class RenderErrors : public ::testing::TestWithParam<BadRender> {};
 
-TEST_P(cli_RenderErrors, ExitsTwoWithOneLineAndNoPng) {
+TEST_P(RenderErrors, ExitsTwoWithOneLineAndNoPng) {
   const BadRender& c = GetParam();
   TempDir cwd;
   if (!c.csv.empty()) write_text(cwd.path() / "in.csv", c.csv);
@@ -44,7 +44,7 @@ TEST_P(cli_RenderErrors, ExitsTwoWithOneLineAndNoPng) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    BadInputs, cli_RenderErrors,
+    BadInputs, RenderErrors,
     ::testing::Values(BadRender{"missing_csv", "", {}},
                       BadRender{"non_numeric_cell", "unit,0,1\n0,,abc\n1,12.5,\n", {}},
                       BadRender{"ragged_rows", "unit,0,1\n0,,12.5\n1,12.5\n", {}},
@@ -55,7 +55,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<BadRender>& info) { return info.param.name; });
 
 // The same good CSV renders: the failures above are the input's fault.
-TEST(cli_Render, GoodCsvWritesAPng) {
+TEST(Render, GoodCsvWritesAPng) {
   TempDir cwd;
   write_text(cwd.path() / "in.csv", kGoodCsv);
   const RunResult r = run_cumap({"render", "in.csv", "-o", "x.png", "--scale", "1:20"}, cwd.path());

@@ -45,9 +45,9 @@ bool backend_has_device(const std::string& kind) {
   return false;
 }
 
-class cli_UsageErrors : public ::testing::TestWithParam<BadInput> {};
+class UsageErrors : public ::testing::TestWithParam<BadInput> {};
 
-TEST_P(cli_UsageErrors, FreshOutDirIsNeverCreated) {
+TEST_P(UsageErrors, FreshOutDirIsNeverCreated) {
   const BadInput& c = GetParam();
   TempDir cwd;
   std::vector<std::string> args = c.args;
@@ -58,7 +58,7 @@ TEST_P(cli_UsageErrors, FreshOutDirIsNeverCreated) {
   EXPECT_TRUE(snapshot(cwd.path()).empty()) << "something was written beside the out dir";
 }
 
-TEST_P(cli_UsageErrors, ExistingOutDirIsLeftUnchanged) {
+TEST_P(UsageErrors, ExistingOutDirIsLeftUnchanged) {
   const BadInput& c = GetParam();
   TempDir cwd;
   fs::create_directory(cwd.path() / "out");
@@ -72,7 +72,7 @@ TEST_P(cli_UsageErrors, ExistingOutDirIsLeftUnchanged) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    BadFlags, cli_UsageErrors,
+    BadFlags, UsageErrors,
     ::testing::Values(BadInput{"unknown_flag", {"--no-such-flag"}, "--no-such-flag"},
                       BadInput{"units_open_range", {"--units", "0-"}, "--units"},
                       BadInput{"units_not_a_number", {"--units", "a"}, "--units"},
@@ -123,9 +123,9 @@ INSTANTIATE_TEST_SUITE_P(
 
 // A GPU backend that is not built, or has no device, is a usage error too;
 // where the device exists (a GPU machine) there is nothing to test.
-class cli_MissingBackend : public ::testing::TestWithParam<std::string> {};
+class MissingBackend : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(cli_MissingBackend, IsAUsageErrorAndWritesNothing) {
+TEST_P(MissingBackend, IsAUsageErrorAndWritesNothing) {
   const std::string kind = GetParam();
   if (backend_has_device(kind)) GTEST_SKIP() << kind << " has a device on this machine";
   TempDir cwd;
@@ -134,10 +134,10 @@ TEST_P(cli_MissingBackend, IsAUsageErrorAndWritesNothing) {
   EXPECT_TRUE(snapshot(cwd.path()).empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(GpuBackends, cli_MissingBackend, ::testing::Values("cuda", "hip"),
+INSTANTIATE_TEST_SUITE_P(GpuBackends, MissingBackend, ::testing::Values("cuda", "hip"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
-TEST(cli_UnwritableOut, OutUnderARegularFileIsAUsageError) {
+TEST(UnwritableOut, OutUnderARegularFileIsAUsageError) {
   // A path below a regular file cannot be created even by root.
   TempDir cwd;
   write_text(cwd.path() / "afile", "not a directory\n");
@@ -148,7 +148,7 @@ TEST(cli_UnwritableOut, OutUnderARegularFileIsAUsageError) {
   EXPECT_TRUE(fs::is_regular_file(cwd.path() / "afile"));
 }
 
-TEST(cli_UnwritableOut, OutThatIsARegularFileIsAUsageError) {
+TEST(UnwritableOut, OutThatIsARegularFileIsAUsageError) {
   TempDir cwd;
   write_text(cwd.path() / "afile", "not a directory\n");
   const auto before = snapshot(cwd.path());

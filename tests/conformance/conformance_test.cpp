@@ -1,19 +1,30 @@
 // The contract of Backend::measure and probe_lines, asserted alike for every
-// backend this build has. Plans are small: the CI machine has two cores, so
-// the cpu backend runs one pair at a time there.
+// backend this build has, and the protocol's walk (protocol.hpp): which unit
+// pings each segment. Plans are small: the CI machine has two cores, so the
+// cpu backend runs one pair at a time there.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <ostream>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "backends/cpu/cpu_affinity.hpp"
 #include "backends/cpu/cpu_backend.hpp"
+#include "backends/cpu/cpu_pingpong.hpp"
+#include "backends/cuda/cuda_backend_on_runtime.hpp"
 #include "backends/hip/hip_backend.hpp"
 #include "cumap/error.hpp"
+#include "cumap/protocol.hpp"
+#include "fake_cuda_runtime.hpp"
 #include "fake_hip_runtime.hpp"
 #if CUMAP_CONFORMANCE_CUDA
 #include "backends/cuda/cuda_backend.hpp"
@@ -26,6 +37,8 @@ struct Factory {
   std::string name;
   std::function<std::unique_ptr<Backend>()> make;  // throws UsageError when there is no device
 };
+// gtest prints a failing case's parameter: its name, not its bytes.
+void PrintTo(const Factory& f, std::ostream* os) { *os << f.name; }
 
 std::vector<Factory> factories() {
   std::vector<Factory> f;
@@ -34,13 +47,16 @@ std::vector<Factory> factories() {
                  return make_hip_backend_with_runtime(
                      std::make_unique<testing::FakeHipRuntime>(testing::FakeHipConfig{}), DeviceSelection{});
                }});
+  f.push_back({"cuda_fake", [] {
+                 return cuda::make_cuda_backend_on(std::make_unique<testing::FakeCudaRuntime>(testing::FakeCudaConfig{}));
+               }});
 #if CUMAP_CONFORMANCE_CUDA
   f.push_back({"cuda", [] { return make_cuda_backend(DeviceSelection{}); }});
 #endif
   return f;
 }
 
-class conformance_Backend : public ::testing::TestWithParam<Factory> {
+class Contract : public ::testing::TestWithParam<Factory> {
  protected:
   void SetUp() override {
     try {
@@ -119,7 +135,7 @@ void expect_returns_the_plan(const MeasurementPlan& plan, const Measurements& ou
   }
 }
 
-TEST_P(conformance_Backend, EveryPlannedPairComesBackOnceInPlanOrder) {
+TEST_P(Contract, EveryPlannedPairComesBackOnceInPlanOrder) {
   const MeasurementPlan plan = plan_of(serial_rounds());
   std::vector<std::size_t> progress;
   const Measurements out = backend->measure(plan, [&](std::size_t done, std::size_t total) {
@@ -136,7 +152,7 @@ TEST_P(conformance_Backend, EveryPlannedPairComesBackOnceInPlanOrder) {
   EXPECT_GE(out.stats.launches, 1);
 }
 
-TEST_P(conformance_Backend, SerialAndConcurrentPlansOverTheSamePairsBothComplete) {
+TEST_P(Contract, SerialAndConcurrentPlansOverTheSamePairsBothComplete) {
   const MeasurementPlan serial = plan_of(serial_rounds());
   const MeasurementPlan concurrent = plan_of(concurrent_rounds());
   if (units.size() >= 4) {
@@ -146,7 +162,7 @@ TEST_P(conformance_Backend, SerialAndConcurrentPlansOverTheSamePairsBothComplete
   expect_returns_the_plan(concurrent, backend->measure(concurrent, nullptr));
 }
 
-TEST_P(conformance_Backend, ProbeLinesReturnsAFiniteValuePerUnitAndLine) {
+TEST_P(Contract, ProbeLinesReturnsAFiniteValuePerUnitAndLine) {
   LineProbePlan plan;
   plan.units = units;
   plan.lines = {0, protocol::kLineBytes, 8 * protocol::kLineBytes};
@@ -159,7 +175,7 @@ TEST_P(conformance_Backend, ProbeLinesReturnsAFiniteValuePerUnitAndLine) {
   for (double ns : t.ns) EXPECT_TRUE(std::isfinite(ns) && ns > 0.0) << ns;
 }
 
-TEST_P(conformance_Backend, AUnitNotOnTheDeviceIsAUsageError) {
+TEST_P(Contract, AUnitNotOnTheDeviceIsAUsageError) {
   const std::vector<int> all = backend->units();
   const UnitRef missing{0, all.back() + 1000};
   MeasurementPlan plan = plan_of({Round{{{units[0], missing, {0, 4}, 0}}}});
@@ -170,7 +186,7 @@ TEST_P(conformance_Backend, AUnitNotOnTheDeviceIsAUsageError) {
   EXPECT_THROW(backend->measure(other_device, nullptr), UsageError);
 }
 
-TEST_P(conformance_Backend, CountsBeyondTheProtocolsRoundTripsAreAUsageError) {
+TEST_P(Contract, CountsBeyondTheProtocolsRoundTripsAreAUsageError) {
   MeasurementPlan plan = plan_of(serial_rounds());
   plan.counts.iters = 1 << 20;
   plan.counts.samples = 1 << 12;
@@ -178,13 +194,13 @@ TEST_P(conformance_Backend, CountsBeyondTheProtocolsRoundTripsAreAUsageError) {
   EXPECT_THROW(backend->measure(plan, nullptr), UsageError);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, conformance_Backend, ::testing::ValuesIn(factories()),
+INSTANTIATE_TEST_SUITE_P(Backends, Contract, ::testing::ValuesIn(factories()),
                          [](const ::testing::TestParamInfo<Factory>& info) { return info.param.name; });
 
 // The HIP host logic hands the kernels the protocol: the plan's counts (the
 // kernels walk protocol::segment over them), the planned flag words, and a
 // result whose samples split between the directions by protocol::a_share.
-TEST(conformance_HipFake, LaunchArgumentsFollowTheProtocol) {
+TEST(HipFake, LaunchArgumentsFollowTheProtocol) {
   testing::FakeHipConfig cfg;
   cfg.a_ping_ticks = 100;  // a->b and b->a differ: the split shows in every sample
   cfg.b_ping_ticks = 300;
@@ -212,6 +228,144 @@ TEST(conformance_HipFake, LaunchArgumentsFollowTheProtocol) {
       EXPECT_DOUBLE_EQ(ns, (a_share * 100.0 + (101 - a_share) * 300.0) / 101 * 10.0);
   }
 }
+
+// The walk's directions. protocol::segment names the pinger of every
+// segment: a for the cold round trip and the warm-up, then per sample a for
+// the first a_share round trips and b for the rest (a for all of them when
+// ordered). A backend that swapped a and b would still return every pair,
+// finite and in plan order; what tells them apart is which unit pinged.
+
+// The cpu backend's walk, on two CPUs: each segment must be pinged by the
+// thread on the CPU the protocol names, whichever CPU is a.
+TEST(CpuWalk, EachSegmentIsPingedOnTheCpuTheProtocolNames) {
+  const std::vector<int> cpus = cpu::allowed_cpus();
+  if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs this process may run on";
+  for (bool ordered : {false, true})
+    for (bool swapped : {false, true}) {
+      const int a = swapped ? cpus[1] : cpus[0], b = swapped ? cpus[0] : cpus[1];
+      SCOPED_TRACE(::testing::Message() << "a = cpu " << a << ", b = cpu " << b << (ordered ? ", ordered" : ""));
+      std::atomic<std::uint32_t> first{0}, second{0};
+      const protocol::Counts counts{9, 3, 4, ordered};
+      const std::vector<cpu::PairTiming> t =
+          cpu::run_cpu_round({{a, b, &first, &second}}, counts, Probe::Cas, 20000.0);
+      ASSERT_EQ(t.size(), 1u);
+      ASSERT_FALSE(t[0].timed_out);
+      ASSERT_EQ(t[0].pinger_cpu.size(), static_cast<std::size_t>(protocol::segment_count(counts)));
+      for (int i = 0; i < protocol::segment_count(counts); ++i)
+        EXPECT_EQ(t[0].pinger_cpu[static_cast<std::size_t>(i)], protocol::segment(counts, i).a_pings ? a : b)
+            << "segment " << i;
+    }
+}
+
+// Over the fake runtimes, where every round trip costs the cycles of the unit
+// that pings it (the fakes walk protocol::segment as the kernels do): a
+// pair's cold round trip must cost a's, each sample the mean of its
+// segments' pingers'. The fakes play the kernels; what this checks is the
+// host side: which unit runs as a, and where each side's records are read.
+struct TimedFactory {
+  std::string name;
+  std::function<std::unique_ptr<Backend>()> make;
+  UnitRef a, b;          // two units whose round trips cost differently
+  FlagSite flags;        // the pair's flags (and the device holding them)
+  double a_cycles = 0;   // one round trip pinged by a
+  double b_cycles = 0;   // one round trip pinged by b
+};
+void PrintTo(const TimedFactory& f, std::ostream* os) { *os << f.name; }
+
+// Cycles per SM on GPU `ordinal`: every SM its own.
+std::map<int, std::uint64_t> cycles_by_sm(int ordinal) {
+  std::map<int, std::uint64_t> m;
+  for (int sm = 0; sm < 8; ++sm) m[sm] = 300 + 100 * static_cast<std::uint64_t>(sm) + 1000 * ordinal;
+  return m;
+}
+
+std::vector<TimedFactory> timed_factories() {
+  std::vector<TimedFactory> f;
+  f.push_back({"cuda_fake",
+               [] {
+                 testing::FakeCudaConfig c;
+                 c.ping_cycles_by_sm = cycles_by_sm(0);
+                 return cuda::make_cuda_backend_on(std::make_unique<testing::FakeCudaRuntime>(c));
+               },
+               {0, 2}, {0, 5}, {256, 260, 0}, 500, 800});
+  // A pair across two GPUs: a's GPU records a's segments and the cold one,
+  // b's GPU b's; the backend adds the two members' records up.
+  f.push_back({"cuda_fake_two_gpus",
+               [] {
+                 std::vector<std::unique_ptr<cuda::CudaRuntime>> gpus;
+                 for (int ordinal : {0, 1}) {
+                   testing::FakeCudaConfig c;
+                   c.ordinal = ordinal;
+                   c.ping_cycles_by_sm = cycles_by_sm(ordinal);
+                   gpus.push_back(std::make_unique<testing::FakeCudaRuntime>(c));
+                 }
+                 return cuda::make_cuda_backend_on(std::move(gpus));
+               },
+               {0, 2}, {1, 5}, {0, 4, 1}, 500, 1800});
+  f.push_back({"hip_fake",
+               [] {
+                 testing::FakeHipConfig c;
+                 for (int cu = 0; cu < c.cu_count; ++cu) c.ping_ticks_by_cu[cu] = 100 + 50 * static_cast<std::uint64_t>(cu);
+                 return make_hip_backend_with_runtime(std::make_unique<testing::FakeHipRuntime>(c), DeviceSelection{});
+               },
+               // 250 and 300 wall ticks; shader cycles at 1.7 GHz / 100 MHz.
+               {0, 3}, {0, 4}, {256, 384, 0}, 250 * 17, 300 * 17});
+  return f;
+}
+
+// What the protocol says a pair's cycles are: the cold round trip a's, each
+// sample the sum of its segments' round trips over iters.
+struct Walked {
+  double cold = 0;
+  std::vector<double> samples;
+};
+Walked walked(const protocol::Counts& c, double a_cycles, double b_cycles) {
+  Walked w{0, std::vector<double>(static_cast<std::size_t>(c.samples), 0.0)};
+  for (int i = 0; i < protocol::segment_count(c); ++i) {
+    const protocol::Segment seg = protocol::segment(c, i);
+    const double cycles = seg.a_pings ? a_cycles : b_cycles;
+    if (seg.sample == protocol::kColdSample) w.cold = cycles;
+    if (seg.sample >= 0) w.samples[static_cast<std::size_t>(seg.sample)] += cycles * seg.count / c.iters;
+  }
+  return w;
+}
+
+class Walk : public ::testing::TestWithParam<TimedFactory> {};
+
+TEST_P(Walk, EachSegmentIsTimedAsPingedByTheUnitTheProtocolNames) {
+  const TimedFactory& f = GetParam();
+  const std::unique_ptr<Backend> backend = f.make();
+  for (bool ordered : {false, true})
+    for (bool swapped : {false, true}) {
+      // The pair and the other way round: then b's unit is a.
+      const UnitRef a = swapped ? f.b : f.a, b = swapped ? f.a : f.b;
+      const double a_cycles = swapped ? f.b_cycles : f.a_cycles, b_cycles = swapped ? f.a_cycles : f.b_cycles;
+      SCOPED_TRACE(::testing::Message() << "a = " << a.device << "." << a.unit << ", b = " << b.device << "."
+                                        << b.unit << (ordered ? ", ordered" : ""));
+      MeasurementPlan plan;
+      plan.units = {f.a, f.b};
+      plan.rounds = {Round{{{a, b, f.flags, 0}}}};
+      plan.counts = {41, 3, 5, ordered};  // odd iters: a pings 20 of each sample's 41, b 21
+      plan.timeout_ms = 20000.0;
+      const Walked want = walked(plan.counts, a_cycles, b_cycles);
+      ASSERT_NE(want.samples[0], walked(plan.counts, b_cycles, a_cycles).samples[0]) << "the directions must differ";
+
+      const Measurements out = backend->measure(plan, nullptr);
+      ASSERT_EQ(out.pairs.size(), 1u);
+      const PairMeasurement& m = out.pairs[0];
+      ASSERT_FALSE(m.timed_out);
+      ASSERT_EQ(m.rtt_cycles.size(), want.samples.size());
+      ASSERT_EQ(m.rtt_ns.size(), want.samples.size());
+      for (std::size_t s = 0; s < want.samples.size(); ++s)
+        EXPECT_NEAR(m.rtt_cycles[s], want.samples[s], 1e-9 * want.samples[s]) << "sample " << s;
+      // The cold round trip comes in ns only: at the samples' ns per cycle.
+      const double ns_per_cycle = m.rtt_ns[0] / m.rtt_cycles[0];
+      EXPECT_NEAR(m.cold_rtt_ns / ns_per_cycle, want.cold, 1e-6 * want.cold);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(FakeRuntimes, Walk, ::testing::ValuesIn(timed_factories()),
+                         [](const ::testing::TestParamInfo<TimedFactory>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace cumap

@@ -35,7 +35,7 @@ std::vector<double> greedy_heights(std::vector<double> d, std::size_t n) {
   return heights;
 }
 
-TEST(core_AverageLinkage, SameTreeHeightsAsGreedyMerging) {
+TEST(AverageLinkage, SameTreeHeightsAsGreedyMerging) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> coord(0.0, 100.0);
   const std::size_t n = 60;
@@ -59,7 +59,7 @@ TEST(core_AverageLinkage, SameTreeHeightsAsGreedyMerging) {
   for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(all[i], static_cast<int>(i));
 }
 
-TEST(core_AverageLinkage, TwoObviousGroupsAreTheRootsChildren) {
+TEST(AverageLinkage, TwoObviousGroupsAreTheRootsChildren) {
   // Items 0-2 near 0, items 3-4 near 100.
   const std::vector<double> pos{0, 1, 2, 100, 101};
   std::vector<double> d(25);

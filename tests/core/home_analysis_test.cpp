@@ -22,7 +22,7 @@ ValueMatrix map_of(const std::vector<int>& units, const std::function<double(int
   return m;
 }
 
-TEST(core_AdditiveFit, RecoversUnitTermsAndConstant) {
+TEST(AdditiveFit, RecoversUnitTermsAndConstant) {
   const std::vector<int> units{0, 2, 3, 7, 8, 11};
   const std::vector<double> u{-30, 10, 5, 25, -20, 10};  // sums to 0, the fit's gauge
   std::vector<double> term_of(12, 0.0);
@@ -37,7 +37,7 @@ TEST(core_AdditiveFit, RecoversUnitTermsAndConstant) {
   EXPECT_NEAR(fit.r2, 1.0, 1e-9);
 }
 
-TEST(core_AdditiveFit, AsymmetricCellsAreSeparateObservations) {
+TEST(AdditiveFit, AsymmetricCellsAreSeparateObservations) {
   // a->b = 100 + u(a) + u(b) + 10, b->a the same - 10: the directions average out.
   const std::vector<int> units{0, 1, 2, 3};
   const std::vector<double> u{-3, -1, 1, 3};
@@ -49,7 +49,7 @@ TEST(core_AdditiveFit, AsymmetricCellsAreSeparateObservations) {
   EXPECT_GT(fit.r2, 0.0);
 }
 
-TEST(core_AdditiveFit, RandomMapExplainsLittle) {
+TEST(AdditiveFit, RandomMapExplainsLittle) {
   std::mt19937 rng(3);
   std::normal_distribution<double> noise(300.0, 40.0);
   std::vector<int> units;
@@ -62,7 +62,7 @@ TEST(core_AdditiveFit, RandomMapExplainsLittle) {
   EXPECT_NEAR(fit.constant, 300.0, 10.0);
 }
 
-TEST(core_AdditiveFit, EmptyMapGivesNaN) {
+TEST(AdditiveFit, EmptyMapGivesNaN) {
   const AdditiveFit fit = fit_additive(ValueMatrix::filled({0, 1, 2}, kNan));
   EXPECT_TRUE(std::isnan(fit.r2));
   EXPECT_TRUE(std::isnan(fit.constant));
@@ -70,7 +70,7 @@ TEST(core_AdditiveFit, EmptyMapGivesNaN) {
   EXPECT_TRUE(std::isnan(fit.unit_term[0]));
 }
 
-TEST(core_Agreement, KnownValues) {
+TEST(Agreement, KnownValues) {
   const std::vector<double> x{100, 200, 300, kNan, 400};
   const std::vector<double> y{110, 180, 360, 50, kNan};
   const Agreement a = agreement(x, y);
@@ -87,7 +87,7 @@ TEST(core_Agreement, KnownValues) {
   EXPECT_THROW(agreement(std::vector<double>{1}, std::vector<double>{1, 2}), std::invalid_argument);
 }
 
-TEST(core_Agreement, MapsNeedTheSameUnits) {
+TEST(Agreement, MapsNeedTheSameUnits) {
   const ValueMatrix a = map_of({0, 1, 2}, [](int r, int c) { return 100.0 + r + c; });
   const ValueMatrix b = map_of({0, 1, 2}, [](int r, int c) { return 200.0 + 2 * (r + c); });
   const Agreement ag = agreement(a, b);
@@ -99,7 +99,7 @@ TEST(core_Agreement, MapsNeedTheSameUnits) {
 
 // A chip with two sides (units 0-3 and 4-7) and a line in each side's class:
 // one way = (T(a) + T(b)) / 2 with T = 150 ns near the line, 250 ns far.
-struct core_StructureTable : ::testing::Test {
+struct StructureTable : ::testing::Test {
   std::vector<int> units{0, 1, 2, 3, 4, 5, 6, 7};
   std::vector<int> side{0, 0, 0, 0, 1, 1, 1, 1};
   ValueMatrix map_for_class(int cls) const {
@@ -111,7 +111,7 @@ struct core_StructureTable : ::testing::Test {
   }
 };
 
-TEST_F(core_StructureTable, GroupsBySideAndHome) {
+TEST_F(StructureTable, GroupsBySideAndHome) {
   const std::vector<StructureRow> rows = structure_table({map_for_class(0), map_for_class(1)}, units, side);
   ASSERT_EQ(rows.size(), 3u);  // same-side with one near unit cannot happen
   EXPECT_EQ(rows[0].relation, "same-side");
@@ -130,7 +130,7 @@ TEST_F(core_StructureTable, GroupsBySideAndHome) {
   EXPECT_EQ(rows[2].cells, 32u);
 }
 
-TEST_F(core_StructureTable, OrderedMapsCountBothDirectionsAndSkipNaN) {
+TEST_F(StructureTable, OrderedMapsCountBothDirectionsAndSkipNaN) {
   ValueMatrix m = map_for_class(0);
   m.at(0, 4) += 20;  // a->b differs from b->a: both are measurements
   m.at(1, 2) = kNan;
@@ -142,7 +142,7 @@ TEST_F(core_StructureTable, OrderedMapsCountBothDirectionsAndSkipNaN) {
   EXPECT_DOUBLE_EQ(rows[2].median_ns, 200.0);
 }
 
-TEST_F(core_StructureTable, UnitWithoutSideThrows) {
+TEST_F(StructureTable, UnitWithoutSideThrows) {
   EXPECT_THROW(structure_table({map_for_class(0)}, {0, 1, 2, 3, 4, 5, 6}, {0, 0, 0, 0, 1, 1, 1}),
                std::invalid_argument);
   EXPECT_THROW(structure_table({}, units, {0, 1}), std::invalid_argument);

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../sanitizer_build.hpp"
+#include "sanitizer_build.hpp"
 #include "core/homes.hpp"
 #include "core/topology_discovery.hpp"
 
@@ -74,7 +74,7 @@ Chip h100_like() {
   return chip;
 }
 
-TEST(core_ClassifyLines, TwoHalvesOfAnH100) {
+TEST(ClassifyLines, TwoHalvesOfAnH100) {
   const Chip chip = h100_like();
   const LineLatencyTable t = chip.table();
   const auto start = std::chrono::steady_clock::now();
@@ -102,7 +102,7 @@ TEST(core_ClassifyLines, TwoHalvesOfAnH100) {
 
 // A second probe (same homes and sides; other offsets and noise) finds each line's class
 // again from the first probe's class profiles, even with a missing cell.
-TEST(core_NearestClasses, ASecondProbeFallsInTheFirstProbesClasses) {
+TEST(NearestClasses, ASecondProbeFallsInTheFirstProbesClasses) {
   Chip chip = h100_like();
   chip.lines = 256;
   const HomeClasses h = classify_lines(chip.table());
@@ -117,7 +117,7 @@ TEST(core_NearestClasses, ASecondProbeFallsInTheFirstProbesClasses) {
 
 // Side 0 holds the lowest unit id and class 0 is the class it is near, however
 // many lines each class has and whichever class holds the lowest line offset.
-TEST(core_ClassifyLines, ClassZeroIsTheClassTheLowestUnitIsNear) {
+TEST(ClassifyLines, ClassZeroIsTheClassTheLowestUnitIsNear) {
   Chip chip = h100_like();
   chip.lines = 256;
   // The chip's class 1 holds 3/4 of the lines and line 0; unit 0 is near class 0.
@@ -133,7 +133,7 @@ TEST(core_ClassifyLines, ClassZeroIsTheClassTheLowestUnitIsNear) {
 // by one class, and unit 0 is on the chip's "second" side. The labels follow
 // the units, so both runs name every unit's side, and the class of the lines
 // near a unit, the same.
-TEST(core_ClassifyLines, LabelsFollowTheUnitsNotTheLines) {
+TEST(ClassifyLines, LabelsFollowTheUnitsNotTheLines) {
   for (int shift : {0, 1})
     for (int first_side : {0, 1}) {
       Chip chip = h100_like();
@@ -154,7 +154,7 @@ TEST(core_ClassifyLines, LabelsFollowTheUnitsNotTheLines) {
     }
 }
 
-TEST(core_ClassifyLines, EightXcdsOfAnMi300) {
+TEST(ClassifyLines, EightXcdsOfAnMi300) {
   Chip chip;
   chip.units = 304;  // 8 XCDs x 38 CUs
   chip.lines = 512;
@@ -175,7 +175,7 @@ TEST(core_ClassifyLines, EightXcdsOfAnMi300) {
   EXPECT_GE(h.separation, 4.0);
 }
 
-TEST(core_ClassifyLines, NoiseAloneIsOneClass) {
+TEST(ClassifyLines, NoiseAloneIsOneClass) {
   Chip cpu;
   cpu.units = 16;
   cpu.lines = 256;
@@ -193,7 +193,7 @@ TEST(core_ClassifyLines, NoiseAloneIsOneClass) {
   }
 }
 
-TEST(core_ClassifyLines, SliceOffsetsAreNotClasses) {
+TEST(ClassifyLines, SliceOffsetsAreNotClasses) {
   // Sixteen slices, 0..120 ns apart, much more than the noise: each line's
   // own offset, the same for every unit, so no class.
   Chip one;
@@ -210,7 +210,7 @@ TEST(core_ClassifyLines, SliceOffsetsAreNotClasses) {
   EXPECT_DOUBLE_EQ(adjusted_rand_index(h.line_class, two.true_line_classes()), 1.0);
 }
 
-TEST(core_ClassifyLines, SliceNearnessWithinAClassIsNotAClass) {
+TEST(ClassifyLines, SliceNearnessWithinAClassIsNotAClass) {
   Chip chip = h100_like();
   chip.lines = 512;
   chip.slice_unit_ns = 12.0;  // slices differ per unit, an order below the halves
@@ -219,7 +219,7 @@ TEST(core_ClassifyLines, SliceNearnessWithinAClassIsNotAClass) {
   EXPECT_DOUBLE_EQ(adjusted_rand_index(h.line_class, chip.true_line_classes()), 1.0);
 }
 
-TEST(core_ClassifyLines, SurvivesMissingCellsAndAGlitch) {
+TEST(ClassifyLines, SurvivesMissingCellsAndAGlitch) {
   Chip chip = h100_like();
   chip.lines = 512;
   LineLatencyTable t = chip.table();
@@ -246,7 +246,7 @@ TEST(core_ClassifyLines, SurvivesMissingCellsAndAGlitch) {
   EXPECT_TRUE(std::isnan(h.class_unit_ns[0][5]));
 }
 
-TEST(core_ClassifyLines, RespectsMaxClasses) {
+TEST(ClassifyLines, RespectsMaxClasses) {
   Chip chip;
   chip.units = 64;
   chip.lines = 256;
@@ -258,7 +258,7 @@ TEST(core_ClassifyLines, RespectsMaxClasses) {
   EXPECT_LE(classify_lines(chip.table(), two).class_count, 2);
 }
 
-TEST(core_ClassifyLines, RejectsAMisshapenTable) {
+TEST(ClassifyLines, RejectsAMisshapenTable) {
   LineLatencyTable t;
   t.units = {UnitRef{0, 0}, UnitRef{0, 1}};
   t.lines = {0, 128};

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/matrix.hpp"
-#include "plan/planner.hpp"
+#include "cumap/backend.hpp"
 #include "core/stats.hpp"
 
 namespace cumap {
@@ -30,7 +30,7 @@ LatencyMap summarized(const std::vector<PairMeasurement>& raw, MapSpec spec) {
 }
 
 // Units 0, 2, 5; two lines (passes); the pair (2,5) timed out on pass 1.
-struct core_HandMadeRun : ::testing::Test {
+struct HandMadeRun : ::testing::Test {
   MapSpec spec;
   std::vector<PairMeasurement> raw;
   void SetUp() override {
@@ -49,7 +49,7 @@ struct core_HandMadeRun : ::testing::Test {
   }
 };
 
-TEST_F(core_HandMadeRun, SummarizesEachMeasurement) {
+TEST_F(HandMadeRun, SummarizesEachMeasurement) {
   const LatencyMap map = summarized(raw, spec);
   EXPECT_EQ(map.placement(), Placement::SplitLine);
   EXPECT_EQ(map.units(), (std::vector<int>{0, 2, 5}));
@@ -78,7 +78,7 @@ TEST_F(core_HandMadeRun, SummarizesEachMeasurement) {
   EXPECT_FALSE(map.pairs[4].timed_out);
 }
 
-TEST_F(core_HandMadeRun, OnewayIsMedianOverLinesMirrored) {
+TEST_F(HandMadeRun, OnewayIsMedianOverLinesMirrored) {
   const LatencyMap map = summarized(raw, spec);
   const ValueMatrix m = map.oneway_ns();
   ASSERT_EQ(m.size(), 3u);
@@ -91,7 +91,7 @@ TEST_F(core_HandMadeRun, OnewayIsMedianOverLinesMirrored) {
   for (std::size_t i = 0; i < 3; ++i) EXPECT_TRUE(std::isnan(m.at(i, i)));
 }
 
-TEST_F(core_HandMadeRun, LineSpread) {
+TEST_F(HandMadeRun, LineSpread) {
   const ValueMatrix s = summarized(raw, spec).line_spread_ns();
   EXPECT_DOUBLE_EQ(s.at(0, 1), 10.0);
   EXPECT_DOUBLE_EQ(s.at(2, 0), 97.5);
@@ -99,7 +99,7 @@ TEST_F(core_HandMadeRun, LineSpread) {
   EXPECT_TRUE(std::isnan(s.at(0, 0)));
 }
 
-TEST_F(core_HandMadeRun, ListsTimedOutPairs) {
+TEST_F(HandMadeRun, ListsTimedOutPairs) {
   const auto t = summarized(raw, spec).timed_out();
   ASSERT_EQ(t.size(), 1u);
   EXPECT_EQ(t[0].a, 2);
@@ -107,7 +107,7 @@ TEST_F(core_HandMadeRun, ListsTimedOutPairs) {
   EXPECT_EQ(t[0].pass, 1);
 }
 
-TEST(core_LatencyMap, OrderedFillsOnlyMeasuredDirection) {
+TEST(LatencyMap, OrderedFillsOnlyMeasuredDirection) {
   MapSpec spec;
   spec.units = {0, 1, 2};
   spec.ordered = true;
@@ -123,13 +123,14 @@ TEST(core_LatencyMap, OrderedFillsOnlyMeasuredDirection) {
   EXPECT_TRUE(std::isnan(m.at(0, 2)));
 }
 
-TEST(core_LatencyMap, ManyPairsKeepTheirOrder) {
+TEST(LatencyMap, ManyPairsKeepTheirOrder) {
   // Exercises the parallel loop: every result must land in its own slot.
   std::vector<int> units;
   for (int i = 0; i < 40; ++i) units.push_back(i);
   std::vector<PairMeasurement> raw;
-  for (const auto& round : serial_rounds(units, false))
-    for (const UnitPair& p : round) raw.push_back(measured(p.a, p.b, 0, {double(p.a * 100 + p.b), 1e9, 0}));
+  for (int a : units)  // every pair a < b, in row-major order
+    for (int b = a + 1; b < static_cast<int>(units.size()); ++b)
+      raw.push_back(measured(a, b, 0, {double(a * 100 + b), 1e9, 0}));
   MapSpec spec;
   spec.units = units;
   const LatencyMap map = summarized(raw, spec);
@@ -140,7 +141,7 @@ TEST(core_LatencyMap, ManyPairsKeepTheirOrder) {
   }
 }
 
-TEST_F(core_HandMadeRun, MergeKeepsEveryPairUnderTheNewSpec) {
+TEST_F(HandMadeRun, MergeKeepsEveryPairUnderTheNewSpec) {
   const LatencyMap one = summarized({raw[0], raw[1]}, spec);
   const LatencyMap two = summarized({raw[2]}, spec);
   MapSpec headline = spec;
@@ -157,7 +158,7 @@ TEST_F(core_HandMadeRun, MergeKeepsEveryPairUnderTheNewSpec) {
 // A placement's matrices in one pass: per class, the balanced headline, the
 // even/odd line sets and the spread, with one timed-out line hiding its cell
 // in its class and in everything over all classes, but not in the other class.
-TEST(core_MapMatrices, PerClassHeadlineLineSetsAndTimeouts) {
+TEST(MapMatrices, PerClassHeadlineLineSetsAndTimeouts) {
   MapSpec spec;
   spec.units = {0, 1, 2};
   const auto pair = [](int a, int b, int cls, int pass, double rtt, bool timed_out = false) {
@@ -194,6 +195,42 @@ TEST(core_MapMatrices, PerClassHeadlineLineSetsAndTimeouts) {
   const LatencyMap merged = merge_maps(maps, all);
   EXPECT_DOUBLE_EQ(merged.oneway_ns().at(0, 1), m.combined.at(0, 1));
   EXPECT_DOUBLE_EQ(merged.line_spread_ns().at(0, 1), m.line_spread.at(0, 1));
+}
+
+// Pair a-b whose five samples all took a round trip of 2 x `oneway` ns.
+PairStats pair_at(int a, int b, double oneway) {
+  PairStats p;
+  p.a = a;
+  p.b = b;
+  p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 5};
+  return p;
+}
+
+TEST(LatencyMap, AHeadlineWeighsEveryHomeClassEquallyWhateverItsLineCount) {
+  LatencyMap map;
+  map.spec.units = {0, 1};
+  // Class 0: three lines at 100 ns; class 1: one line at 200 ns. One median
+  // over all four would say 100; each class weighing the same says 150.
+  for (auto [cls, oneway] : {std::pair<int, double>{0, 100}, {0, 100}, {0, 100}, {1, 200}}) {
+    PairStats p = pair_at(0, 1, oneway);
+    p.home_class = cls;
+    map.pairs.push_back(p);
+  }
+  EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 150.0);
+}
+
+// A pair across devices measured with the flags on each side: each side is a
+// line set of its own, and the cell weighs both sides the same, whatever
+// their line counts (here 3 lines at 1000 ns on device 0, 1 at 1200 on 1).
+TEST(LatencyMap, EachFlagDeviceWeighsTheSameInACell) {
+  LatencyMap map;
+  map.spec.units = {0, 100000};
+  for (auto [device, oneway] : {std::pair<int, double>{0, 1000}, {0, 1000}, {0, 1000}, {1, 1200}}) {
+    PairStats p = pair_at(0, 100000, oneway);
+    p.flag_device = device;
+    map.pairs.push_back(p);
+  }
+  EXPECT_DOUBLE_EQ(map.oneway_ns().at(0, 1), 1100.0);
 }
 
 }  // namespace

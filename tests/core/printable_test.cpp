@@ -7,26 +7,26 @@
 namespace cumap {
 namespace {
 
-TEST(core_PrintableExcerpt, PlainTextPassesThrough) {
+TEST(PrintableExcerpt, PlainTextPassesThrough) {
   EXPECT_EQ(printable_excerpt("GPC 3"), "GPC 3");
   EXPECT_EQ(printable_excerpt("Grüße, 東京"), "Grüße, 東京");
   EXPECT_EQ(printable_excerpt(""), "");
 }
 
-TEST(core_PrintableExcerpt, ControlCharactersBecomeEscapes) {
+TEST(PrintableExcerpt, ControlCharactersBecomeEscapes) {
   EXPECT_EQ(printable_excerpt("a\nb\rc\td"), "a\\nb\\rc\\td");
   EXPECT_EQ(printable_excerpt(std::string("x\0y", 3)), "x\\x00y");
   EXPECT_EQ(printable_excerpt("\x1b[31mred"), "\\x1b[31mred");
   EXPECT_EQ(printable_excerpt("a\u2028b\u0085c"), "a\\u2028b\\u0085c");
 }
 
-TEST(core_PrintableExcerpt, InvalidUtf8BytesBecomeEscapes) {
+TEST(PrintableExcerpt, InvalidUtf8BytesBecomeEscapes) {
   EXPECT_EQ(printable_excerpt("a\xff" "b"), "a\\xffb");
   EXPECT_EQ(printable_excerpt("\xc3"), "\\xc3");          // truncated sequence
   EXPECT_EQ(printable_excerpt("\xc0\xaf"), "\\xc0\\xaf");  // overlong '/'
 }
 
-TEST(core_PrintableExcerpt, LongTextIsCutAtTheLimitInCodePoints) {
+TEST(PrintableExcerpt, LongTextIsCutAtTheLimitInCodePoints) {
   const std::string long_text(120000, 'x');
   const std::string excerpt = printable_excerpt(long_text);
   EXPECT_EQ(excerpt, std::string(40, 'x') + "…");
@@ -35,7 +35,7 @@ TEST(core_PrintableExcerpt, LongTextIsCutAtTheLimitInCodePoints) {
   EXPECT_EQ(printable_excerpt("ééé", 2), "éé…");
 }
 
-TEST(core_PrintableExcerpt, ResultIsAlwaysOneLine) {
+TEST(PrintableExcerpt, ResultIsAlwaysOneLine) {
   std::string every_byte;
   for (int c = 0; c < 256; ++c) every_byte += static_cast<char>(c);
   const std::string excerpt = printable_excerpt(every_byte, 1000);

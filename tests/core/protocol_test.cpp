@@ -25,7 +25,7 @@ void expect_segment(const Segment& s, bool a_pings, int count, int sample) {
   EXPECT_EQ(s.sample, sample);
 }
 
-TEST(core_Protocol, UnorderedSplitsEverySample) {
+TEST(Protocol, UnorderedSplitsEverySample) {
   const Counts c{100, 3, 20, false};
   EXPECT_EQ(a_share(c), 50);
   const std::vector<Segment> s = segments(c);
@@ -40,7 +40,7 @@ TEST(core_Protocol, UnorderedSplitsEverySample) {
   EXPECT_EQ(round_trips(c), 1u + 20u + 300u);
 }
 
-TEST(core_Protocol, OrderedLetsAPingEverything) {
+TEST(Protocol, OrderedLetsAPingEverything) {
   const Counts c{100, 2, 20, true};
   EXPECT_EQ(a_share(c), 100);
   EXPECT_EQ(segments_per_sample(c), 1);
@@ -52,7 +52,7 @@ TEST(core_Protocol, OrderedLetsAPingEverything) {
   EXPECT_EQ(total_count(c), round_trips(c));
 }
 
-TEST(core_Protocol, OddItersGiveBTheExtraRoundTrip) {
+TEST(Protocol, OddItersGiveBTheExtraRoundTrip) {
   const Counts c{7, 2, 5, false};
   EXPECT_EQ(a_share(c), 3);
   const std::vector<Segment> s = segments(c);
@@ -62,7 +62,7 @@ TEST(core_Protocol, OddItersGiveBTheExtraRoundTrip) {
   EXPECT_EQ(total_count(c), round_trips(c));
 }
 
-TEST(core_Protocol, NoWarmupSegmentWhenWarmupIsZero) {
+TEST(Protocol, NoWarmupSegmentWhenWarmupIsZero) {
   const Counts c{10, 2, 0, false};
   const std::vector<Segment> s = segments(c);
   ASSERT_EQ(s.size(), 5u);
@@ -73,7 +73,7 @@ TEST(core_Protocol, NoWarmupSegmentWhenWarmupIsZero) {
   EXPECT_EQ(round_trips(c), 21u);
 }
 
-TEST(core_Protocol, OneIterUnorderedIsAllB) {
+TEST(Protocol, OneIterUnorderedIsAllB) {
   // a's share is 0: one segment per sample, pinged by b.
   const Counts c{1, 3, 2, false};
   EXPECT_EQ(a_share(c), 0);
@@ -84,7 +84,7 @@ TEST(core_Protocol, OneIterUnorderedIsAllB) {
   EXPECT_EQ(total_count(c), round_trips(c));
 }
 
-TEST(core_Protocol, EverySampleIsCoveredOnceWithItsIters) {
+TEST(Protocol, EverySampleIsCoveredOnceWithItsIters) {
   for (const Counts& c : {Counts{100, 5, 20, false}, Counts{9, 4, 0, true}, Counts{13, 1, 3, false}}) {
     std::vector<int> per_sample(static_cast<std::size_t>(c.samples), 0);
     for (const Segment& s : segments(c))
@@ -94,7 +94,7 @@ TEST(core_Protocol, EverySampleIsCoveredOnceWithItsIters) {
   }
 }
 
-TEST(core_Protocol, ConstantsAreCompileTime) {
+TEST(Protocol, ConstantsAreCompileTime) {
   static_assert(round_trips(Counts{100, 5, 20, false}) == 521);
   static_assert(segment(Counts{}, 0).sample == kColdSample);
   static_assert(kSameLineGapBytes == kFlagBytes && kLineBytes % kFlagBytes == 0);

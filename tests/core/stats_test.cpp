@@ -11,17 +11,17 @@
 namespace cumap {
 namespace {
 
-TEST(core_Stats, MedianOfOddCount) {
+TEST(Stats, MedianOfOddCount) {
   const std::vector<double> v{5, 1, 3};
   EXPECT_DOUBLE_EQ(summarize(v).median, 3.0);
 }
 
-TEST(core_Stats, MedianOfEvenCountInterpolates) {
+TEST(Stats, MedianOfEvenCountInterpolates) {
   const std::vector<double> v{4, 1, 3, 2};
   EXPECT_DOUBLE_EQ(summarize(v).median, 2.5);
 }
 
-TEST(core_Stats, PercentilesMatchNumpyLinear) {
+TEST(Stats, PercentilesMatchNumpyLinear) {
   // x = 10, 20, ..., 100 (n = 10), shuffled.
   // numpy.percentile(x, 5):  position 0.05 * 9 = 0.45 -> 10 + 0.45 * 10 = 14.5
   // numpy.percentile(x, 95): position 0.95 * 9 = 8.55 -> 90 + 0.55 * 10 = 95.5
@@ -35,7 +35,7 @@ TEST(core_Stats, PercentilesMatchNumpyLinear) {
   EXPECT_EQ(s.count, 10);
 }
 
-TEST(core_Stats, PercentileOfSevenSamples) {
+TEST(Stats, PercentileOfSevenSamples) {
   // numpy.percentile([1, 2, 4, 8, 16, 32, 64], 95): position 0.95 * 6 = 5.7
   // -> 32 + 0.7 * (64 - 32) = 54.4; at 5: position 0.3 -> 1 + 0.3 * 1 = 1.3
   const std::vector<double> sorted{1, 2, 4, 8, 16, 32, 64};
@@ -45,7 +45,7 @@ TEST(core_Stats, PercentileOfSevenSamples) {
   EXPECT_DOUBLE_EQ(percentile(sorted, 1.0), 64.0);
 }
 
-TEST(core_Stats, IgnoresNaNSamples) {
+TEST(Stats, IgnoresNaNSamples) {
   const std::vector<double> v{kNaN, 7, kNaN, 3};
   const Summary s = summarize(v);
   EXPECT_EQ(s.count, 2);
@@ -53,7 +53,7 @@ TEST(core_Stats, IgnoresNaNSamples) {
   EXPECT_DOUBLE_EQ(s.min, 3.0);
 }
 
-TEST(core_Stats, EmptyIsAllNaN) {
+TEST(Stats, EmptyIsAllNaN) {
   const Summary s = summarize(std::vector<double>{});
   EXPECT_EQ(s.count, 0);
   EXPECT_TRUE(std::isnan(s.median));
@@ -62,13 +62,13 @@ TEST(core_Stats, EmptyIsAllNaN) {
   EXPECT_TRUE(std::isnan(summarize(std::vector<double>{kNaN}).median));
 }
 
-TEST(core_Stats, SingleSample) {
+TEST(Stats, SingleSample) {
   const Summary s = summarize(std::vector<double>{42});
   EXPECT_DOUBLE_EQ(s.p05, 42);
   EXPECT_DOUBLE_EQ(s.p95, 42);
 }
 
-TEST(core_Stats, PearsonPerfectAndInverse) {
+TEST(Stats, PearsonPerfectAndInverse) {
   const std::vector<double> x{1, 2, 3, 4};
   const std::vector<double> y{10, 20, 30, 40};
   const std::vector<double> z{8, 6, 4, 2};
@@ -76,7 +76,7 @@ TEST(core_Stats, PearsonPerfectAndInverse) {
   EXPECT_NEAR(pearson(x, z), -1.0, 1e-12);
 }
 
-TEST(core_Stats, PearsonKnownValueSkippingNaN) {
+TEST(Stats, PearsonKnownValueSkippingNaN) {
   // Finite pairs: (1,2), (2,1), (3,4). mean x = 2, mean y = 7/3.
   // sxy = (-1)(-1/3) + 0 + (1)(5/3) = 2; sxx = 2; syy = 1/9 + 16/9 + 25/9 = 42/9
   // r = 2 / sqrt(2 * 42/9) = 0.6546536707...
@@ -85,14 +85,14 @@ TEST(core_Stats, PearsonKnownValueSkippingNaN) {
   EXPECT_NEAR(pearson(x, y), 0.6546536707079771, 1e-12);
 }
 
-TEST(core_Stats, PearsonUndefinedIsNaN) {
+TEST(Stats, PearsonUndefinedIsNaN) {
   EXPECT_TRUE(std::isnan(pearson(std::vector<double>{1, 1, 1}, std::vector<double>{1, 2, 3})));
   EXPECT_TRUE(std::isnan(pearson(std::vector<double>{1}, std::vector<double>{2})));
 }
 
 // summarize() selects ranks instead of sorting: it must give what the
 // sorted percentiles give, ties and all, at every size.
-TEST(core_Stats, SummaryAgreesWithSortedPercentiles) {
+TEST(Stats, SummaryAgreesWithSortedPercentiles) {
   std::mt19937 random(7);
   for (std::size_t n : {1u, 2u, 3u, 20u, 21u, 1000u, 4097u}) {
     std::vector<double> v(n);

@@ -16,12 +16,12 @@ Topology two_groups() {
   return t;
 }
 
-TEST(core_Topology, OrderIsGroupByGroupThenTheRestAscending) {
+TEST(Topology, OrderIsGroupByGroupThenTheRestAscending) {
   EXPECT_EQ(topology_order(two_groups(), {9, 0, 1, 2, 5, 7, 6}), (std::vector<int>{5, 6, 0, 2, 1, 7, 9}));
   EXPECT_EQ(topology_order(Topology{}, {3, 1, 2}), (std::vector<int>{1, 2, 3}));
 }
 
-TEST(core_Topology, RestrictDropsUnitsAndEmptyGroups) {
+TEST(Topology, RestrictDropsUnitsAndEmptyGroups) {
   const Topology r = restrict_topology(two_groups(), {0, 1, 7});
   EXPECT_EQ(r.source, "clusters");
   ASSERT_EQ(r.groups.size(), 1u);
@@ -29,7 +29,7 @@ TEST(core_Topology, RestrictDropsUnitsAndEmptyGroups) {
   EXPECT_EQ(r.groups[0].units, (std::vector<int>{0, 1}));
 }
 
-TEST(core_Topology, JsonRoundTrip) {
+TEST(Topology, JsonRoundTrip) {
   const nlohmann::json j = to_json(two_groups());
   EXPECT_EQ(j["source"], "clusters");
   EXPECT_EQ(j["groups"][0]["units"], nlohmann::json::array({4, 5, 6}));
@@ -41,13 +41,13 @@ TEST(core_Topology, JsonRoundTrip) {
   EXPECT_EQ(back.details["launches"], 12);
 }
 
-TEST(core_Topology, HandWrittenFileWithoutSource) {
+TEST(Topology, HandWrittenFileWithoutSource) {
   const Topology t = topology_from_json(nlohmann::json::parse(R"({"groups": [{"name": "a", "units": [1, 0]}]})"));
   EXPECT_EQ(t.source, "file");
   EXPECT_EQ(t.groups[0].units, (std::vector<int>{1, 0}));
 }
 
-TEST(core_Topology, JsonErrors) {
+TEST(Topology, JsonErrors) {
   const auto bad = [](const char* text) {
     EXPECT_THROW(topology_from_json(nlohmann::json::parse(text)), UsageError) << text;
   };
@@ -64,7 +64,7 @@ TEST(core_Topology, JsonErrors) {
   bad(R"({"groups": [{"name": "a", "units": [1, 2]}, {"name": "b", "units": [3, 2]}]})");
 }
 
-TEST(core_Topology, DuplicateUnitMessageNamesIt) {
+TEST(Topology, DuplicateUnitMessageNamesIt) {
   try {
     topology_from_json(nlohmann::json::parse(R"({"groups": [{"name": "a", "units": [7]}, {"name": "b", "units": [7]}]})"));
     ADD_FAILURE() << "no error";

@@ -16,16 +16,16 @@ bool is_nice_step(double step) {
   return false;
 }
 
-TEST(render_nice_ticks, unit_range) {
+TEST(NiceTicks, unit_range) {
   EXPECT_EQ(format_ticks(nice_ticks(0.0, 1.0)), (std::vector<std::string>{"0.0", "0.2", "0.4", "0.6", "0.8", "1.0"}));
 }
 
-TEST(render_nice_ticks, latency_range) {
+TEST(NiceTicks, latency_range) {
   EXPECT_EQ(format_ticks(nice_ticks(180.0, 1030.0)),
             (std::vector<std::string>{"200", "400", "600", "800", "1000"}));
 }
 
-TEST(render_nice_ticks, random_ranges_give_round_evenly_spaced_ticks_inside) {
+TEST(NiceTicks, random_ranges_give_round_evenly_spaced_ticks_inside) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> exponent(-2.0, 5.0);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -53,7 +53,7 @@ TEST(render_nice_ticks, random_ranges_give_round_evenly_spaced_ticks_inside) {
   EXPECT_GT(in_range, 2000 * 6 / 10);
 }
 
-TEST(render_color_scale, auto_range_covers_finite_cells_only) {
+TEST(ColorScale, auto_range_covers_finite_cells_only) {
   ValueMatrix m = ValueMatrix::filled({0, 1, 2}, std::nan(""));
   m.at(0, 1) = 150.0;
   m.at(1, 0) = 420.0;
@@ -66,7 +66,7 @@ TEST(render_color_scale, auto_range_covers_finite_cells_only) {
   EXPECT_DOUBLE_EQ(fixed.fraction(300.0), 0.5);
 }
 
-TEST(render_color_scale, flat_and_empty_matrices_get_a_usable_range) {
+TEST(ColorScale, flat_and_empty_matrices_get_a_usable_range) {
   const ColorScale flat = choose_color_scale({HeatmapPanel{"a", ValueMatrix::filled({0, 1}, 250.0)}}, std::nullopt);
   EXPECT_LT(flat.min, 250.0);
   EXPECT_GT(flat.max, 250.0);

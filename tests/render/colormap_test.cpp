@@ -7,7 +7,7 @@
 namespace cumap {
 namespace {
 
-TEST(render_colormap, ends_match_matplotlib) {
+TEST(Colormap, ends_match_matplotlib) {
   // matplotlib's first and last entries times 255.
   EXPECT_EQ(colormap("viridis", 0.0), (Rgb{68, 1, 84}));
   EXPECT_EQ(colormap("viridis", 1.0), (Rgb{253, 231, 37}));
@@ -17,21 +17,21 @@ TEST(render_colormap, ends_match_matplotlib) {
   EXPECT_EQ(colormap("cividis", 1.0), (Rgb{254, 232, 56}));
 }
 
-TEST(render_colormap, clamps_outside_unit_interval) {
+TEST(Colormap, clamps_outside_unit_interval) {
   EXPECT_EQ(colormap("magma", -3.0), colormap("magma", 0.0));
   EXPECT_EQ(colormap("magma", 7.0), colormap("magma", 1.0));
 }
 
-TEST(render_colormap, unknown_name_is_usage_error) {
+TEST(Colormap, unknown_name_is_usage_error) {
   EXPECT_THROW(colormap("jet", 0.5), UsageError);
 }
 
-TEST(render_colormap, missing_gray_is_in_no_colormap) {
+TEST(Colormap, missing_gray_is_in_no_colormap) {
   for (const auto* table : {&render::kViridis, &render::kMagma, &render::kCividis})
     for (const Rgb& color : *table) EXPECT_NE(color, kMissingGray);
 }
 
-TEST(render_colormap, lightness_rises_along_the_map) {
+TEST(Colormap, lightness_rises_along_the_map) {
   // All three maps are built to get lighter from 0 to 1.
   for (const auto* table : {&render::kViridis, &render::kMagma, &render::kCividis}) {
     const auto luma = [](Rgb c) { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b; };

@@ -6,13 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/render.hpp"
-#include "png_reader.hpp"
-#include "report/matrix_csv.hpp"
 #include "render/color_scale.hpp"
-#include "render/font.hpp"
-#include "render/heatmap_parts.hpp"
-#include "report/render_file.hpp"
-#include "test_files.hpp"
 
 namespace cumap {
 namespace {
@@ -27,7 +21,7 @@ ValueMatrix two_by_two(double a, double b) {
   return m;
 }
 
-TEST(render_ExtremeScale, HugeRangeMapsItsEndsToTheEndsOfTheColormap) {
+TEST(ExtremeScale, HugeRangeMapsItsEndsToTheEndsOfTheColormap) {
   for (const auto& [lo, hi] : {std::pair{-1e308, 1e308}, std::pair{-kLargest, kLargest}, std::pair{0.0, kLargest}}) {
     const render::ColorScale scale = render::choose_color_scale({HeatmapPanel{"", two_by_two(lo, hi)}}, std::nullopt);
     EXPECT_DOUBLE_EQ(scale.fraction(lo), 0.0) << lo;
@@ -39,7 +33,7 @@ TEST(render_ExtremeScale, HugeRangeMapsItsEndsToTheEndsOfTheColormap) {
   EXPECT_DOUBLE_EQ(fixed.fraction(1e308), 1.0);
 }
 
-TEST(render_ExtremeScale, DenormalOrZeroWidthIsFlat) {
+TEST(ExtremeScale, DenormalOrZeroWidthIsFlat) {
   for (const auto& [lo, hi] : {std::pair{0.0, kDenormal}, std::pair{kDenormal, 2 * kDenormal}, std::pair{kLargest, kLargest},
                                std::pair{-kLargest, -kLargest}, std::pair{0.0, 0.0}}) {
     SCOPED_TRACE(testing::Message() << lo << ".." << hi);
@@ -54,7 +48,7 @@ TEST(render_ExtremeScale, DenormalOrZeroWidthIsFlat) {
   EXPECT_DOUBLE_EQ(given.fraction(123.0), 0.5);
 }
 
-TEST(render_ExtremeScale, TicksAndLabelsStayFiniteAndShort) {
+TEST(ExtremeScale, TicksAndLabelsStayFiniteAndShort) {
   for (const auto& [lo, hi] : {std::pair{-1e308, 1e308}, std::pair{-kLargest, kLargest}, std::pair{0.0, kDenormal},
                                std::pair{1e300, 1e300 * (1 + 1e-15)}, std::pair{0.0, 1e-310}, std::pair{1e15, 1e15 + 1},
                                std::pair{8.2890456e-317, 4.728282023927194e-308}}) {  // found by fuzz_color_scale
@@ -68,58 +62,6 @@ TEST(render_ExtremeScale, TicksAndLabelsStayFiniteAndShort) {
   // Ordinary ranges keep their plain labels.
   EXPECT_EQ(render::format_ticks(render::nice_ticks(180.0, 1030.0)),
             (std::vector<std::string>{"200", "400", "600", "800", "1000"}));
-}
-
-// The colours of the two off-diagonal cells of a 2x2 map read from CSV,
-// drawn and written as `cumap render` does, then decoded from the PNG.
-struct CellColours {
-  Rgb upper;  // row 0, column 1
-  Rgb lower;  // row 1, column 0
-};
-
-class render_ExtremeFile : public ::testing::Test {
- protected:
-  CellColours render(const std::string& csv, const std::string& scale = "auto") {
-    RenderRequest r;
-    r.csv = dir_.file("m.csv", csv);
-    r.png = dir_ / "m.png";
-    r.scale = scale;
-    r.title = "t";
-    render_csv_file(r);
-    const Image image = test::read_png(r.png);
-
-    HeatmapStyle style;
-    style.title = r.title;
-    style.scale = parse_scale_spec(scale);
-    render::Font font(render::default_font_path());
-    const render::HeatmapLayout layout =
-        render::plan_heatmap(font, {HeatmapPanel{"", read_matrix_csv(r.csv)}}, style);
-    const render::Rect& panel = layout.panels.at(0);
-    // Near the cell's corner: its centre may carry the value as text.
-    const auto background = [&](int row, int column) {
-      return image.pixel(panel.x + column * layout.cell_width + 2, panel.y + row * layout.cell_height + 2);
-    };
-    return {background(0, 1), background(1, 0)};
-  }
-  test::TempDir dir_;
-};
-
-TEST_F(render_ExtremeFile, HugeCellsGetBothEndColours) {
-  const CellColours cells = render("unit,0,1\n0,,-1e308\n1,1e308,\n");
-  EXPECT_EQ(cells.upper, colormap("viridis", 0.0));
-  EXPECT_EQ(cells.lower, colormap("viridis", 1.0));
-}
-
-TEST_F(render_ExtremeFile, HugeScaleCentresOrdinaryCells) {
-  const CellColours cells = render("unit,0,1\n0,,100\n1,200,\n", "-1e308:1e308");
-  EXPECT_EQ(cells.upper, colormap("viridis", 0.5));
-  EXPECT_EQ(cells.lower, colormap("viridis", 0.5));
-}
-
-TEST_F(render_ExtremeFile, DenormalRangeIsDrawnFlat) {
-  const CellColours cells = render("unit,0,1\n0,,0\n1,4.9406564584124654e-324,\n");
-  EXPECT_EQ(cells.upper, colormap("viridis", 0.5));
-  EXPECT_EQ(cells.lower, colormap("viridis", 0.5));
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ bool overlap(const Rect& a, const Rect& b) {
   return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
 }
 
-TEST(render_layout, cell_size_follows_unit_count) {
+TEST(HeatmapLayout, cell_size_follows_unit_count) {
   EXPECT_EQ(cell_size(2), 80);  // a 2-unit panel as tall as the colorbar
   EXPECT_EQ(cell_size(4), 80);
   EXPECT_EQ(cell_size(8), 48);
@@ -36,14 +36,14 @@ TEST(render_layout, cell_size_follows_unit_count) {
   EXPECT_EQ(cell_size(1024), 1);
 }
 
-TEST(render_layout, label_step_keeps_labels_apart) {
+TEST(HeatmapLayout, label_step_keeps_labels_apart) {
   EXPECT_EQ(label_step(16, 11), 1);
   EXPECT_EQ(label_step(6, 11), 2);
   EXPECT_EQ(label_step(4, 11), 5);
   EXPECT_EQ(label_step(1, 11), 20);
 }
 
-TEST(render_layout, two_panels_with_groups_fit_without_overlap) {
+TEST(HeatmapLayout, two_panels_with_groups_fit_without_overlap) {
   const HeatmapLayout l = layout_heatmap(typical_input(132, 2, true));
   ASSERT_EQ(l.panels.size(), 2u);
   EXPECT_EQ(l.cell_width, 6);
@@ -70,7 +70,7 @@ TEST(render_layout, two_panels_with_groups_fit_without_overlap) {
 
 // Home discovery's table: 132 units by 512 lines, groups on both axes, and
 // column labels (byte offsets) longer than the row labels (unit ids).
-TEST(render_layout, rectangular_table_sizes_each_axis_on_its_own) {
+TEST(HeatmapLayout, rectangular_table_sizes_each_axis_on_its_own) {
   LayoutInput in = typical_input(132, 1, true);
   in.columns = 512;
   in.text.column_label_width = 30;
@@ -93,7 +93,7 @@ TEST(render_layout, rectangular_table_sizes_each_axis_on_its_own) {
   EXPECT_EQ(l.cell_value_px, 0);
 }
 
-TEST(render_layout, groups_on_one_axis_only) {
+TEST(HeatmapLayout, groups_on_one_axis_only) {
   LayoutInput in = typical_input(8, 1, false);
   in.columns = 64;
   in.text.column_group_label_height = 12;
@@ -103,7 +103,7 @@ TEST(render_layout, groups_on_one_axis_only) {
   EXPECT_GE(l.height, l.column_groups[0].bottom());
 }
 
-TEST(render_layout, wide_title_widens_the_picture) {
+TEST(HeatmapLayout, wide_title_widens_the_picture) {
   LayoutInput in = typical_input(4, 1, false);
   in.text.title_width = 2000;
   const HeatmapLayout l = layout_heatmap(in);
@@ -111,7 +111,7 @@ TEST(render_layout, wide_title_widens_the_picture) {
   EXPECT_TRUE(inside(l.title, l));
 }
 
-TEST(render_layout, small_maps_keep_a_readable_colorbar_and_large_ones_stay_bounded) {
+TEST(HeatmapLayout, small_maps_keep_a_readable_colorbar_and_large_ones_stay_bounded) {
   const HeatmapLayout small = layout_heatmap(typical_input(4, 1, false));
   EXPECT_GE(small.colorbar.height, 160);
   EXPECT_TRUE(inside(small.colorbar, small));
@@ -121,12 +121,12 @@ TEST(render_layout, small_maps_keep_a_readable_colorbar_and_large_ones_stay_boun
   EXPECT_LT(large.height, 1300);
 }
 
-TEST(render_layout, cell_size_never_grows_with_more_units) {
+TEST(HeatmapLayout, cell_size_never_grows_with_more_units) {
   for (int n = 1; n < 2048; ++n) EXPECT_LE(cell_size(n + 1), cell_size(n)) << n;
 }
 
 // The CPU backend's tiny maps: titles wider than the panels they sit on.
-class render_SmallLayout : public ::testing::TestWithParam<int> {
+class SmallLayout : public ::testing::TestWithParam<int> {
  protected:
   static LayoutInput tiny_input(int units) {
     LayoutInput in = typical_input(units, 2, false);
@@ -138,7 +138,7 @@ class render_SmallLayout : public ::testing::TestWithParam<int> {
   }
 };
 
-TEST_P(render_SmallLayout, panel_titles_clear_each_other_and_the_colorbar) {
+TEST_P(SmallLayout, panel_titles_clear_each_other_and_the_colorbar) {
   const HeatmapLayout l = layout_heatmap(tiny_input(GetParam()));
   ASSERT_EQ(l.panel_titles.size(), 2u);
   EXPECT_FALSE(overlap(l.panel_titles[0], l.panel_titles[1]));
@@ -159,14 +159,14 @@ TEST_P(render_SmallLayout, panel_titles_clear_each_other_and_the_colorbar) {
   EXPECT_EQ(l.row_labels[0].right() + kTickLength + 2, l.panels[0].x);
 }
 
-TEST_P(render_SmallLayout, main_title_fits_with_a_margin) {
+TEST_P(SmallLayout, main_title_fits_with_a_margin) {
   const HeatmapLayout l = layout_heatmap(tiny_input(GetParam()));
   EXPECT_GE(l.title.x, 16);
   EXPECT_LE(l.title.right(), l.width - 16);
   EXPECT_LE(l.title.bottom(), l.panel_titles[0].y);
 }
 
-TEST_P(render_SmallLayout, cells_are_large_enough_for_values) {
+TEST_P(SmallLayout, cells_are_large_enough_for_values) {
   const HeatmapLayout l = layout_heatmap(tiny_input(GetParam()));
   EXPECT_GE(l.cell_width, kMinCellForValues);
   EXPECT_EQ(l.cell_height, l.cell_width);
@@ -175,14 +175,14 @@ TEST_P(render_SmallLayout, cells_are_large_enough_for_values) {
   EXPECT_GE(l.panels[0].height, 160) << "a tiny map should not be dwarfed by its colorbar";
 }
 
-INSTANTIATE_TEST_SUITE_P(units, render_SmallLayout, ::testing::Values(2, 4, 8));
+INSTANTIATE_TEST_SUITE_P(Units, SmallLayout, ::testing::Values(2, 4, 8), ::testing::PrintToStringParamName());
 
-TEST(render_layout, small_cells_show_no_values) {
+TEST(HeatmapLayout, small_cells_show_no_values) {
   EXPECT_EQ(layout_heatmap(typical_input(12, 1, false)).cell_value_px, 0);
   EXPECT_EQ(layout_heatmap(typical_input(132, 2, true)).cell_value_px, 0);
 }
 
-TEST(render_layout, content_is_centred_under_a_wider_title) {
+TEST(HeatmapLayout, content_is_centred_under_a_wider_title) {
   LayoutInput in = typical_input(2, 1, false);
   in.text.title_width = 900;
   const HeatmapLayout l = layout_heatmap(in);

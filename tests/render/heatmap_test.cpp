@@ -6,12 +6,10 @@
 
 #include "cumap/error.hpp"
 #include "cumap/render.hpp"
-#include "report/render_file.hpp"
 #include "png_reader.hpp"
 #include "render/colormap_tables.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
-#include "test_files.hpp"
 
 namespace cumap {
 namespace {
@@ -48,14 +46,13 @@ Topology four_groups(int n) {
 
 struct Drawn {
   render::HeatmapLayout layout;
-  Image image;  // decoded from the written PNG
+  Image image;  // decoded from the encoded PNG
 };
 
-Drawn draw(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style, const test::TempDir& dir) {
+Drawn draw(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style) {
   render::Font font(render::default_font_path());
   Drawn drawn{render::plan_heatmap(font, panels, style), {}};
-  write_png(dir / "map.png", render_heatmap(panels, style));
-  drawn.image = test::read_png(dir / "map.png");
+  drawn.image = test::decode_png(encode_png(render_heatmap(panels, style)));
   return drawn;
 }
 
@@ -73,7 +70,7 @@ int non_white_pixels(const Image& image, const render::Rect& r) {
   return count;
 }
 
-class render_Heatmap : public ::testing::Test {
+class Heatmap : public ::testing::Test {
  protected:
   void SetUp() override {
     ValueMatrix second = random_matrix(kUnits, 2);
@@ -86,11 +83,10 @@ class render_Heatmap : public ::testing::Test {
   static constexpr int kUnits = 132;
   std::vector<HeatmapPanel> panels_;
   HeatmapStyle style_;
-  test::TempDir dir_;
 };
 
-TEST_F(render_Heatmap, png_has_the_layouts_size) {
-  const Drawn d = draw(panels_, style_, dir_);
+TEST_F(Heatmap, png_has_the_layouts_size) {
+  const Drawn d = draw(panels_, style_);
   EXPECT_EQ(d.image.width, d.layout.width);
   EXPECT_EQ(d.image.height, d.layout.height);
   EXPECT_EQ(d.layout.cell_width, 6);
@@ -98,11 +94,11 @@ TEST_F(render_Heatmap, png_has_the_layouts_size) {
   EXPECT_EQ(d.layout.panels.size(), 2u);
 }
 
-TEST_F(render_Heatmap, cells_have_exactly_their_colormap_color) {
+TEST_F(Heatmap, cells_have_exactly_their_colormap_color) {
   style_.colormap = "magma";
   panels_[0].matrix.at(3, 7) = 300.0;   // the middle of the fixed scale
   panels_[1].matrix.at(20, 2) = 900.0;  // above the scale: clamped to the top
-  const Drawn d = draw(panels_, style_, dir_);
+  const Drawn d = draw(panels_, style_);
   EXPECT_EQ(cell_center(d, 0, 3, 7), colormap("magma", 0.5));
   EXPECT_EQ(cell_center(d, 1, 20, 2), colormap("magma", 1.0));
   for (int r : {0, 50, 131})
@@ -113,8 +109,8 @@ TEST_F(render_Heatmap, cells_have_exactly_their_colormap_color) {
     }
 }
 
-TEST_F(render_Heatmap, diagonal_and_missing_cells_are_gray) {
-  const Drawn d = draw(panels_, style_, dir_);
+TEST_F(Heatmap, diagonal_and_missing_cells_are_gray) {
+  const Drawn d = draw(panels_, style_);
   for (int i : {0, 33, 131}) {
     EXPECT_EQ(cell_center(d, 0, i, i), kMissingGray);
     EXPECT_EQ(cell_center(d, 1, i, i), kMissingGray);
@@ -123,8 +119,8 @@ TEST_F(render_Heatmap, diagonal_and_missing_cells_are_gray) {
   EXPECT_NE(cell_center(d, 0, 5, 9), kMissingGray);
 }
 
-TEST_F(render_Heatmap, colorbar_runs_through_the_colormap_in_order) {
-  const Drawn d = draw(panels_, style_, dir_);
+TEST_F(Heatmap, colorbar_runs_through_the_colormap_in_order) {
+  const Drawn d = draw(panels_, style_);
   const render::Rect& bar = d.layout.colorbar;
   const auto& table = render::kViridis;
   int previous = static_cast<int>(table.size());
@@ -142,16 +138,16 @@ TEST_F(render_Heatmap, colorbar_runs_through_the_colormap_in_order) {
   EXPECT_GT(steps, 200);   // and passes through most of the map
 }
 
-TEST_F(render_Heatmap, separators_mark_group_boundaries) {
-  const Drawn d = draw(panels_, style_, dir_);
+TEST_F(Heatmap, separators_mark_group_boundaries) {
+  const Drawn d = draw(panels_, style_);
   const render::Rect& p = d.layout.panels[0];
   const int boundary = p.x + (kUnits / 4) * d.layout.cell_width;  // first cell of GPC1
   EXPECT_EQ(d.image.pixel(boundary, p.y + 10 * d.layout.cell_height + 2), render::kSeparator);
   EXPECT_NE(d.image.pixel(boundary + 2, p.y + 10 * d.layout.cell_height + 2), render::kSeparator);
 }
 
-TEST_F(render_Heatmap, text_regions_hold_ink) {
-  const Drawn d = draw(panels_, style_, dir_);
+TEST_F(Heatmap, text_regions_hold_ink) {
+  const Drawn d = draw(panels_, style_);
   const auto& l = d.layout;
   EXPECT_GT(non_white_pixels(d.image, l.title), 50);
   EXPECT_GT(non_white_pixels(d.image, l.panel_titles[0]), 30);
@@ -173,24 +169,24 @@ TEST_F(render_Heatmap, text_regions_hold_ink) {
   EXPECT_GT(partial, 20);
 }
 
-TEST_F(render_Heatmap, without_groups_there_are_no_separators_or_group_names) {
+TEST_F(Heatmap, without_groups_there_are_no_separators_or_group_names) {
   style_.groups.reset();
-  const Drawn d = draw(panels_, style_, dir_);
+  const Drawn d = draw(panels_, style_);
   EXPECT_EQ(d.layout.column_groups[0].height, 0);
   const render::Rect& p = d.layout.panels[0];
   for (int x = p.x; x < p.right(); ++x)
     EXPECT_NE(d.image.pixel(x, p.y + 10 * d.layout.cell_height + 2), render::kSeparator);
 }
 
-TEST_F(render_Heatmap, thousand_units_fit_one_pixel_a_cell) {
+TEST_F(Heatmap, thousand_units_fit_one_pixel_a_cell) {
   const std::vector<HeatmapPanel> big{HeatmapPanel{"1024", random_matrix(1024, 3)}};
-  const Drawn d = draw(big, style_, dir_);
+  const Drawn d = draw(big, style_);
   EXPECT_EQ(d.layout.cell_width, 1);
   EXPECT_EQ(d.image.width, d.layout.width);
   EXPECT_EQ(cell_center(d, 0, 1000, 1000), kMissingGray);
 }
 
-TEST_F(render_Heatmap, bad_panels_and_colormaps_are_usage_errors) {
+TEST_F(Heatmap, bad_panels_and_colormaps_are_usage_errors) {
   EXPECT_THROW(render_heatmap({}, style_), UsageError);
   std::vector<HeatmapPanel> uneven = panels_;
   uneven[1].matrix = random_matrix(10, 4);
@@ -205,7 +201,7 @@ struct FontOverride {
   ~FontOverride() { ::unsetenv("CUMAP_FONT"); }
 };
 
-TEST_F(render_Heatmap, missing_font_is_a_usage_error_naming_the_package) {
+TEST_F(Heatmap, missing_font_is_a_usage_error_naming_the_package) {
   const FontOverride font("/nonexistent/cumap/DejaVuSans.ttf");
   try {
     render_heatmap(panels_, style_);
@@ -219,7 +215,7 @@ TEST_F(render_Heatmap, missing_font_is_a_usage_error_naming_the_package) {
 // A group name too long for its rows is shortened by whole words, never cut
 // inside one: "S0 GPC0" once showed as "0 GPC0" (the "S" every name starts
 // with was taken for a shared prefix).
-TEST(render_GroupNames, ShorterFormsDropWholeWordsThenTheSharedStem) {
+TEST(GroupNames, ShorterFormsDropWholeWordsThenTheSharedStem) {
   const std::vector<AxisGroup> sided{{0, 8, "S0 GPC0"}, {8, 24, "S0 GPC2"}, {24, 40, "S1 GPC1"}};
   EXPECT_EQ(render::group_name_forms(sided, "S0 GPC0"), (std::vector<std::string>{"S0 GPC0", "GPC0", "0"}));
   const std::vector<AxisGroup> plain{{0, 8, "GPC0"}, {8, 16, "GPC1"}, {16, 20, ""}};

@@ -46,7 +46,7 @@ int pixels_not(const Drawn& d, std::size_t panel, int r, int c, Rgb color) {
 
 int luminance(Rgb c) { return (299 * c.r + 587 * c.g + 114 * c.b) / 1000; }
 
-class render_SmallMap : public ::testing::Test {
+class SmallMap : public ::testing::Test {
  protected:
   void SetUp() override {
     panels_ = {HeatmapPanel{"same-line (median 223 ns)", two_units(200.0, 240.0)},
@@ -58,7 +58,7 @@ class render_SmallMap : public ::testing::Test {
   HeatmapStyle style_;
 };
 
-TEST_F(render_SmallMap, values_are_printed_in_large_cells) {
+TEST_F(SmallMap, values_are_printed_in_large_cells) {
   const Drawn d = draw(panels_, style_);
   ASSERT_GE(d.layout.cell_width, render::kMinCellForValues);
   const Rgb low = colormap("viridis", 0.0), high = colormap("viridis", 1.0);
@@ -68,7 +68,7 @@ TEST_F(render_SmallMap, values_are_printed_in_large_cells) {
   EXPECT_EQ(pixels_not(d, 0, 0, 0, kMissingGray), 0);
 }
 
-TEST_F(render_SmallMap, value_text_contrasts_with_its_cell) {
+TEST_F(SmallMap, value_text_contrasts_with_its_cell) {
   const Drawn d = draw(panels_, style_);
   int brightest_on_dark = 0, darkest_on_bright = 255;
   for_each_cell_pixel(d, 0, 0, 1, [&](Rgb p) { brightest_on_dark = std::max(brightest_on_dark, luminance(p)); });
@@ -77,13 +77,13 @@ TEST_F(render_SmallMap, value_text_contrasts_with_its_cell) {
   EXPECT_LT(darkest_on_bright, 80) << "text on a bright cell should be dark";
 }
 
-TEST_F(render_SmallMap, missing_values_print_nothing) {
+TEST_F(SmallMap, missing_values_print_nothing) {
   panels_[0].matrix.at(0, 1) = std::nan("");
   const Drawn d = draw(panels_, style_);
   EXPECT_EQ(pixels_not(d, 0, 0, 1, kMissingGray), 0);
 }
 
-TEST_F(render_SmallMap, panel_title_ink_stays_in_its_own_box) {
+TEST_F(SmallMap, panel_title_ink_stays_in_its_own_box) {
   const Drawn d = draw(panels_, style_);
   const render::Rect& a = d.layout.panel_titles[0];
   const render::Rect& b = d.layout.panel_titles[1];
@@ -98,7 +98,7 @@ TEST_F(render_SmallMap, panel_title_ink_stays_in_its_own_box) {
   EXPECT_GT(ink, 100);
 }
 
-TEST_F(render_SmallMap, main_title_is_not_cut) {
+TEST_F(SmallMap, main_title_is_not_cut) {
   const Drawn d = draw(panels_, style_);
   const render::Rect& t = d.layout.title;
   // The outermost columns along the title's band stay white: nothing cut at the edges.
@@ -108,7 +108,7 @@ TEST_F(render_SmallMap, main_title_is_not_cut) {
   EXPECT_GE(d.image.width, t.width + 32);
 }
 
-TEST_F(render_SmallMap, values_share_decimals_and_drop_them_when_cramped) {
+TEST_F(SmallMap, values_share_decimals_and_drop_them_when_cramped) {
   render::Font font(render::default_font_path());
   render::HeatmapLayout layout = render::plan_heatmap(font, panels_, style_);
   const auto grids = [&] { return render::map_grids(panels_, style_); };  // they see the panels as edited
@@ -122,14 +122,14 @@ TEST_F(render_SmallMap, values_share_decimals_and_drop_them_when_cramped) {
   EXPECT_EQ(render::cell_value_decimals(font, layout, grids()), std::nullopt);
 }
 
-TEST(render_text_color, picks_the_stronger_contrast) {
+TEST(TextColor, picks_the_stronger_contrast) {
   EXPECT_EQ(render::text_color_on(colormap("viridis", 0.0)), (Rgb{255, 255, 255}));
   EXPECT_EQ(render::text_color_on(colormap("viridis", 1.0)), (Rgb{34, 34, 34}));
   EXPECT_EQ(render::text_color_on(colormap("magma", 1.0)), (Rgb{34, 34, 34}));
   EXPECT_EQ(render::text_color_on(Rgb{0, 0, 128}), (Rgb{255, 255, 255}));
 }
 
-TEST(render_mid_map, cells_without_room_for_values_are_plain) {
+TEST(MidMap, cells_without_room_for_values_are_plain) {
   ValueMatrix m = ValueMatrix::filled({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, 300.0);
   HeatmapStyle style;
   style.scale = std::pair{200.0, 400.0};

@@ -7,11 +7,9 @@
 
 #include "cumap/error.hpp"
 #include "cumap/render.hpp"
-#include "report/render_file.hpp"
 #include "png_reader.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
-#include "test_files.hpp"
 
 namespace cumap {
 namespace {
@@ -38,19 +36,18 @@ HeatmapTable units_by_lines(int rows, int columns) {
   return t;
 }
 
-class render_Table : public ::testing::Test {
+class Table : public ::testing::Test {
  protected:
   void SetUp() override {
     style_.title = "Test GPU - home discovery";
     style_.scale = std::pair{kLo, kHi};
     style_.value_label = "ns per dependent atomic";
   }
-  // Draws, writes and decodes the table; the layout it was drawn with.
+  // Draws, encodes and decodes the table; the layout it was drawn with.
   render::HeatmapLayout draw(const HeatmapTable& table) {
     render::Font font(render::default_font_path());
     const render::HeatmapLayout layout = render::plan_table_heatmap(font, table, style_);
-    write_png(dir_ / "table.png", render_table_heatmap(table, style_));
-    image_ = test::read_png(dir_ / "table.png");
+    image_ = test::decode_png(encode_png(render_table_heatmap(table, style_)));
     return layout;
   }
   Rgb cell_center(const render::HeatmapLayout& l, int r, int c) const {
@@ -64,11 +61,10 @@ class render_Table : public ::testing::Test {
     return count;
   }
   HeatmapStyle style_;
-  test::TempDir dir_;
   Image image_;
 };
 
-TEST_F(render_Table, png_has_the_expected_size_with_cells_sized_per_axis) {
+TEST_F(Table, png_has_the_expected_size_with_cells_sized_per_axis) {
   const render::HeatmapLayout l = draw(units_by_lines(6, 40));
   EXPECT_EQ(image_.width, l.width);
   EXPECT_EQ(image_.height, l.height);
@@ -84,7 +80,7 @@ TEST_F(render_Table, png_has_the_expected_size_with_cells_sized_per_axis) {
   EXPECT_GE(l.height, l.column_groups[0].bottom());
 }
 
-TEST_F(render_Table, an_h100_sized_table_stays_bounded) {
+TEST_F(Table, an_h100_sized_table_stays_bounded) {
   const render::HeatmapLayout l = draw(units_by_lines(132, 512));
   EXPECT_EQ(image_.width, l.width);
   EXPECT_EQ(image_.height, l.height);
@@ -94,7 +90,7 @@ TEST_F(render_Table, an_h100_sized_table_stays_bounded) {
   EXPECT_LT(l.height, 1100);
 }
 
-TEST_F(render_Table, every_cell_has_its_colour_with_no_diagonal) {
+TEST_F(Table, every_cell_has_its_colour_with_no_diagonal) {
   HeatmapTable t = units_by_lines(6, 40);
   t.values[2 * 40 + 2] = 300.0;          // (2,2) would be a map's diagonal
   t.values[4 * 40 + 31] = std::nan("");  // a line a unit could not time
@@ -108,7 +104,7 @@ TEST_F(render_Table, every_cell_has_its_colour_with_no_diagonal) {
     }
 }
 
-TEST_F(render_Table, separators_follow_each_axis_own_groups) {
+TEST_F(Table, separators_follow_each_axis_own_groups) {
   const render::HeatmapLayout l = draw(units_by_lines(6, 40));
   const render::Rect& p = l.panels[0];
   // Column group boundary (line 20): a vertical line through every row.
@@ -123,7 +119,7 @@ TEST_F(render_Table, separators_follow_each_axis_own_groups) {
   EXPECT_NE(image_.pixel(p.x + 5, p.y + 1 * l.cell_height), render::kSeparator);
 }
 
-TEST_F(render_Table, both_axes_are_labelled_and_named) {
+TEST_F(Table, both_axes_are_labelled_and_named) {
   const render::HeatmapLayout l = draw(units_by_lines(6, 40));
   EXPECT_GT(ink_in(l.title), 50);
   EXPECT_GT(ink_in(l.panel_titles[0]), 50);
@@ -136,7 +132,7 @@ TEST_F(render_Table, both_axes_are_labelled_and_named) {
   EXPECT_GT(l.column_labels[0].height, l.row_labels[0].width);
 }
 
-TEST_F(render_Table, inconsistent_tables_are_usage_errors) {
+TEST_F(Table, inconsistent_tables_are_usage_errors) {
   HeatmapTable t = units_by_lines(4, 8);
   t.values.pop_back();
   EXPECT_THROW(render_table_heatmap(t, style_), UsageError);

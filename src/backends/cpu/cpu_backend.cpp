@@ -58,7 +58,10 @@ void check_cpu_plan(const MeasurementPlan& plan, const std::vector<int>& cpus) {
 
 class CpuBackend final : public Backend {
  public:
-  CpuBackend() : cpus_(cpu::allowed_cpus()), core_of_(cpu::physical_core_keys(kSysfsCpuRoot, cpus_)) {
+  CpuBackend(std::filesystem::path sysfs_cpu_root, std::vector<int> cpus)
+      : sysfs_cpu_root_(std::move(sysfs_cpu_root)),
+        cpus_(std::move(cpus)),
+        core_of_(cpu::physical_core_keys(sysfs_cpu_root_, cpus_)) {
     if (cpus_.size() < 2) throw UsageError("the cpu backend needs at least two CPUs this process may run on");
   }
 
@@ -93,7 +96,7 @@ class CpuBackend final : public Backend {
     return c;
   }
 
-  Topology topology() override { return cpu_topology_from_sysfs(kSysfsCpuRoot, cpus_); }
+  Topology topology() override { return cpu_topology_from_sysfs(sysfs_cpu_root_, cpus_); }
 
   LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) override {
     if (plan.chain < 1 || plan.repeats < 1) throw UsageError("line probing needs chain and repeats of at least 1");
@@ -163,6 +166,7 @@ class CpuBackend final : public Backend {
     return *memory_;
   }
 
+  std::filesystem::path sysfs_cpu_root_;
   std::vector<int> cpus_;
   std::map<int, int> core_of_;
   std::optional<cpu::FlagMemory> memory_;
@@ -174,7 +178,12 @@ std::unique_ptr<Backend> make_cpu_backend(const DeviceSelection& selection) {
   if (selection.device != 0)
     throw UsageError(fmt::format("--device {}: the cpu backend has one device, 0", selection.device));
   if (selection.hip_unit == HipUnit::Wgp) throw UsageError("--unit wgp needs the hip backend (AMD RDNA GPUs)");
-  return std::make_unique<CpuBackend>();
+  return std::make_unique<CpuBackend>(kSysfsCpuRoot, cpu::allowed_cpus());
+}
+
+std::unique_ptr<Backend> cpu::make_cpu_backend_on(const std::filesystem::path& sysfs_cpu_root, std::vector<int> cpus) {
+  std::sort(cpus.begin(), cpus.end());
+  return std::make_unique<CpuBackend>(sysfs_cpu_root, std::move(cpus));
 }
 
 }  // namespace cumap

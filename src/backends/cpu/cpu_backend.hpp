@@ -1,5 +1,7 @@
 #pragma once
+#include <filesystem>
 #include <memory>
+#include <vector>
 
 #include "cumap/backend.hpp"
 
@@ -9,5 +11,16 @@ namespace cumap {
 // falls back to when no GPU backend has a device. Device 0 only; `--unit wgp`
 // is a UsageError.
 std::unique_ptr<Backend> make_cpu_backend(const DeviceSelection& selection);
+
+namespace cpu {
+
+// The backend as it would be where the sysfs CPU tree is `sysfs_cpu_root`
+// and this process may run on `cpus`: its physical-core keys and topology
+// come from that tree. For tests, which give it the fixture trees of
+// tests/data/sysfs; make_cpu_backend reads /sys/devices/system/cpu and the
+// process's affinity.
+std::unique_ptr<Backend> make_cpu_backend_on(const std::filesystem::path& sysfs_cpu_root, std::vector<int> cpus);
+
+}  // namespace cpu
 
 }  // namespace cumap

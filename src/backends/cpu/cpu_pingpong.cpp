@@ -1,5 +1,7 @@
 #include "backends/cpu/cpu_pingpong.hpp"
 
+#include <sched.h>
+
 #include <chrono>
 #include <exception>
 #include <latch>
@@ -56,6 +58,7 @@ struct PairState {
 
 struct SideResult {
   std::vector<double> segment_ns;  // per protocol segment this side pinged; NaN where it answered
+  std::vector<int> segment_cpu;    // where this side ran as it ended a segment it pinged; -1 elsewhere
   bool timed_out = false;
   std::exception_ptr error;
 };
@@ -89,6 +92,7 @@ void run_side(bool i_am_a, PairState& st, const protocol::Counts& c, Signal sign
   }
   start.arrive_and_wait();
   out.segment_ns.assign(static_cast<std::size_t>(protocol::segment_count(c)), kNaN);
+  out.segment_cpu.assign(static_cast<std::size_t>(protocol::segment_count(c)), -1);
   u32 k = 0;
   for (int s = 0; s < protocol::segment_count(c); ++s) {
     const protocol::Segment seg = protocol::segment(c, s);
@@ -103,7 +107,10 @@ void run_side(bool i_am_a, PairState& st, const protocol::Counts& c, Signal sign
       }
       if (!ping) signal.send(*st.job.second, k);
     }
-    if (ping) out.segment_ns[s] = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    if (ping) {
+      out.segment_ns[s] = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+      out.segment_cpu[s] = ::sched_getcpu();
+    }
   }
 }
 
@@ -116,6 +123,7 @@ PairTiming combine(const SideResult& a, const SideResult& b, const protocol::Cou
   for (int s = 0; s < protocol::segment_count(c); ++s) {
     const protocol::Segment seg = protocol::segment(c, s);
     const double ns = seg.a_pings ? a.segment_ns[s] : b.segment_ns[s];
+    t.pinger_cpu.push_back(seg.a_pings ? a.segment_cpu[s] : b.segment_cpu[s]);
     if (seg.sample == protocol::kColdSample) t.cold_rtt_ns = ns;
     if (seg.sample >= 0) sample_ns[seg.sample] += ns;
   }

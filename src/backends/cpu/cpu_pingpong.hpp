@@ -21,6 +21,10 @@ struct PairTiming {
   std::vector<double> rtt_ns;  // per sample, mean round trip over iters
   double cold_rtt_ns = kNaN;
   bool timed_out = false;
+  // Per protocol segment, the CPU the thread that timed it ran on as the
+  // segment ended (sched_getcpu): the pinger's, which protocol::segment
+  // names. What tests check the walk's directions against.
+  std::vector<int> pinger_cpu;
 };
 
 // Runs the pairs of one round at the same time: two threads per pair, each
