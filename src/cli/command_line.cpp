@@ -29,6 +29,7 @@ const std::map<std::string, ScheduleKind> kSchedules{
     {"auto", ScheduleKind::Auto}, {"serial", ScheduleKind::Serial}, {"concurrent", ScheduleKind::Concurrent}};
 const std::map<std::string, Path> kPaths{{"global", Path::Global}, {"dsm", Path::Dsm}};
 const std::map<std::string, std::string> kColormaps{{"viridis", "viridis"}, {"magma", "magma"}, {"cividis", "cividis"}};
+const std::map<std::string, std::string> kSummaryFormats{{"md", "md"}, {"csv", "csv"}, {"json", "json"}};
 const std::map<std::string, FlagOn> kFlagOn{{"a", FlagOn::A}, {"b", FlagOn::B}, {"both", FlagOn::Both}};
 
 // A wait longer than an hour is a typo, and chrono arithmetic on
@@ -356,6 +357,14 @@ Command parse_command_line(int argc, char** argv) {
       ->capture_default_str();
   coh_app->add_option("--json", coherence.json_out, "also write the table as JSON to this file");
 
+  SummaryCommand summary;
+  CLI::App* summary_app =
+      app.add_subcommand("summary", "a map's results in a page, from its output directory's meta.json");
+  summary_app->add_option("dir", summary.dir, "output directory of a map run (or its meta.json)")->required();
+  add_choice(*summary_app, "--format", summary.format, kSummaryFormats,
+             "md (GitHub markdown, as summary.md), csv (the structure table, one row per placement, class and "
+             "relation) or json");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -387,6 +396,10 @@ Command parse_command_line(int argc, char** argv) {
                                    kMaxTimeoutMs, coherence.window_ms));
     if (coherence.json_out) check_output_path("--json", *coherence.json_out);
     return coherence;
+  }
+  if (summary_app->parsed()) {
+    reject_top_level_options(app, "summary", {});
+    return summary;
   }
   if (render_app->parsed()) {
     reject_top_level_options(app, "render", {});
