@@ -9,7 +9,7 @@ enum ExitCode : int {
   kExitOk = 0,
   kExitRuntime = 1,   // the device or runtime failed
   kExitUsage = 2,     // the user asked for something invalid; nothing was written
-  kExitTimedOut = 3,  // the map was written, but some pairs timed out
+  kExitTimedOut = 3,  // the map was written, but some pairs (or all: "no pair completed") timed out
 };
 
 // Bad input from the user (flags, unit lists, files to render): exit 2, one line.

@@ -101,6 +101,10 @@ struct PlacementResult {
   // how much the map depends on which lines were used.
   Agreement line_sets;
   std::vector<AdditiveFit> fits;    // per class: RTT(a,b) = u(a) + u(b) + c
+  // Per class: one-way latency by sides and the flag's home in that class's
+  // map alone (class_structure_table of per_class_ns[c]); filled by
+  // measure_map, which knows the sides; none on the dsm path.
+  std::vector<std::vector<StructureRow>> structure_by_class;
   RunStats stats;                   // summed over the plans that made the kept maps
 
   std::vector<PairStats> timed_out() const;  // of every class

@@ -29,6 +29,7 @@ const std::map<std::string, ScheduleKind> kSchedules{
     {"auto", ScheduleKind::Auto}, {"serial", ScheduleKind::Serial}, {"concurrent", ScheduleKind::Concurrent}};
 const std::map<std::string, Path> kPaths{{"global", Path::Global}, {"dsm", Path::Dsm}};
 const std::map<std::string, std::string> kColormaps{{"viridis", "viridis"}, {"magma", "magma"}, {"cividis", "cividis"}};
+const std::map<std::string, std::string> kSummaryFormats{{"md", "md"}, {"csv", "csv"}, {"json", "json"}};
 const std::map<std::string, FlagOn> kFlagOn{{"a", FlagOn::A}, {"b", FlagOn::B}, {"both", FlagOn::Both}};
 
 // A wait longer than an hour is a typo, and chrono arithmetic on
@@ -134,11 +135,11 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
   f.home = add_home_options(app, o, c);
   f.flag_on = add_choice(app, "--flag-on", c.flag_on, kFlagOn,
                          "across GPUs: whose memory holds a pair's flags: a (the first unit's GPU), b, or both in turn");
-  app.add_flag("--same-line", same_line, "both flags in one cache line");
+  app.add_flag("--same-line", same_line, "both flags in one cache line (default: both placements)");
   app.add_flag("--split-line", split_line, "the flags in different cache lines (default: both placements)");
   app.add_flag("--cross-home", cross_home,
                "also map with the two flags in lines of different home classes (in addition to the placements above)");
-  f.iters = app.add_option("--iters", c.iters, "round trips per sample (default: the backend's choice, GPU 50, CPU 100)");
+  f.iters = app.add_option("--iters", c.iters, "round trips per sample (default: the backend's choice: CUDA 50, AMD and CPU 100)");
   app.add_option("--samples", o.samples, "samples per pair")->capture_default_str();
   app.add_option("--warmup", o.warmup, "untimed round trips before the samples")->capture_default_str();
   app.add_option("--timeout-ms", o.timeout_ms,
@@ -156,10 +157,12 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
                "maps show the measured medians as they are, without subtracting what the home table predicts "
                "for each flag line");
   app.add_option("--resume", o.resume_dir, "continue the interrupted run in DIR (same options), measuring only the missing pairs");
-  app.add_flag("--flush-cache", o.flush_cache, "flush L2 before each round (AMD: also the instruction cache)");
+  app.add_flag("--flush-cache", o.flush_cache,
+               "flush the cache before each round of pairs (GPU: L2, AMD also the instruction cache; CPU: the "
+               "last-level cache)");
   f.lines_per_class = app.add_option("--rotating-count", c.lines_per_class,
                                     "flag lines every pair uses in every home class; cells are the median over "
-                                    "them (default: the backend's choice, GPU 64, CPU 1)");
+                                    "them (default: the backend's choice: CUDA 64, AMD 32, CPU 1)");
   app.add_flag("--l2-persist", o.l2_persist, "CUDA: keep the flags in a persisting L2 window");
   add_choice(app, "--probe", c.probe, kProbes,
              "signalling operation: cas, exch, acq-rel, volatile; mbarrier with --via dsm");
@@ -358,6 +361,14 @@ Command parse_command_line(int argc, char** argv) {
       ->capture_default_str();
   coh_app->add_option("--json", coherence.json_out, "also write the table as JSON to this file");
 
+  SummaryCommand summary;
+  CLI::App* summary_app =
+      app.add_subcommand("summary", "a map's results in a page, from its output directory's meta.json");
+  summary_app->add_option("dir", summary.dir, "output directory of a map run (or its meta.json)")->required();
+  add_choice(*summary_app, "--format", summary.format, kSummaryFormats,
+             "md (GitHub markdown, as summary.md), csv (the structure table, one row per placement, class and "
+             "relation) or json");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -389,6 +400,10 @@ Command parse_command_line(int argc, char** argv) {
                                    kMaxTimeoutMs, coherence.window_ms));
     if (coherence.json_out) check_output_path("--json", *coherence.json_out);
     return coherence;
+  }
+  if (summary_app->parsed()) {
+    reject_top_level_options(app, "summary", {});
+    return summary;
   }
   if (render_app->parsed()) {
     reject_top_level_options(app, "render", {});

@@ -39,6 +39,12 @@ struct ListDevicesCommand {
   Options options;
   bool only_device = false;
 };
+// `cumap summary DIR`: a map's meta.json in a page (md), its structure table
+// tidy (csv), or the summary's fields (json), on stdout.
+struct SummaryCommand {
+  std::filesystem::path dir;  // an output directory, or a meta.json itself
+  std::string format = "md";  // md, csv or json
+};
 // --help or --version was answered; exit with this code.
 struct Answered {
   int exit_code;
@@ -46,7 +52,7 @@ struct Answered {
 
 using Command =
     std::variant<MapCommand, HomesCommand, RenderCommand, TopologyCommand, CoherenceCommand, ListDevicesCommand,
-                 Answered>;
+                 SummaryCommand, Answered>;
 
 // Parses argv with CLI11. Throws UsageError with a one-line message on any
 // unknown flag or invalid value; prints help/version itself.

@@ -23,4 +23,8 @@ int run_list_devices(const ListDevicesCommand& command);
 // `cumap check-coherence`: the L1 coherence table for one reader/writer pair.
 int run_check_coherence(const CoherenceCommand& command);
 
+// `cumap summary DIR [--format md|csv|json]`: DIR/meta.json summarized on
+// stdout, as a map run writes summary.md. Bad DIR: UsageError (exit 2).
+int run_summary_command(const SummaryCommand& command);
+
 }  // namespace cumap::cli

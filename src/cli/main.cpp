@@ -27,6 +27,7 @@ int dispatch(const cumap::cli::Command& command) {
         } else if constexpr (std::is_same_v<T, TopologyCommand>) return run_topology(c);
         else if constexpr (std::is_same_v<T, CoherenceCommand>) return run_check_coherence(c);
         else if constexpr (std::is_same_v<T, ListDevicesCommand>) return run_list_devices(c);
+        else if constexpr (std::is_same_v<T, SummaryCommand>) return run_summary_command(c);
         else return c.exit_code;
       },
       command);

@@ -20,10 +20,15 @@
 namespace cumap::cli {
 namespace {
 
-void report_timeouts(const MapResult& r) {
+void report_timeouts(const MapResult& r, const Options& o) {
   for (const PlacementResult& p : r.placements) {
     const auto late = p.timed_out();
     if (late.empty()) continue;
+    if (no_pair_completed(p)) {
+      fmt::print(stderr, "cumap: {}: no pair completed: all {} measurement(s) timed out (--timeout-ms {:g})\n",
+                 r.settings.has_homes() ? to_string(p.placement) : "dsm", late.size(), o.timeout_ms);
+      continue;
+    }
     std::string list;
     for (std::size_t i = 0; i < late.size() && i < 20; ++i) list += fmt::format(" {}-{}", late[i].a, late[i].b);
     if (late.size() > 20) list += fmt::format(" (and {} more)", late.size() - 20);
@@ -108,8 +113,14 @@ int run_map(const MapCommand& command) {
                o.out_dir.string(), o.out_dir.string());
     return InterruptHandler::kExitInterrupted;
   }
-  report_timeouts(r);
+  report_timeouts(r, o);
   if (!o.quiet) fmt::print("{}\n", map_summary_line(r));
+  // Exit 3 either way; the last line says which.
+  if (!r.timed_out().empty() && no_pair_completed(r)) {
+    fmt::print(stderr, "cumap: no pair completed: every pair timed out, so the maps in {} hold no latency "
+               "(summary.md says what was tried)\n", o.out_dir.string());
+    return kExitTimedOut;
+  }
   return r.timed_out().empty() ? kExitOk : kExitTimedOut;
 }
 

@@ -8,6 +8,7 @@
 #include "report/meta_json.hpp"
 #include "core/units.hpp"
 #include "report/json_file.hpp"
+#include "report/unit_files.hpp"
 
 namespace cumap::cli {
 
@@ -21,12 +22,8 @@ int run_topology(const TopologyCommand& command) {
   const std::vector<int> units = backend->units();
   const RunHomes homes = discover_homes(*backend, units, o, {});
   const Topology sides = home_sides(homes);
-  if (command.json_out) {
-    nlohmann::json j = to_json(topo);
-    j["sides"] = to_json(sides)["groups"];
-    j["home_classes"] = class_count(homes);
-    write_json_file(*command.json_out, j);
-  }
+  // The same shape as a map's topology.json.
+  if (command.json_out) write_json_file(*command.json_out, topology_file_json(topo, homes));
   std::size_t covered = 0;
   for (const auto& g : topo.groups) covered += g.units.size();
   fmt::print("{} ({}): {} {}s in {} groups, found by {}\n", device.name, device.backend, covered, device.unit_name,

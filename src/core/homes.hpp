@@ -96,5 +96,9 @@ struct StructureRow {
 // pairs on one device count (ids across devices by unit_id()).
 std::vector<StructureRow> structure_table(const std::vector<ValueMatrix>& per_class,
                                           const std::vector<int>& units, const std::vector<int>& unit_side);
+// The same rows for one map alone: `oneway` measured with flags in class
+// `home_class` (a pair's near units count against that class).
+std::vector<StructureRow> class_structure_table(const ValueMatrix& oneway, int home_class,
+                                                const std::vector<int>& units, const std::vector<int>& unit_side);
 
 }  // namespace cumap

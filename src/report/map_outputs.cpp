@@ -1,5 +1,6 @@
 #include "report/map_outputs.hpp"
 
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "report/pairs_csv.hpp"
 #include "report/meta_json.hpp"
 #include "report/report_html.hpp"
+#include "report/unit_files.hpp"
 #include "cumap/render.hpp"
 #include "core/units.hpp"
 
@@ -39,7 +41,8 @@ HeatmapPanel add_map(PendingFiles& files, const MapResult& r, const MapSpec& map
   files.add(fmt::format("matrix-{}.csv", stem), [shown] { return matrix_csv(shown); });
   files.add(fmt::format("heatmap-{}.png", stem),
             [shown, stem, style] { return encode_png(render_heatmap({{stem, shown}}, style)); });
-  return {fmt::format("{} (median {:.0f} ns)", to_string(map.placement), cells.median), std::move(shown)};
+  const std::string median = cells.count > 0 ? fmt::format("median {:.0f} ns", cells.median) : "no pair completed";
+  return {fmt::format("{} ({})", to_string(map.placement), median), std::move(shown)};
 }
 
 // cluster_size,clusters,median_cycles,median_ns: the latency of one
@@ -55,6 +58,10 @@ std::string cluster_barrier_csv(const std::vector<ClusterBarrierRow>& table) {
 
 std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe probe, const std::string& flags,
                           const Summary& cells) {
+  // A map whose every pair timed out has no value to name.
+  if (cells.count == 0)
+    return fmt::format("{} - {}, {}, {} - no pair completed", device.name,
+                       to_string(placement), to_string(probe), flags);
   return fmt::format("{} - {}, {}, {} - one-way median {:.1f} ns (range {:.1f}-{:.1f})", device.name,
                      to_string(placement), to_string(probe), flags, cells.median, cells.min, cells.max);
 }
@@ -100,7 +107,11 @@ void write_map_outputs(const MapResult& r, OutputSet& out) {
       files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.cluster_barrier); });
   if (settings.has_homes()) add_homes_outputs(r, files);
   files.add("report.html", [&r] { return report_html(r); });
-  files.write_all_then_meta(out, [&] { return make_meta(r); });
+  // meta.json's JSON, made once: summary.md is made from it too.
+  const std::shared_future<nlohmann::json> meta =
+      std::async(std::launch::async, [&r] { return make_meta(r); }).share();
+  add_unit_and_summary_files(r, meta, files);
+  files.write_all_then_meta(out, [meta] { return meta.get(); });
 }
 
 }  // namespace cumap

@@ -15,6 +15,7 @@ namespace cumap {
 //   pairs.csv, meta.json
 //   gpus.csv                                          across GPUs: the GPU x GPU table (gpu_table.hpp)
 //   homes.csv, homes.json, heatmap-homes.png          home discovery (homes_outputs.hpp; not with --via dsm)
+//   units.csv, topology.json, summary.md              the units, their topology and sides, the run in a page (unit_files.hpp)
 void write_map_outputs(const MapResult& result, OutputSet& out);
 
 // "NVIDIA H100 - same-line, cas, all home classes - one-way median 402.1 ns (range 301.0-611.3)";

@@ -12,6 +12,11 @@ namespace cumap {
 // (with three or more classes: two sides, neither the flag's).
 std::string structure_words(const StructureRow& row);
 
+// No pair of the placement (of any placement of the run) has a value: every
+// measurement timed out.
+bool no_pair_completed(const PlacementResult& placement);
+bool no_pair_completed(const MapResult& result);
+
 // The map's one-line summary: device, units, home classes (not on the dsm
 // path, which has none), each placement's headline median and range, the
 // one-way latency by where pairs sit relative to the flag's home (with two

@@ -102,7 +102,7 @@ std::size_t distinct_pairs(const std::vector<int>& spec_units, std::span<const L
 // every class for the headline), `oneway` its matrix.
 nlohmann::json map_json(const MapSpec& spec, std::span<const LatencyMap> maps, const ValueMatrix& oneway) {
   std::vector<double> cycles;
-  std::set<std::pair<int, int>> timed_out;
+  std::set<std::pair<int, int>> timed_out, completed;
   nlohmann::json timed_out_json = nlohmann::json::array();
   std::size_t measurements = 0;
   for (const LatencyMap& map : maps) measurements += map.pairs.size();
@@ -112,12 +112,16 @@ nlohmann::json map_json(const MapSpec& spec, std::span<const LatencyMap> maps, c
       if (std::isfinite(p.cycles_median)) cycles.push_back(p.cycles_median);
       // A pair may time out on several lines; list it once.
       if (p.timed_out && timed_out.emplace(p.a, p.b).second) timed_out_json.push_back({p.a, p.b});
+      if (!p.timed_out && std::isfinite(p.oneway_median_ns())) completed.emplace(p.a, p.b);
     }
   const std::size_t pair_count = distinct_pairs(spec.units, maps);
   return {
       {"placement", to_string(spec.placement)},
       {"home_class", spec.home_class == MapSpec::kAllClasses ? nlohmann::json("all") : nlohmann::json(spec.home_class)},
       {"pair_count", pair_count},
+      // Pairs with a value on at least one of their lines (pair_count less
+      // those that timed out on every line): 0 when no pair completed.
+      {"completed_pairs", completed.size()},
       {"measurements", measurements},
       {"oneway_ns", summary_json(summarize(oneway.values))},  // NaN cells are ignored
       {"rtt_cycles_median", number_or_null(summarize(cycles).median)},
@@ -145,7 +149,10 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides, b
                       {"bias", number_or_null(c.bias)},
                       {"bias_standard_error", number_or_null(c.bias_uncertainty)}});
   nlohmann::json j = map_json(p.headline, p.per_class, p.headline_ns);
-  j["complete"] = p.complete;
+  // Complete: every planned pair measured; false when a stop request ended
+  // the placement early or any measurement timed out (also, then, when no
+  // pair completed at all: completed_pairs 0).
+  j["complete"] = p.complete && j["timed_out_pairs"].empty();
   j["pairs_per_round"] = p.pairs_per_round;
   j["serial_checks"] = checks;
   if (homes) {
@@ -319,6 +326,16 @@ nlohmann::json make_meta(const MapResult& r) {
   for (const StructureRow& row : r.structure)
     structure.push_back({{"relation", row.relation}, {"near_units", row.near_units}, {"median_ns", number_or_null(row.median_ns)},
                          {"p05_ns", number_or_null(row.p05_ns)}, {"p95_ns", number_or_null(row.p95_ns)}, {"cells", row.cells}});
+  // The same rows per placement and home class (structure_table pools the
+  // same-line classes): what summary.md's structure table shows.
+  nlohmann::json by_class = nlohmann::json::array();
+  for (const PlacementResult& p : r.placements)
+    for (std::size_t c = 0; c < p.structure_by_class.size() && c < p.per_class.size(); ++c)
+      for (const StructureRow& row : p.structure_by_class[c])
+        by_class.push_back({{"placement", to_string(p.placement)}, {"home_class", p.per_class[c].spec.home_class},
+                            {"relation", row.relation}, {"near_units", row.near_units},
+                            {"median_ns", number_or_null(row.median_ns)}, {"p05_ns", number_or_null(row.p05_ns)},
+                            {"p95_ns", number_or_null(row.p95_ns)}, {"cells", row.cells}});
   nlohmann::json caps = {{"max_pairs_per_round", r.capabilities.max_pairs_per_round},
                          {"l2_persist", r.capabilities.l2_persist}, {"dsm", r.capabilities.dsm}};
   nlohmann::json j = run_meta(r);
@@ -330,6 +347,7 @@ nlohmann::json make_meta(const MapResult& r) {
   if (homes) {
     j["lines_per_class"] = r.settings.lines_per_class;
     j["structure"] = structure;
+    j["structure_by_class"] = by_class;
   } else {
     j.erase("homes");
   }

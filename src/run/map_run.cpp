@@ -35,10 +35,38 @@ int starting_pairs_per_round(const Options& o, const Capabilities& caps) {
   return o.concurrency > 0 ? std::min(o.concurrency, most) : most;
 }
 
-// By sides and home classes: nothing on the dsm path, which has neither.
-std::vector<StructureRow> structure_of(const std::vector<PlacementResult>& placements, const RunHomes& homes) {
+// --cross-home puts a pair's two flags in lines of two home classes: a
+// device whose home discovery found one class has none to pair, which is
+// known before any pair is measured.
+void check_cross_home(const MapSettings& settings, const RunHomes& homes, const DeviceInfo& device) {
+  if (std::find(settings.placements.begin(), settings.placements.end(), Placement::CrossHome) ==
+      settings.placements.end())
+    return;
+  for (const HomesResult& h : homes) {
+    if (h.classes.class_count >= 2) continue;
+    const std::string where = homes.size() > 1 ? fmt::format("GPU {} ({})", h.device, device.name) : device.name;
+    throw UsageError(fmt::format("--cross-home needs flag lines of two home classes, but home discovery found one "
+                                 "class on {}; nothing was measured (leave out --cross-home)",
+                                 where));
+  }
+}
+
+// Per placement and home class, by sides and the flag's home.
+void fill_class_structure(std::vector<PlacementResult>& placements, const UnitSides& sides) {
+  for (PlacementResult& p : placements) {
+    p.structure_by_class.clear();
+    for (std::size_t c = 0; c < p.per_class_ns.size() && c < p.per_class.size(); ++c)
+      p.structure_by_class.push_back(
+          class_structure_table(p.per_class_ns[c], p.per_class[c].spec.home_class, sides.units, sides.sides));
+  }
+}
+
+// By sides and home classes: every placement's per-class rows, then the
+// same-line table over the classes; nothing on the dsm path, which has neither.
+std::vector<StructureRow> structure_of(std::vector<PlacementResult>& placements, const RunHomes& homes) {
   if (homes.empty()) return {};
   const UnitSides sides = unit_sides(homes);
+  fill_class_structure(placements, sides);
   for (const PlacementResult& p : placements)
     if (p.placement == Placement::SameLine) return structure_table(p.per_class_ns, sides.units, sides.sides);
   return {};
@@ -176,6 +204,7 @@ MapResult measure_map(Backend& backend, const std::vector<int>& units, const Map
   if (settings.has_homes()) {
     r.homes = discover_homes(backend, units, options, progress_of("homes"));
     done("homes");
+    check_cross_home(settings, r.homes, r.device);
     if (observer.homes_found) observer.homes_found(r.homes);
   }
   ChipLayout layout = chip_layout(backend, units, r.homes, options.order);

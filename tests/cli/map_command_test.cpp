@@ -38,7 +38,8 @@ std::set<std::string> file_names(const fs::path& dir) {
 // more than one class. This machine's CPU usually has one; a loaded one may
 // show more, and the files must then follow what homes.json says.
 std::set<std::string> map_files(const std::vector<std::string>& placements, int class_count) {
-  std::set<std::string> names{"pairs.csv", "meta.json", "homes.csv", "homes.json", "heatmap-homes.png", "report.html"};
+  std::set<std::string> names{"pairs.csv",  "meta.json",     "homes.csv",  "homes.json",  "heatmap-homes.png",
+                              "units.csv", "topology.json", "summary.md", "report.html"};
   for (const std::string& p : placements) {
     names.insert({"matrix-" + p + ".csv", "heatmap-" + p + ".png"});
     if (class_count < 2) continue;

@@ -31,6 +31,9 @@ struct FakeChip {
   double crowding_penalty = 0.0;
   double noise = 0.0;  // every measurement off by up to this much (relative), differently each call
   double cycles_per_ns = 0.0;  // > 0: measurements also come in cycles, as on a GPU
+  // Every pair times out (no sample), as a pair does whose partner never
+  // answers within --timeout-ms; home discovery still works.
+  bool time_out = false;
   // The first line probe reads this many lines after line 64 this much slower
   // for unit 0, as when a busy CPU preempts the probing thread for a while.
   std::uint64_t slow_stretch_lines = 0;
@@ -117,6 +120,12 @@ class FakeChipBackend final : public Backend {
         const double rtt = wobble * crowd *
                            (reach_ns(p.a, at, base + p.flags.first) + reach_ns(p.a, at, base + p.flags.second) +
                             reach_ns(p.b, at, base + p.flags.first) + reach_ns(p.b, at, base + p.flags.second));
+        if (chip_.time_out) {
+          m.timed_out = true;
+          out.pairs.push_back(std::move(m));
+          ++pairs_measured;
+          continue;
+        }
         m.rtt_ns.assign(static_cast<std::size_t>(plan.counts.samples), rtt);
         if (chip_.cycles_per_ns > 0) m.rtt_cycles.assign(m.rtt_ns.size(), rtt * chip_.cycles_per_ns);
         m.cold_rtt_ns = rtt * 2;

@@ -1,0 +1,209 @@
+// The run's page and joinable files end to end on the CPU backend:
+// summary.md and `cumap summary DIR` (md, csv, json; bad DIRs), units.csv
+// against pairs.csv, topology.json, the matrix header's ids, a run in which
+// no pair completed, and --cross-home on a device of one home class.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.hpp"
+#include "core/units.hpp"
+
+namespace cumap::test {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+std::vector<std::string> quick_map_args(std::vector<std::string> extra = {}) {
+  std::vector<std::string> args{"--backend", "cpu", "--out", "D", "--iters", "50", "--samples", "3",
+                                "--timeout-ms", "20000", "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::stringstream in(line);
+  for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
+  if (!line.empty() && line.back() == ',') cells.emplace_back();
+  return cells;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+class cli_Summary : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    cwd_ = new TempDir;
+    const RunResult r = run_cumap(quick_map_args(), cwd_->path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  static void TearDownTestSuite() {
+    delete cwd_;
+    cwd_ = nullptr;
+  }
+  static fs::path out() { return cwd_->path() / "D"; }
+  static TempDir* cwd_;
+};
+TempDir* cli_Summary::cwd_ = nullptr;
+
+TEST_F(cli_Summary, TheRunWritesWhatCumapSummaryPrints) {
+  const std::string md = read_text(out() / "summary.md");
+  ASSERT_FALSE(md.empty());
+  for (const char* part : {"| device |", "| serial |", "| driver |", "| date |", "| command |", "## Maps",
+                           "## Structure", "## Timed-out pairs", "index_col=0"})
+    EXPECT_NE(md.find(part), std::string::npos) << part << "\n" << md;
+  const RunResult r = run_cumap({"summary", out().string()}, cwd_->path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, md);
+  // The same from the meta.json named itself.
+  EXPECT_EQ(run_cumap({"summary", (out() / "meta.json").string()}, cwd_->path()).out, md);
+}
+
+TEST_F(cli_Summary, CsvIsTidyAndJsonIsTheSummary) {
+  const RunResult csv = run_cumap({"summary", "D", "--format", "csv"}, cwd_->path());
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  const auto lines = lines_of(csv.out);
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "placement,home_class,relation,near_units,where,median_ns,p05_ns,p95_ns,cells");
+  std::set<std::string> keys;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const auto cells = csv_cells(lines[i]);
+    ASSERT_EQ(cells.size(), 9u) << lines[i];
+    EXPECT_TRUE(keys.insert(cells[0] + "/" + cells[1] + "/" + cells[2] + "/" + cells[3]).second)
+        << "one row per placement, class and relation: " << lines[i];
+  }
+  const RunResult json = run_cumap({"summary", "D", "--format", "json"}, cwd_->path());
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const Json j = Json::parse(json.out);
+  EXPECT_EQ(j.at("device").at("backend"), "cpu");
+  EXPECT_EQ(j.at("maps").size(), 2u);
+  EXPECT_FALSE(j.at("no_pair_completed").get<bool>());
+}
+
+TEST_F(cli_Summary, EveryUnitOfPairsCsvIsInUnitsCsvOnce) {
+  const auto units = lines_of(read_text(out() / "units.csv"));
+  ASSERT_GE(units.size(), 3u);
+  EXPECT_EQ(units[0], "unit,device,unit_index,side,group,display_index");
+  std::map<std::string, int> count;
+  for (std::size_t i = 1; i < units.size(); ++i) {
+    const auto cells = csv_cells(units[i]);
+    ASSERT_EQ(cells.size(), 6u) << units[i];
+    ++count[cells[0]];
+    EXPECT_EQ(cells[5], std::to_string(i - 1)) << "rows in display order";
+  }
+  const auto pairs = lines_of(read_text(out() / "pairs.csv"));
+  std::set<std::string> in_pairs;
+  for (std::size_t i = 1; i < pairs.size(); ++i) {
+    const auto cells = csv_cells(pairs[i]);
+    in_pairs.insert({cells.at(0), cells.at(1)});
+  }
+  ASSERT_FALSE(in_pairs.empty());
+  for (const std::string& u : in_pairs) EXPECT_EQ(count[u], 1) << "unit " << u;
+}
+
+TEST_F(cli_Summary, TopologyJsonIsWhatCumapTopologyWrites) {
+  const Json map = Json::parse(read_text(out() / "topology.json"));
+  const RunResult r = run_cumap({"topology", "--backend", "cpu", "--json", "T.json"}, cwd_->path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json topo = Json::parse(read_text(cwd_->path() / "T.json"));
+  // The same keys; the sides are measured each time, the groups are the machine's.
+  std::set<std::string> map_keys, topo_keys;
+  for (const auto& [k, v] : map.items()) map_keys.insert(k);
+  for (const auto& [k, v] : topo.items()) topo_keys.insert(k);
+  EXPECT_EQ(map_keys, topo_keys);
+  EXPECT_EQ(map.at("groups"), topo.at("groups"));
+  EXPECT_TRUE(map.at("sides").is_array());
+  EXPECT_EQ(map.at("home_classes"), Json::parse(read_text(out() / "homes.json")).at("class_count"));
+}
+
+// The header's ids are the rows' ids, in the same order: a reader that
+// makes the column labels numbers (pandas: m.columns = m.columns.astype(int))
+// indexes m.loc[a, b] and m.loc[b, a] alike.
+TEST_F(cli_Summary, MatrixHeaderIdsAreTheRowIdsAsIntegers) {
+  const auto lines = lines_of(read_text(out() / "matrix-same-line.csv"));
+  ASSERT_GE(lines.size(), 3u);
+  auto header = csv_cells(lines[0]);
+  ASSERT_EQ(header.at(0), "unit");
+  header.erase(header.begin());
+  ASSERT_EQ(header.size() + 1, lines.size());
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    EXPECT_EQ(csv_cells(lines[i + 1]).at(0), header[i]);
+    EXPECT_TRUE(!header[i].empty() && std::all_of(header[i].begin(), header[i].end(), ::isdigit)) << header[i];
+  }
+}
+
+TEST(SummaryErrors, ABadDirectoryIsOneLineAndExit2) {
+  TempDir cwd;
+  fs::create_directories(cwd.path() / "empty");
+  fs::create_directories(cwd.path() / "garbled");
+  write_text(cwd.path() / "garbled" / "meta.json", "{not json");
+  fs::create_directories(cwd.path() / "other");
+  write_text(cwd.path() / "other" / "meta.json", R"({"tool": "something else", "maps": []})");
+  fs::create_directories(cwd.path() / "homes");
+  write_text(cwd.path() / "homes" / "meta.json", R"({"tool": "cumap", "homes": {}})");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"summary", "missing"}, "does not exist"},
+      {{"summary", "empty"}, "has no meta.json"},
+      {{"summary", "garbled"}, "is not json"},
+      {{"summary", "other"}, "not the meta.json of a cumap map"},
+      {{"summary", "homes"}, "cumap homes"},
+      {{"summary", "empty", "--format", "xml"}, "--format"},
+      {{"summary"}, "dir"},
+  };
+  for (const auto& [args, mentions] : cases) {
+    SCOPED_TRACE(args.back());
+    expect_one_usage_line(run_cumap(args, cwd.path()), mentions);
+  }
+}
+
+// Pairs whose partner cannot answer within a nanosecond's budget time out:
+// on the CPU backend every pair does (the budget is checked every 1024
+// polls), which makes the all-timed-out run without a test backend.
+TEST(SummaryFailures, NoPairCompletedExits3AndSaysSo) {
+  TempDir cwd;
+  const RunResult r = run_cumap({"--backend", "cpu", "--units", "0-1", "--out", "D", "--iters", "50", "--samples",
+                                 "3", "--timeout-ms", "1e-9"},
+                                cwd.path());
+  const Json meta = Json::parse(read_text(cwd.path() / "D" / "meta.json"));
+  for (const Json& m : meta.at("maps"))
+    if (m.at("completed_pairs").get<int>() > 0) GTEST_SKIP() << "a pair completed within 1e-9 ms on this machine";
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("cumap: no pair completed"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("same-line: no pair completed"), std::string::npos) << r.out;
+  for (const Json& m : meta.at("maps")) EXPECT_FALSE(m.at("complete").get<bool>());
+  EXPECT_NE(read_text(cwd.path() / "D" / "summary.md").find("No pair completed"), std::string::npos);
+  std::string said = r.out + r.err;
+  for (const auto& e : fs::directory_iterator(cwd.path() / "D"))
+    if (e.path().extension() != ".png" && e.path().extension() != ".html") said += read_text(e.path());  // see run_summary_test
+  EXPECT_FALSE(std::regex_search(said, std::regex(R"(\bnan\b)", std::regex::icase))) << said;
+}
+
+// One probed line is one home class, whatever the CPU: --cross-home is
+// refused when home discovery ends, and the directory the run made is gone.
+TEST(SummaryFailures, CrossHomeWithOneClassLeavesNothing) {
+  TempDir cwd;
+  const RunResult r = run_cumap({"--backend", "cpu", "--out", "new/D", "--iters", "5", "--samples", "1",
+                                 "--cross-home", "--home-lines", "1", "--quiet"},
+                                cwd.path());
+  expect_one_usage_line(r, "home discovery found one class");
+  EXPECT_TRUE(snapshot(cwd.path()).empty()) << "no directory, no matrix, no pairs.csv";
+}
+
+}  // namespace
+}  // namespace cumap::test
