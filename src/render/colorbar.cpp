@@ -1,4 +1,6 @@
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "render/canvas.hpp"
 #include "render/heatmap_parts.hpp"
@@ -30,6 +32,34 @@ void draw_colorbar(Image& image, Font& font, const HeatmapLayout& layout, const 
   const Rect& area = layout.value_label;
   font.draw(image, value_label, kValueLabelPx, area.x + caption.ascent, bar.y + bar.height / 2 + caption.width / 2,
             kInk, TextDirection::Up);
+}
+
+std::string gray_legend(const std::vector<Grid>& grids) {
+  bool diagonal = false, missing = false;
+  for (const Grid& grid : grids) {
+    diagonal = diagonal || grid.gray_diagonal;
+    for (std::size_t r = 0; r < grid.row_count() && !missing; ++r)
+      for (std::size_t c = 0; c < grid.column_count(); ++c)
+        if (!(grid.gray_diagonal && r == c) && !std::isfinite(grid.at(r, c))) {
+          missing = true;
+          break;
+        }
+  }
+  if (diagonal && missing) return "gray: a unit with itself (the diagonal), or no value (not measured or timed out)";
+  if (diagonal) return "gray: a unit with itself (the diagonal)";
+  if (missing) return "gray: no value (not measured or timed out)";
+  return {};
+}
+
+void draw_legend(Image& image, Font& font, const HeatmapLayout& layout, const std::string& text) {
+  const Rect& area = layout.legend;
+  if (area.width <= 0 || text.empty()) return;
+  const int swatch = area.height;
+  fill_rect(image, area.x, area.y, swatch, swatch, kMissingGray);
+  frame_rect(image, area.x, area.y, swatch, swatch, kInk);
+  const TextExtent line = font.measure("Ag", kLegendPx);
+  font.draw(image, text, kLegendPx, area.x + swatch + kLegendSwatchGap,
+            area.y + (swatch + line.ascent - line.descent) / 2, kInk);
 }
 
 }  // namespace cumap::render

@@ -7,7 +7,6 @@
 
 #include "cumap/render.hpp"
 #include "png_reader.hpp"
-#include "report/matrix_csv.hpp"
 #include "render/color_scale.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
@@ -88,12 +87,9 @@ class render_ExtremeFile : public ::testing::Test {
     render_csv_file(r);
     const Image image = test::read_png(r.png);
 
-    HeatmapStyle style;
-    style.title = r.title;
-    style.scale = parse_scale_spec(scale);
+    const RenderPlan plan = plan_render(r);
     render::Font font(render::default_font_path());
-    const render::HeatmapLayout layout =
-        render::plan_heatmap(font, {HeatmapPanel{"", read_matrix_csv(r.csv)}}, style);
+    const render::HeatmapLayout layout = render::plan_heatmap(font, {plan.panel}, plan.style);
     const render::Rect& panel = layout.panels.at(0);
     // Near the cell's corner: its centre may carry the value as text.
     const auto background = [&](int row, int column) {

@@ -79,10 +79,12 @@ TEST(render_layout, rectangular_table_sizes_each_axis_on_its_own) {
   EXPECT_EQ(l.cell_width, 2);
   EXPECT_EQ(l.panels[0].width, 1024);
   EXPECT_EQ(l.panels[0].height, 792);
-  EXPECT_EQ(l.row_label_step, 5);
-  EXPECT_EQ(l.column_label_step, 10);
-  EXPECT_EQ(l.row_labels[0].width, 20);
-  EXPECT_EQ(l.column_labels[0].height, 30);
+  // Both axes are longer than kLabelEveryUnitUpTo and have groups: their
+  // group names ("S0 GPC1", "home class 0") label them, not every few ids.
+  EXPECT_EQ(l.row_label_step, 0);
+  EXPECT_EQ(l.column_label_step, 0);
+  EXPECT_EQ(l.row_labels[0].width, 0);
+  EXPECT_EQ(l.column_labels[0].height, 0);
   EXPECT_EQ(l.colorbar.height, 792);
   for (const Rect& r : {l.panels[0], l.row_labels[0], l.column_labels[0], l.row_groups[0], l.column_groups[0],
                         l.colorbar, l.colorbar_labels, l.value_label, l.title})
@@ -91,6 +93,65 @@ TEST(render_layout, rectangular_table_sizes_each_axis_on_its_own) {
   EXPECT_FALSE(overlap(l.column_groups[0], l.column_labels[0]));
   EXPECT_FALSE(overlap(l.row_groups[0], l.row_labels[0]));
   EXPECT_EQ(l.cell_value_px, 0);
+}
+
+TEST(render_layout, every_unit_is_labelled_up_to_64_and_groups_label_longer_axes) {
+  for (int units : {2, 8, 32, 50, 64}) {
+    const HeatmapLayout l = layout_heatmap(typical_input(units, 1, true));
+    EXPECT_EQ(l.row_label_step, 1) << units;
+    EXPECT_EQ(l.column_label_step, 1) << units;
+    // Neighbouring labels (8 px digits) do not touch.
+    EXPECT_GE(l.cell_height, 8 + 4) << units;
+    EXPECT_GT(l.row_labels[0].width, 0) << units;
+  }
+  const HeatmapLayout grouped = layout_heatmap(typical_input(132, 1, true));
+  EXPECT_EQ(grouped.row_label_step, 0);
+  EXPECT_EQ(grouped.column_label_step, 0);
+  // Without groups an id-ordered axis keeps a ruler of every few ids.
+  const HeatmapLayout plain = layout_heatmap(typical_input(132, 1, false));
+  EXPECT_EQ(plain.row_label_step, 5);
+  EXPECT_EQ(plain.column_label_step, 5);
+}
+
+TEST(render_layout, axis_titles_and_legend_sit_outside_the_labels) {
+  LayoutInput in = typical_input(32, 2, true);
+  in.text.axis_title_height = 15;
+  in.text.legend_width = 300;
+  in.text.legend_height = 14;
+  const HeatmapLayout l = layout_heatmap(in);
+  EXPECT_GT(l.row_titles[0].width, 0);
+  EXPECT_EQ(l.row_titles[1].width, 0);  // the second panel shares the first one's rows
+  EXPECT_LE(l.row_titles[0].right(), l.row_groups[0].x);
+  EXPECT_LE(l.row_groups[0].right(), l.row_labels[0].x);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_GE(l.column_titles[i].y, l.column_groups[i].bottom());
+    EXPECT_EQ(l.column_titles[i].height, 15);
+    EXPECT_TRUE(inside(l.column_titles[i], l));
+  }
+  EXPECT_GE(l.legend.y, l.column_titles[0].bottom());
+  EXPECT_TRUE(inside(l.legend, l));
+  EXPECT_TRUE(inside(l.row_titles[0], l));
+}
+
+TEST(render_layout, panels_wrap_into_rows_that_line_up) {
+  LayoutInput in = typical_input(132, 6, true);
+  in.panels_per_row = 3;
+  in.text.axis_title_height = 15;
+  const HeatmapLayout l = layout_heatmap(in);
+  ASSERT_EQ(l.panels.size(), 6u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(l.panels[i].x, l.panels[i + 3].x);
+    EXPECT_EQ(l.panels[i].y, l.panels[0].y);
+    EXPECT_EQ(l.panels[i + 3].y, l.panels[3].y);
+    EXPECT_FALSE(overlap(l.panel_titles[i + 3], l.column_titles[i]));
+  }
+  EXPECT_GT(l.panel_titles[3].y, l.column_titles[0].bottom());
+  // Each row of panels labels its rows once, on its first panel.
+  EXPECT_GT(l.row_groups[3].width, 0);
+  EXPECT_EQ(l.row_groups[4].width, 0);
+  EXPECT_GT(l.colorbar.x, l.panels[2].right());
+  for (const Rect& r : l.panels) EXPECT_TRUE(inside(r, l));
+  EXPECT_TRUE(inside(l.column_titles[5], l));
 }
 
 TEST(render_layout, groups_on_one_axis_only) {

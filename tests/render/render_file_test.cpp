@@ -1,4 +1,8 @@
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -86,6 +90,108 @@ TEST_F(render_CsvFile, bad_scales) {
     SCOPED_TRACE(scale);
     expect_usage_error(r);
   }
+}
+
+// The message of the UsageError `r` throws (empty if none), which must leave
+// the output as it was (usage_message: no file there at all).
+std::string usage_message_keeping(const RenderRequest& r) {
+  try {
+    render_csv_file(r);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no UsageError";
+  return {};
+}
+
+// The message of the UsageError `r` throws (empty if none), which must leave no PNG.
+std::string usage_message(const RenderRequest& r) {
+  try {
+    render_csv_file(r);
+  } catch (const UsageError& e) {
+    EXPECT_FALSE(std::filesystem::exists(r.png)) << r.png;
+    return e.what();
+  }
+  ADD_FAILURE() << "no UsageError";
+  return {};
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// `render -o` naming its own input once overwrote the CSV with a PNG.
+TEST_F(render_CsvFile, output_that_is_the_input_is_refused_and_the_csv_is_kept) {
+  RenderRequest r = request(kGoodCsv);
+  r.png = r.csv;  // map.csv: refused as not a PNG name before anything else
+  EXPECT_NE(usage_message_keeping(r).find("PNG only"), std::string::npos);
+  EXPECT_EQ(read_file(r.csv), kGoodCsv);
+  // The same file by another path: a CSV saved as .png, named through a detour...
+  const auto csv_as_png = dir_.file("map.png", kGoodCsv);
+  std::filesystem::create_directories(dir_ / "sub");
+  r.csv = csv_as_png;
+  r.png = dir_ / "sub" / ".." / "map.png";
+  EXPECT_THROW(render_csv_file(r), UsageError);
+  EXPECT_EQ(read_file(csv_as_png), kGoodCsv);
+  // ... or through a symbolic link.
+  r = request(kGoodCsv);
+  r.png = dir_ / "link.png";
+  std::filesystem::create_symlink(r.csv, r.png);
+  const std::string message = usage_message_keeping(r);
+  EXPECT_NE(message.find("is the input matrix CSV"), std::string::npos) << message;
+  EXPECT_EQ(read_file(r.csv), kGoodCsv);
+}
+
+// `-o x.jpg` once wrote PNG bytes into a .jpg.
+TEST_F(render_CsvFile, output_not_named_png_is_refused) {
+  for (const char* name : {"x.jpg", "x", "x.png.txt", "x.csv"}) {
+    RenderRequest r = request(kGoodCsv);
+    r.png = dir_ / name;
+    const std::string message = usage_message(r);
+    EXPECT_NE(message.find("PNG only"), std::string::npos) << name << ": " << message;
+  }
+  RenderRequest upper = request(kGoodCsv);
+  upper.png = dir_ / "X.PNG";
+  render_csv_file(upper);
+  EXPECT_TRUE(std::filesystem::exists(upper.png));
+}
+
+// A directory or /dev/null is named as what it is, not as a missing file.
+TEST_F(render_CsvFile, a_directory_or_a_device_is_named_as_such) {
+  RenderRequest r = request(kGoodCsv);
+  r.csv = dir_ / "";
+  std::string message = usage_message(r);
+  EXPECT_NE(message.find("is a directory"), std::string::npos) << message;
+  EXPECT_EQ(message.find("no such file"), std::string::npos) << message;
+  r.csv = "/dev/null";
+  message = usage_message(r);
+  EXPECT_NE(message.find("character device"), std::string::npos) << message;
+  EXPECT_EQ(message.find("no such file"), std::string::npos) << message;
+  r.csv = dir_ / "missing.csv";
+  EXPECT_NE(usage_message(r).find("no such file"), std::string::npos);
+}
+
+// The colorbar says what the file holds.
+TEST_F(render_CsvFile, a_line_spread_file_gets_its_own_colorbar_label) {
+  RenderRequest r = request(kGoodCsv);
+  r.csv = dir_.file("line-spread-same-line.csv", kGoodCsv);
+  EXPECT_EQ(plan_render(r).style.value_label, "line spread (ns)");
+  r.csv = dir_.file("matrix-same-line.csv", kGoodCsv);
+  EXPECT_EQ(plan_render(r).style.value_label, "one-way latency (ns)");
+  EXPECT_EQ(value_label_for("/runs/h100/line-spread-split-line.csv"), "line spread (ns)");
+}
+
+TEST_F(render_CsvFile, axis_titles_name_the_units) {
+  RenderRequest r = request(kGoodCsv);
+  const RenderPlan plain = plan_render(r);
+  EXPECT_EQ(plain.style.row_title, "unit a");
+  EXPECT_EQ(plain.style.column_title, "unit b");
+  r.order = dir_.file("order.json", kGoodOrder);
+  EXPECT_EQ(plan_render(r).style.row_title, "unit a (by group)");
+  EXPECT_EQ(map_axis_titles("SM", true, "side, then group"),
+            (std::pair<std::string, std::string>{"pinging SM a (by side, then group)",
+                                                 "answering SM b (by side, then group)"}));
 }
 
 TEST_F(render_CsvFile, unknown_colormap) {
