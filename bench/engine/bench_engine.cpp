@@ -4,7 +4,8 @@
 // line values per placement, the checks and the output files. That is the
 // process wall time a GPU run adds on top of its kernels (issue #12). With
 // DEVICES > 1 it is that many such chips joined by a link: a map across GPUs
-// (UNITS per chip), whose pairs across chips are measured on both sides.
+// (UNITS per chip), whose pairs across chips are measured on both sides. One
+// chip of 132 units has an H100's GPCs (h100_like_topology).
 //
 //   bench_engine [OUT_DIR] [UNITS] [DEVICES] [LINES_PER_CLASS (16)]
 #include <chrono>
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
   spec.devices = argc > 3 ? std::stoi(argv[3]) : 1;
   spec.noise = 0.01;
   spec.cycles_per_ns = 1.98;
+  if (spec.units == 132 && spec.devices == 1) spec.topology = test::h100_like_topology();  // GPCs as an H100's
   test::FakeChipBackend chip(spec);
 
   RunInfo run;

@@ -37,13 +37,22 @@ struct HeatmapPanel {
 struct HeatmapStyle {
   std::string title;                                // first line of the picture
   std::string colormap = "viridis";
-  std::optional<std::pair<double, double>> scale;   // fixed color range; else min..max of finite cells
+  // Fixed color range; else the finite cells' range, widened when narrow
+  // (choose_color_scale in render/color_scale.hpp).
+  std::optional<std::pair<double, double>> scale;
   std::optional<Topology> groups;                   // maps: separators and names, in display order
-  std::string value_label = "one-way latency (ns)";
+  std::string value_label = "one-way latency (ns)";  // the colorbar's caption: what the values are
+  // What the rows and the columns are, e.g. "SM a (by side, then group)",
+  // beside and below every panel that has labels; empty: no axis titles.
+  std::string row_title;
+  std::string column_title;
+  int panels_per_row = 0;  // panels wrap into rows of this many; 0: all side by side
 };
 
-// Draws the panels side by side on one shared color scale, with axis labels,
-// a colorbar and group separators. Throws UsageError if the font is missing.
+// Draws the panels side by side (in rows of style.panels_per_row) on one
+// shared color scale, with unit and group labels, axis titles, a colorbar,
+// group separators and a legend for the gray cells. Throws UsageError if
+// the font is missing.
 Image render_heatmap(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style);
 
 // A run of consecutive rows (or columns) that belong together: a separator

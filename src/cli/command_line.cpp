@@ -333,10 +333,13 @@ Command parse_command_line(int argc, char** argv) {
   CLI::App* render_app = app.add_subcommand("render", "re-draw a heatmap PNG from a matrix CSV");
   render_app->add_option("csv", render.request.csv, "matrix CSV written by cumap")->required();
   render_app->add_option("-o,--output", render.request.png, "PNG to write")->required();
-  CLI::Option* order_file = render_app->add_option("--order", render.request.order, "topology JSON giving unit order and groups");
+  CLI::Option* order_file = render_app->add_option("--order", render.request.order,
+                                                   "a run's output directory or its meta.json (drawn as the run drew "
+                                                   "it), or a topology JSON giving unit order and groups");
   render_app->add_option("--scale", render.request.scale, "auto or MIN:MAX in ns")->capture_default_str();
   render_app->add_option("--title", render.request.title, "title line (at most 200 characters)");
-  add_choice(*render_app, "--colormap", render.request.colormap, kColormaps, "viridis, magma or cividis");
+  add_choice(*render_app, "--colormap", render.request.colormap, kColormaps,
+             "viridis, magma or cividis (default: the run's, with --order DIR, else viridis)");
 
   TopologyCommand topo;
   CLI::App* topo_app = app.add_subcommand("topology", "print the discovered layout of the device's units");
@@ -409,7 +412,8 @@ Command parse_command_line(int argc, char** argv) {
     reject_top_level_options(app, "render", {});
     // Here the path's text; render_csv_file checks it against the file system.
     check_output_path("-o", render.request.png);
-    if (order_file->count() > 0 && render.request.order->empty()) throw UsageError("--order must name a file");
+    if (order_file->count() > 0 && render.request.order->empty())
+      throw UsageError("--order must name a file or directory");
     if (char_count(render.request.title) > kMaxTitleChars)
       throw UsageError(fmt::format("--title is too long ({} characters; at most {})", char_count(render.request.title),
                                    kMaxTitleChars));

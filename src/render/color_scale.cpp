@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -17,6 +18,15 @@ double half_width(double lo, double hi) { return hi * 0.5 - lo * 0.5; }
 // denormal divisor turns ordinary differences into infinities).
 bool usable_width(double half) { return std::isnormal(half) && half > 0; }
 
+// The median (the mean of the middle two for an even count); reorders `values`.
+double median_of(std::vector<double>& values) {
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  if (values.size() % 2 == 1) return *middle;
+  const double below = *std::max_element(values.begin(), middle);
+  return below * 0.5 + *middle * 0.5;
+}
+
 }  // namespace
 
 double ColorScale::fraction(double v) const {
@@ -29,15 +39,21 @@ double ColorScale::fraction(double v) const {
 ColorScale choose_color_scale(const std::vector<std::span<const double>>& value_sets,
                               const std::optional<std::pair<double, double>>& fixed) {
   if (fixed) return {fixed->first, fixed->second};
-  double lo = std::numeric_limits<double>::infinity();
-  double hi = -lo;
+  std::vector<double> finite;
   for (const auto& values : value_sets)
     for (double v : values)
-      if (std::isfinite(v)) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
-  if (lo > hi) return {0.0, 1.0};  // nothing measured: any range will do
+      if (std::isfinite(v)) finite.push_back(v);
+  if (finite.empty()) return {0.0, 1.0};  // nothing measured: any range will do
+  const auto [lo_it, hi_it] = std::minmax_element(finite.begin(), finite.end());
+  const double lo = *lo_it, hi = *hi_it;
+  const double median = median_of(finite);
+  // Narrow: kMinRelativeSpan of the median, centred on it, grown to hold every value.
+  const double min_half = median * (kMinRelativeSpan / 2);
+  if (median > 0 && usable_width(min_half) && half_width(lo, hi) < min_half) {
+    const ColorScale widened{std::min(lo, median - min_half), std::max(hi, median + min_half)};
+    // Near the largest double the widened range would overflow: as below.
+    if (std::isfinite(widened.min) && std::isfinite(widened.max)) return widened;
+  }
   if (!usable_width(half_width(lo, hi))) {
     // One value everywhere (or values a denormal apart): centre them so that
     // they get the middle color, in a range wide enough to draw ticks on.

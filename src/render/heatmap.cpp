@@ -73,6 +73,7 @@ render::LayoutText measure_text(Font& font, const std::vector<Grid>& grids, cons
   }
   if (std::any_of(grids.begin(), grids.end(), [](const Grid& g) { return !g.title.empty(); }))
     text.panel_title_height = font.measure("Ag", render::kPanelTitlePx).height();
+  // One lane of group names for now; plan_grids sets the lanes they need.
   const int group_height = font.measure("Ag", render::kGroupLabelPx).height();
   for (const auto& grid : grids) {
     text.panel_title_width = std::max(text.panel_title_width, font.measure(grid.title, render::kPanelTitlePx).width);
@@ -86,6 +87,12 @@ render::LayoutText measure_text(Font& font, const std::vector<Grid>& grids, cons
     text.tick_label_width = std::max(text.tick_label_width, font.measure(label, render::kTickLabelPx).width);
   text.tick_label_height = font.measure("0123456789", render::kTickLabelPx).height();
   text.value_label_height = font.measure(style.value_label, render::kValueLabelPx).height();
+  if (!style.row_title.empty() || !style.column_title.empty())
+    text.axis_title_height = font.measure("Ag", render::kAxisTitlePx).height();
+  if (const std::string legend = render::gray_legend(grids); !legend.empty()) {
+    text.legend_height = font.measure("Ag", render::kLegendPx).height() + 2;  // the swatch's side
+    text.legend_width = text.legend_height + render::kLegendSwatchGap + font.measure(legend, render::kLegendPx).width;
+  }
   return text;
 }
 
@@ -126,9 +133,11 @@ Image draw_grids(const std::vector<Grid>& grids, const HeatmapStyle& style) {
     }
     render::draw_axis_labels(image, font, layout, i, grid);
     render::draw_group_separators(image, layout, i, grid);
-    render::draw_group_names(image, font, layout, i, grid);
+    render::draw_group_names(image, font, layout, i);
+    render::draw_axis_titles(image, font, layout, i, style);
   }
   render::draw_colorbar(image, font, layout, scale, style.colormap, style.value_label);
+  render::draw_legend(image, font, layout, render::gray_legend(grids));
   return image;
 }
 
@@ -159,9 +168,33 @@ HeatmapLayout plan_grids(Font& font, const std::vector<Grid>& grids, const Heatm
   input.rows = static_cast<int>(grids.front().row_count());
   input.columns = static_cast<int>(grids.front().column_count());
   input.panels = static_cast<int>(grids.size());
+  input.panels_per_row = style.panels_per_row;
   input.row_labels_on_every_panel = !same_rows(grids);
   input.text = measure_text(font, grids, style, format_ticks(nice_ticks(scale.min, scale.max)));
-  return layout_heatmap(input);
+  // The cell sizes do not depend on how many lanes the group names take:
+  // place the names on the first layout's cells, then make room for their lanes.
+  HeatmapLayout layout = layout_heatmap(input);
+  const auto width_of = [&](const std::string& name) { return font.measure(name, kGroupLabelPx).width; };
+  int row_lanes = 0, column_lanes = 0;
+  for (std::size_t i = 0; i < layout.panels.size(); ++i) {
+    const Grid& grid = grids[i];
+    // Row names only where the layout has room for them (the first panel of a row of panels).
+    layout.row_group_labels.push_back(layout.row_groups[i].width > 0
+                                          ? place_group_labels(grid.rows.groups, layout.cell_height, width_of)
+                                          : std::vector<GroupLabel>{});
+    layout.column_group_labels.push_back(place_group_labels(grid.columns.groups, layout.cell_width, width_of));
+    row_lanes = std::max(row_lanes, lane_count(layout.row_group_labels.back()));
+    column_lanes = std::max(column_lanes, lane_count(layout.column_group_labels.back()));
+  }
+  const int pitch = font.measure("Ag", kGroupLabelPx).height() + 2;
+  if (input.text.row_group_label_height > 0) input.text.row_group_label_height = std::max(1, row_lanes) * pitch;
+  if (input.text.column_group_label_height > 0)
+    input.text.column_group_label_height = std::max(1, column_lanes) * pitch;
+  HeatmapLayout final_layout = layout_heatmap(input);
+  final_layout.row_group_labels = std::move(layout.row_group_labels);
+  final_layout.column_group_labels = std::move(layout.column_group_labels);
+  final_layout.group_lane_pitch = pitch;
+  return final_layout;
 }
 
 HeatmapLayout plan_heatmap(Font& font, const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style) {

@@ -1,8 +1,11 @@
 // What is drawn around the panels: the unit labels and group names along
-// their axes, and the colorbar with its ticks.
+// their axes, the axis titles, the colorbar with its ticks, and the legend
+// for gray cells.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "render/canvas.hpp"
 #include "render/heatmap_parts.hpp"
@@ -40,22 +43,6 @@ std::string common_prefix(const std::vector<AxisGroup>& groups) {
   return prefix;
 }
 
-// Calls draw(name, centre) for every named group along an axis of `cell`
-// pixels a row (column): centre in pixels from the panel's edge, name the
-// longest form that fits the group's length.
-template <typename Draw>
-void each_fitting_name(Font& font, const std::vector<AxisGroup>& groups, int cell, const Draw& draw) {
-  for (const auto& group : groups) {
-    if (group.name.empty()) continue;
-    const int length = (group.end - group.begin) * cell;
-    for (const std::string& name : group_name_forms(groups, group.name))
-      if (font.measure(name, kGroupLabelPx).width <= length - 4) {
-        draw(name, group.begin * cell + length / 2);
-        break;  // none fits: better no name than names running into each other
-      }
-  }
-}
-
 }  // namespace
 
 void draw_axis_labels(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid) {
@@ -63,42 +50,104 @@ void draw_axis_labels(Image& image, Font& font, const HeatmapLayout& layout, std
   const Rect& rows = layout.row_labels[panel];
   const Rect& cols = layout.column_labels[panel];
   const TextExtent digits = font.measure("0123456789", kUnitLabelPx);
-  if (rows.width > 0)
-    for (std::size_t i = 0; i < grid.row_count(); i += layout.row_label_step) {
+  if (rows.width > 0 && layout.row_label_step > 0)
+    for (std::size_t i = 0; i < grid.row_count(); i += static_cast<std::size_t>(layout.row_label_step)) {
       const std::string& label = grid.rows.labels[i];
       const int width = font.measure(label, kUnitLabelPx).width;
       const int center = static_cast<int>(i) * layout.cell_height + layout.cell_height / 2;
       fill_rect(image, p.x - 1 - kTickLength, p.y + center, kTickLength, 1, kInk);
       font.draw(image, label, kUnitLabelPx, rows.right() - width, centred_baseline(p.y + center, digits), kInk);
     }
-  for (std::size_t i = 0; i < grid.column_count(); i += layout.column_label_step) {
-    const std::string& label = grid.columns.labels[i];
-    const int width = font.measure(label, kUnitLabelPx).width;
-    const int center = static_cast<int>(i) * layout.cell_width + layout.cell_width / 2;
-    fill_rect(image, p.x + center, p.bottom() + 1, 1, kTickLength, kInk);
-    // Rotated, ending next to the panel so that short and long labels line up.
-    font.draw(image, label, kUnitLabelPx, centred_baseline(p.x + center, digits), cols.y + width, kInk,
-              TextDirection::Up);
-  }
+  if (cols.height > 0 && layout.column_label_step > 0)
+    for (std::size_t i = 0; i < grid.column_count(); i += static_cast<std::size_t>(layout.column_label_step)) {
+      const std::string& label = grid.columns.labels[i];
+      const int width = font.measure(label, kUnitLabelPx).width;
+      const int center = static_cast<int>(i) * layout.cell_width + layout.cell_width / 2;
+      fill_rect(image, p.x + center, p.bottom() + 1, 1, kTickLength, kInk);
+      // Rotated, ending next to the panel so that short and long labels line up.
+      font.draw(image, label, kUnitLabelPx, centred_baseline(p.x + center, digits), cols.y + width, kInk,
+                TextDirection::Up);
+    }
 }
 
-void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid) {
+void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel) {
   const Rect& p = layout.panels[panel];
   const Rect& rows = layout.row_groups[panel];
   const Rect& cols = layout.column_groups[panel];
   const TextExtent line = font.measure("Ag", kGroupLabelPx);
-  // Below the panel, centred under their columns.
+  // Below the panel, lane 0 nearest it.
   if (cols.height > 0)
-    each_fitting_name(font, grid.columns.groups, layout.cell_width, [&](const std::string& name, int center) {
-      font.draw(image, name, kGroupLabelPx, p.x + center - font.measure(name, kGroupLabelPx).width / 2,
-                cols.y + line.ascent, kInk);
-    });
-  // Left of the row labels, rotated, centred beside their rows.
+    for (const GroupLabel& label : layout.column_group_labels[panel])
+      font.draw(image, label.text, kGroupLabelPx, p.x + label.offset,
+                cols.y + label.lane * layout.group_lane_pitch + line.ascent, kInk);
+  // Left of the row labels, rotated (reading upwards), lane 0 nearest the panel.
   if (rows.width > 0)
-    each_fitting_name(font, grid.rows.groups, layout.cell_height, [&](const std::string& name, int center) {
-      font.draw(image, name, kGroupLabelPx, rows.x + line.ascent,
-                p.y + center + font.measure(name, kGroupLabelPx).width / 2, kInk, TextDirection::Up);
-    });
+    for (const GroupLabel& label : layout.row_group_labels[panel])
+      font.draw(image, label.text, kGroupLabelPx,
+                rows.right() - (label.lane + 1) * layout.group_lane_pitch + line.ascent,
+                p.y + label.offset + label.width, kInk, TextDirection::Up);
+}
+
+void draw_axis_titles(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,
+                      const HeatmapStyle& style) {
+  const Rect& p = layout.panels[panel];
+  const Rect& rows = layout.row_titles[panel];
+  const Rect& cols = layout.column_titles[panel];
+  const TextExtent line = font.measure("Ag", kAxisTitlePx);
+  if (cols.height > 0 && !style.column_title.empty()) {
+    const int width = font.measure(style.column_title, kAxisTitlePx).width;
+    font.draw(image, style.column_title, kAxisTitlePx, p.x + (p.width - width) / 2, cols.y + line.ascent, kInk);
+  }
+  if (rows.width > 0 && !style.row_title.empty()) {
+    const int width = font.measure(style.row_title, kAxisTitlePx).width;
+    font.draw(image, style.row_title, kAxisTitlePx, rows.x + line.ascent, p.y + (p.height + width) / 2, kInk,
+              TextDirection::Up);
+  }
+}
+
+std::vector<GroupLabel> place_group_labels(const std::vector<AxisGroup>& groups, int cell,
+                                           const std::function<int(const std::string&)>& width_of) {
+  // Four lanes hold the names of four neighbouring groups of 2 units at
+  // 6 px a unit (an H100's GPC8..GPC11 on one side) in full.
+  constexpr int kPreferredLanes = 4;
+  constexpr int kSpacing = 6;  // blank between two names in a lane
+  const int axis = groups.empty() ? 0 : groups.back().end * cell;
+  std::vector<int> lane_end;  // where the last name in each lane ends
+  // The lowest lane below `limit` where a name starting at `start` clears
+  // the one before it, or -1.
+  const auto free_lane = [&](int start, std::size_t limit) {
+    for (std::size_t lane = 0; lane < limit; ++lane)
+      if (lane >= lane_end.size() || lane_end[lane] + kSpacing <= start) return static_cast<int>(lane);
+    return -1;
+  };
+  std::vector<GroupLabel> labels;
+  for (const AxisGroup& group : groups) {
+    if (group.name.empty()) continue;
+    const int center = (group.begin + group.end) * cell / 2;
+    const auto place = [&](const std::string& text, std::size_t lanes) {
+      const int width = width_of(text);
+      // Centred on the group, moved inwards where it would stick out of the axis.
+      const int start = std::clamp(center - width / 2, 0, std::max(0, axis - width));
+      const int lane = free_lane(start, lanes);
+      return lane < 0 ? std::optional<GroupLabel>{} : GroupLabel{text, start, width, lane};
+    };
+    const std::vector<std::string> forms = group_name_forms(groups, group.name);
+    std::optional<GroupLabel> label;
+    for (const std::string& form : forms)
+      if ((label = place(form, kPreferredLanes))) break;
+    if (!label) label = place(forms.back(), lane_end.size() + 1);  // a lane past the rest is always free
+    const auto lane = static_cast<std::size_t>(label->lane);
+    if (lane == lane_end.size()) lane_end.push_back(0);
+    lane_end[lane] = label->offset + label->width;
+    labels.push_back(*label);
+  }
+  return labels;
+}
+
+int lane_count(const std::vector<GroupLabel>& labels) {
+  int lanes = 0;
+  for (const GroupLabel& label : labels) lanes = std::max(lanes, label.lane + 1);
+  return lanes;
 }
 
 std::vector<std::string> group_name_forms(const std::vector<AxisGroup>& groups, const std::string& name) {
@@ -135,6 +184,34 @@ void draw_colorbar(Image& image, Font& font, const HeatmapLayout& layout, const 
   const Rect& area = layout.value_label;
   font.draw(image, value_label, kValueLabelPx, area.x + caption.ascent, bar.y + bar.height / 2 + caption.width / 2,
             kInk, TextDirection::Up);
+}
+
+std::string gray_legend(const std::vector<Grid>& grids) {
+  bool diagonal = false, missing = false;
+  for (const Grid& grid : grids) {
+    diagonal = diagonal || grid.gray_diagonal;
+    for (std::size_t r = 0; r < grid.row_count() && !missing; ++r)
+      for (std::size_t c = 0; c < grid.column_count(); ++c)
+        if (!(grid.gray_diagonal && r == c) && !std::isfinite(grid.at(r, c))) {
+          missing = true;
+          break;
+        }
+  }
+  if (diagonal && missing) return "gray: a unit with itself (the diagonal), or no value (not measured or timed out)";
+  if (diagonal) return "gray: a unit with itself (the diagonal)";
+  if (missing) return "gray: no value (not measured or timed out)";
+  return {};
+}
+
+void draw_legend(Image& image, Font& font, const HeatmapLayout& layout, const std::string& text) {
+  const Rect& area = layout.legend;
+  if (area.width <= 0 || text.empty()) return;
+  const int swatch = area.height;
+  fill_rect(image, area.x, area.y, swatch, swatch, kMissingGray);
+  frame_rect(image, area.x, area.y, swatch, swatch, kInk);
+  const TextExtent line = font.measure("Ag", kLegendPx);
+  font.draw(image, text, kLegendPx, area.x + swatch + kLegendSwatchGap,
+            area.y + (swatch + line.ascent - line.descent) / 2, kInk);
 }
 
 }  // namespace cumap::render

@@ -1,5 +1,6 @@
 #pragma once
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,6 +22,9 @@ inline constexpr int kUnitLabelPx = 11;
 inline constexpr int kGroupLabelPx = 12;
 inline constexpr int kTickLabelPx = 12;
 inline constexpr int kValueLabelPx = 13;
+inline constexpr int kAxisTitlePx = 13;
+inline constexpr int kLegendPx = 12;
+inline constexpr int kLegendSwatchGap = 6;  // between the legend's gray square and its words
 
 inline constexpr Rgb kSeparator{255, 255, 255};
 
@@ -72,10 +76,23 @@ void draw_cell_values(Image& image, Font& font, const HeatmapLayout& layout, std
 Rgb text_color_on(Rgb background);
 
 // heatmap_axes.cpp: row labels left of the panel (where the layout has room
-// for them), column labels below it, rotated; group names outside those; the
-// colorbar.
+// for them), column labels below it, rotated; group names outside those
+// (where layout.row_group_labels / column_group_labels put them); the axis
+// titles outermost.
 void draw_axis_labels(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid);
-void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel, const Grid& grid);
+void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel);
+void draw_axis_titles(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,
+                      const HeatmapStyle& style);
+// Where the names of `groups` go along an axis of `cell` pixels a unit,
+// measured by `width_of`: every named group gets a label, none dropped. Each
+// takes the longest of its group_name_forms that finds room in one of the
+// first few lanes (a name may be wider than its group, but never touches
+// another name in its lane); a name with no room there takes its shortest
+// form in a lane of its own further out. Labels stay within the axis.
+std::vector<GroupLabel> place_group_labels(const std::vector<AxisGroup>& groups, int cell,
+                                           const std::function<int(const std::string&)>& width_of);
+// The lanes `labels` use (0 without labels).
+int lane_count(const std::vector<GroupLabel>& labels);
 // The names a group may show, longest first, where its whole name does not
 // fit: without its leading words ("S0 GPC3" -> "GPC3", the group within its
 // side), then without what every group's last word starts with ("3" among
@@ -84,5 +101,12 @@ std::vector<std::string> group_name_forms(const std::vector<AxisGroup>& groups, 
 
 void draw_colorbar(Image& image, Font& font, const HeatmapLayout& layout, const ColorScale& scale,
                    const std::string& colormap_name, const std::string& value_label);
+// What gray means in `grids`, for the legend under the picture: a map's
+// diagonal (a unit with itself), and cells with no value (a pair not
+// measured or timed out: a matrix CSV keeps no difference between them).
+// Empty when nothing is gray.
+std::string gray_legend(const std::vector<Grid>& grids);
+// The gray swatch and `text` in layout.legend.
+void draw_legend(Image& image, Font& font, const HeatmapLayout& layout, const std::string& text);
 
 }  // namespace cumap::render

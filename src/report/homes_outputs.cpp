@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "report/map_outputs.hpp"
 #include "report/meta_json.hpp"
 
 namespace cumap {
@@ -61,6 +62,9 @@ void add_homes_outputs(const MapResult& r, PendingFiles& files) {
     HeatmapStyle style;
     style.colormap = r.settings.colormap;
     style.value_label = "ns per dependent atomic";
+    const std::string order = display_order_words(r);
+    style.row_title = r.device.unit_name + (order.empty() ? "" : " (by " + order + ")");
+    style.column_title = "flag lines by home class, then byte offset";
     style.title = fmt::format("{}{} - home discovery: {} {}s x {} flag lines, {} home class(es)", r.device.name,
                               several ? fmt::format(" (GPU {})", h.device) : "", h.table.units.size(),
                               r.device.unit_name, h.table.lines.size(), h.classes.class_count);

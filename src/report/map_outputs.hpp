@@ -20,6 +20,10 @@ void write_map_outputs(const MapResult& result, OutputSet& out);
 
 // "NVIDIA H100 - same-line, cas, all home classes - one-way median 402.1 ns (range 301.0-611.3)";
 // `flags` says where the flags were ("all home classes", "flags in home class 1", ...).
+// How the display order sorts the units, for axis titles: "side, then
+// group", "GPU, side, then group", "group"; empty in id order.
+std::string display_order_words(const MapResult& result);
+
 std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe probe, const std::string& flags,
                           const Summary& cells);
 

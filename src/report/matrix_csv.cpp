@@ -23,6 +23,25 @@
 
 namespace cumap {
 
+namespace {
+
+// A cell's text: 3 decimals; NaN (and inf) stay empty.
+std::string cell_text(double v) { return std::isfinite(v) ? fmt::format("{:.3f}", v) : std::string(); }
+
+}  // namespace
+
+ValueMatrix as_written(ValueMatrix m) {
+  for (double& v : m.values) {
+    const std::string text = cell_text(v);
+    if (text.empty()) {
+      v = kNaN;
+      continue;
+    }
+    std::from_chars(text.data(), text.data() + text.size(), v);
+  }
+  return m;
+}
+
 std::string matrix_csv(const ValueMatrix& m) {
   // Across devices every id is "g<device>.<unit>" (units.hpp).
   const bool across = ids_span_devices(m.units);
@@ -34,7 +53,7 @@ std::string matrix_csv(const ValueMatrix& m) {
     for (std::size_t c = 0; c < m.size(); ++c) {
       const double v = m.at(r, c);
       out += ',';
-      if (std::isfinite(v)) out += fmt::format("{:.3f}", v);  // NaN (and inf) stay empty
+      out += cell_text(v);
     }
     out += '\n';
   }

@@ -352,6 +352,11 @@ nlohmann::json make_meta(const MapResult& r) {
     j.erase("homes");
   }
   j["maps"] = placements;
+  // The groups the heatmaps separate and name ("S0 GPC1"), in display order:
+  // `cumap render --order` draws them from here.
+  Topology display_groups = r.display_groups;
+  display_groups.details = nlohmann::json::object();
+  j["display_groups"] = to_json(display_groups);
   if (const nlohmann::json gpus = gpus_json(r); !gpus.empty())
     j["gpus"] = gpus;
   return j;

@@ -1,12 +1,20 @@
 #include "report/render_file.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
+#include <limits>
+#include <unordered_map>
 #include <unordered_set>
+#include <tuple>
 
+#include <fmt/format.h>
+
+#include "core/display_layout.hpp"
 #include "core/printable.hpp"
 #include "cumap/error.hpp"
 #include "report/output_directory.hpp"
@@ -15,12 +23,221 @@
 
 namespace cumap {
 
+namespace fs = std::filesystem;
+
 namespace {
 
 bool parse_double(const std::string& text, double& value) {
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   return ec == std::errc() && ptr == end && std::isfinite(value);
+}
+
+std::string shown(const fs::path& path) { return printable_excerpt(path.string(), 120); }
+
+// What a path that is not a regular file is, for a message.
+std::string kind_of(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::directory: return "a directory";
+    case fs::file_type::character: return "a character device";
+    case fs::file_type::block: return "a block device";
+    case fs::file_type::fifo: return "a named pipe";
+    case fs::file_type::socket: return "a socket";
+    default: return "not a regular file";
+  }
+}
+
+// The matrix CSV must be a regular file: a directory or /dev/null is named
+// as what it is, not as missing.
+void check_matrix_file(const fs::path& csv) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(csv, ec);
+  if (status.type() == fs::file_type::not_found)
+    throw UsageError("cannot read matrix CSV " + shown(csv) + ": no such file");
+  if (ec) throw UsageError("cannot read matrix CSV " + shown(csv) + ": " + ec.message());
+  if (status.type() == fs::file_type::directory)
+    throw UsageError("cannot read matrix CSV " + shown(csv) +
+                     ": it is a directory (give one of its matrix CSVs, and the directory as --order)");
+  if (status.type() != fs::file_type::regular)
+    throw UsageError("cannot read matrix CSV " + shown(csv) + ": it is " + kind_of(status.type()) +
+                     ", not a file written by cumap");
+}
+
+// `cumap render` writes PNG only, and never over one of its inputs (the CSV
+// itself, by any path or link): both are refused before any work.
+void check_png_output(const RenderRequest& request) {
+  std::string extension = request.png.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (extension != ".png")
+    throw UsageError("-o " + shown(request.png) + ": cumap render writes PNG only; name the output *.png");
+  check_output_file(request.png);
+  std::error_code ec;
+  const auto same = [&](const fs::path& input) { return fs::equivalent(request.png, input, ec) && !ec; };
+  if (same(request.csv))
+    throw UsageError("-o " + shown(request.png) + " is the input matrix CSV " + shown(request.csv) +
+                     "; writing the PNG would destroy it");
+  if (request.order && same(*request.order))
+    throw UsageError("-o " + shown(request.png) + " is the --order file; writing the PNG would destroy it");
+}
+
+std::string string_or_empty(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+std::optional<PictureRecord> picture_of(const nlohmann::json& meta, const std::string& csv_name) {
+  if (!meta.contains("heatmaps") || !meta["heatmaps"].is_array()) return std::nullopt;
+  for (const nlohmann::json& h : meta["heatmaps"])
+    if (string_or_empty(h, "matrix") == csv_name)
+      return PictureRecord{csv_name,
+                           string_or_empty(h, "heatmap"),
+                           string_or_empty(h, "title"),
+                           string_or_empty(h, "panel_title"),
+                           string_or_empty(h, "value_label"),
+                           string_or_empty(h, "row_title"),
+                           string_or_empty(h, "column_title"),
+                           string_or_empty(h, "colormap")};
+  return std::nullopt;
+}
+
+// Units of `list` (a JSON array of unit ids); UsageError naming `what` otherwise.
+std::vector<int> unit_list(const nlohmann::json& list, const std::string& what) {
+  if (!list.is_array()) throw UsageError(what + " must be an array of unit ids");
+  std::vector<int> units;
+  for (const nlohmann::json& u : list) {
+    if (!u.is_number_integer() || u.get<long long>() < 0 || u.get<long long>() > std::numeric_limits<int>::max())
+      throw UsageError(what + " has an entry that is not a unit id: " + printable_excerpt(u.dump()));
+    units.push_back(u.get<int>());
+  }
+  return units;
+}
+
+// Each unit's side from a list of sides [{"name": "side0", "units": [...]}]
+// (homes' "sides" in meta.json, "sides" of `cumap topology --json`): the
+// number in the name ("g1 side0" across GPUs: 0), else the side's place.
+struct Sides {
+  std::vector<int> units;
+  std::vector<int> side;
+  int count = 0;
+};
+Sides sides_of(const nlohmann::json& list) {
+  Sides sides;
+  if (!list.is_array()) return sides;
+  for (std::size_t s = 0; s < list.size(); ++s) {
+    const std::string name = string_or_empty(list[s], "name");
+    int number = static_cast<int>(s);
+    if (const std::size_t at = name.rfind("side"); at != std::string::npos) {
+      const char* begin = name.data() + at + 4;
+      const char* end = name.data() + name.size();
+      int parsed = 0;
+      if (const auto [ptr, ec] = std::from_chars(begin, end, parsed); ec == std::errc() && ptr == end) number = parsed;
+    }
+    if (!list[s].contains("units")) continue;
+    for (int u : unit_list(list[s]["units"], "a side's \"units\"")) {
+      sides.units.push_back(u);
+      sides.side.push_back(number);
+    }
+    sides.count = std::max(sides.count, number + 1);
+  }
+  return sides;
+}
+
+// The side of each of `units` (0 for a unit no side names).
+std::vector<int> unit_side_for(const std::vector<int>& units, const Sides& sides) {
+  std::unordered_map<int, int> side_of;
+  for (std::size_t i = 0; i < sides.units.size(); ++i) side_of.emplace(sides.units[i], sides.side[i]);
+  std::vector<int> side;
+  for (int u : units) side.push_back(side_of.contains(u) ? side_of.at(u) : 0);
+  return side;
+}
+
+// The order file's units must all be in the matrix: an order for another map is a mistake.
+void check_units_known(const std::string& file, const std::vector<int>& named, const std::vector<int>& units,
+                       const std::string& where) {
+  const std::unordered_set<int> present(units.begin(), units.end());
+  for (int unit : named)
+    if (!present.contains(unit))
+      throw UsageError("order file " + file + " names unit " + std::to_string(unit) + " (" + where +
+                       "), which is not in the matrix");
+}
+
+void check_topology_units(const std::string& file, const Topology& topology, const std::vector<int>& units) {
+  for (const auto& group : topology.groups)
+    check_units_known(file, group.units, units, "group '" + printable_excerpt(group.name) + "'");
+}
+
+// Groups worth drawing: as a run draws them, two or more.
+std::optional<Topology> drawn_groups(const Topology& groups, const std::vector<int>& units) {
+  Topology restricted = restrict_topology(groups, units);
+  if (restricted.groups.size() < 2) return std::nullopt;
+  return restricted;
+}
+
+Topology topology_in(const std::string& file, const nlohmann::json& j) {
+  try {
+    return topology_from_json(j);
+  } catch (const UsageError& e) {
+    throw UsageError("order file " + file + ": " + e.what());
+  }
+}
+
+// A run's meta.json: its display order, and the groups it drew.
+DisplaySpec run_display(const std::string& file, const nlohmann::json& meta, const std::vector<int>& units,
+                        const std::string& csv_name) {
+  DisplaySpec spec;
+  const std::vector<int> display = unit_list(meta["display_order"], "order file " + file + ": \"display_order\"");
+  check_units_known(file, display, units, "in \"display_order\"");
+  spec.order = topology_order({"file", {{"", display}}, {}}, units);  // units it does not name after it, by id
+  if (meta.contains("device")) spec.unit_name = string_or_empty(meta["device"], "unit_name");
+  const nlohmann::json options = meta.value("options", nlohmann::json::object());
+  spec.ordered = options.is_object() && options.contains("ordered") && options["ordered"].is_boolean() &&
+                 options["ordered"].get<bool>();
+  const bool by_index = string_or_empty(options, "order") == "index";
+  const nlohmann::json homes = meta.value("homes", nlohmann::json::object());
+  const Sides sides = homes.is_object() ? sides_of(homes.value("sides", nlohmann::json())) : Sides{};
+
+  Topology groups;
+  if (meta.contains("display_groups")) {
+    groups = topology_in(file, meta["display_groups"]);
+  } else if (!by_index && meta.contains("topology")) {
+    // An older meta.json: the groups the run drew, made again the way it made them.
+    std::vector<int> sorted = display;
+    std::sort(sorted.begin(), sorted.end());
+    groups = side_group_layout(topology_in(file, meta["topology"]), sorted, unit_side_for(sorted, sides),
+                               UnitOrder::Topology)
+                 .groups;
+  }
+  check_topology_units(file, groups, units);
+  spec.groups = drawn_groups(groups, spec.order);
+  if (spec.groups) {
+    const bool has_topology = meta.contains("topology") && meta["topology"].is_object() &&
+                              meta["topology"].contains("groups") && !meta["topology"]["groups"].empty();
+    spec.order_words = sides.count > 1 ? (has_topology ? "side, then group" : "side") : "group";
+  }
+  spec.picture = picture_of(meta, csv_name);
+  return spec;
+}
+
+// A topology JSON: its groups, after its sides where it has two or more.
+DisplaySpec topology_display(const std::string& file, const nlohmann::json& j, const std::vector<int>& units) {
+  DisplaySpec spec;
+  const Topology topology = topology_in(file, j);
+  check_topology_units(file, topology, units);
+  const Sides sides = sides_of(j.value("sides", nlohmann::json()));
+  check_units_known(file, sides.units, units, "in \"sides\"");
+  if (sides.count > 1) {
+    std::vector<int> sorted = units;
+    std::sort(sorted.begin(), sorted.end());
+    const DisplayLayout layout = side_group_layout(topology, sorted, unit_side_for(sorted, sides), UnitOrder::Topology);
+    spec.order = layout.order;
+    spec.groups = drawn_groups(layout.groups, units);
+    spec.order_words = topology.groups.empty() ? "side" : "side, then group";
+  } else {
+    spec.order = topology_order(topology, units);
+    spec.groups = drawn_groups(topology, units);
+    if (spec.groups) spec.order_words = "group";
+  }
+  return spec;
 }
 
 }  // namespace
@@ -39,56 +256,98 @@ std::optional<std::pair<double, double>> parse_scale_spec(const std::string& spe
   return std::pair{lo, hi};
 }
 
-Topology read_order_file(const std::filesystem::path& path, const std::vector<int>& units) {
-  const std::string shown = printable_excerpt(path.string(), 120);
-  std::error_code ec;
-  // A directory opens as a stream on Linux and fails only when read.
-  if (std::filesystem::is_directory(path, ec)) throw UsageError("cannot read order file " + shown + ": it is a directory");
-  std::ifstream in(path);
-  if (!in) throw UsageError("cannot read order file " + shown);
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (in.bad()) throw UsageError("cannot read order file " + shown);
-  if (j.is_discarded()) throw UsageError("order file " + shown + " is not valid JSON");
-  Topology topology;
-  try {
-    topology = topology_from_json(j);
-  } catch (const UsageError& e) {
-    throw UsageError("order file " + shown + ": " + e.what());
-  }
-  const std::unordered_set<int> present(units.begin(), units.end());
-  for (const auto& group : topology.groups)
-    for (int unit : group.units)
-      if (!present.contains(unit))
-        throw UsageError("order file " + shown + " names unit " + std::to_string(unit) + " (group '" +
-                         printable_excerpt(group.name) + "'), which is not in the matrix");
-  return topology;
+nlohmann::json to_json(const std::vector<PictureRecord>& pictures) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const PictureRecord& p : pictures)
+    list.push_back({{"matrix", p.matrix},
+                    {"heatmap", p.heatmap.empty() ? nlohmann::json() : nlohmann::json(p.heatmap)},
+                    {"title", p.title},
+                    {"panel_title", p.panel_title},
+                    {"value_label", p.value_label},
+                    {"row_title", p.row_title},
+                    {"column_title", p.column_title},
+                    {"colormap", p.colormap}});
+  return list;
 }
 
+std::string value_label_for(const fs::path& csv) {
+  return csv.filename().string().starts_with("line-spread-") ? "line spread (ns)" : "one-way latency (ns)";
+}
 
+std::pair<std::string, std::string> map_axis_titles(const std::string& unit_name, bool ordered,
+                                                    const std::string& order) {
+  const std::string unit = unit_name.empty() ? "unit" : unit_name;
+  const std::string by = order.empty() ? "" : " (by " + order + ")";
+  if (ordered) return {"pinging " + unit + " a" + by, "answering " + unit + " b" + by};
+  return {unit + " a" + by, unit + " b" + by};
+}
+
+DisplaySpec read_order(const fs::path& path, const std::vector<int>& units, const std::string& csv_name) {
+  std::error_code ec;
+  fs::path file = path;
+  // A run's output directory: its meta.json.
+  if (fs::is_directory(path, ec)) {
+    file = path / "meta.json";
+    if (!fs::is_regular_file(file, ec))
+      throw UsageError("--order " + shown(path) +
+                       " is a directory without a meta.json (give a run's output directory, its meta.json, or a "
+                       "topology JSON)");
+  }
+  const std::string name = shown(file);
+  std::ifstream in(file);
+  if (!in) throw UsageError("cannot read order file " + name);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (in.bad()) throw UsageError("cannot read order file " + name);
+  if (j.is_discarded()) throw UsageError("order file " + name + " is not valid JSON");
+  if (j.is_object() && j.contains("display_order")) return run_display(name, j, units, csv_name);
+  if (j.is_object() && !j.contains("groups"))
+    throw UsageError("order file " + name +
+                     " is neither a run's meta.json (no \"display_order\") nor a topology JSON (no \"groups\")");
+  return topology_display(name, j, units);
+}
+
+RenderPlan plan_render(const RenderRequest& request) {
+  HeatmapStyle style;
+  style.scale = parse_scale_spec(request.scale);
+  check_matrix_file(request.csv);
+  ValueMatrix matrix = read_matrix_csv(request.csv);
+  const std::string csv_name = request.csv.filename().string();
+
+  DisplaySpec display;
+  if (request.order) display = read_order(*request.order, matrix.units, csv_name);
+  if (!display.order.empty()) matrix = matrix.reordered(display.order);
+  style.groups = display.groups;
+  std::string panel_title;
+  if (const auto& picture = display.picture) {
+    // Drawn as the run drew it.
+    style.title = picture->title;
+    panel_title = picture->panel_title;
+    style.value_label = picture->value_label;
+    style.row_title = picture->row_title;
+    style.column_title = picture->column_title;
+    style.colormap = picture->colormap;
+  } else {
+    style.title = csv_name;
+    style.value_label = value_label_for(request.csv);
+    std::tie(style.row_title, style.column_title) =
+        map_axis_titles(display.unit_name, display.ordered, display.order_words);
+  }
+  if (!request.title.empty()) style.title = request.title;
+  if (!request.colormap.empty()) style.colormap = request.colormap;
+  if (style.colormap.empty()) style.colormap = "viridis";
+  return {HeatmapPanel{panel_title, std::move(matrix)}, std::move(style)};
+}
 
 void render_csv_file(const RenderRequest& request) {
   // Every check comes before the PNG is written: bad input leaves no file.
   // The output path first, so that a typo there costs no parsing.
-  check_output_file(request.png);
-  HeatmapStyle style;
-  style.scale = parse_scale_spec(request.scale);
-  style.colormap = request.colormap;
-  style.title = request.title.empty() ? request.csv.filename().string() : request.title;
-
-  if (!std::filesystem::is_regular_file(request.csv))
-    throw UsageError("cannot read matrix CSV " + printable_excerpt(request.csv.string(), 120) + ": no such file");
-  ValueMatrix matrix = read_matrix_csv(request.csv);
-  if (request.order) {
-    const Topology topology = read_order_file(*request.order, matrix.units);
-    matrix = matrix.reordered(topology_order(topology, matrix.units));
-    style.groups = restrict_topology(topology, matrix.units);
-  }
-
-  const Image image = render_heatmap({HeatmapPanel{"", std::move(matrix)}}, style);
+  check_png_output(request);
+  RenderPlan plan = plan_render(request);
+  const Image image = render_heatmap({std::move(plan.panel)}, plan.style);
   write_png(request.png, image);
 }
 
-void write_png(const std::filesystem::path& path, const Image& image) {
+void write_png(const fs::path& path, const Image& image) {
   // Encoding to memory first means a failed encode never leaves a file, and
   // write_file_atomic makes the rename the only moment the PNG appears.
   write_file_atomic(path, encode_png(image));

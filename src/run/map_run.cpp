@@ -8,7 +8,7 @@
 #include "core/printable.hpp"
 #include "core/units.hpp"
 #include "cumap/error.hpp"
-#include "run/display_layout.hpp"
+#include "core/display_layout.hpp"
 #include "run/home_discovery.hpp"
 
 namespace cumap {

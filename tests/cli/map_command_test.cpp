@@ -48,7 +48,9 @@ std::set<std::string> map_files(const std::vector<std::string>& placements, int 
       names.insert({"matrix-" + p + "-home" + std::to_string(c) + ".csv",
                     "heatmap-" + p + "-home" + std::to_string(c) + ".png"});
   }
-  if (placements.size() > 1) names.insert("heatmap.png");
+  // heatmap.png: every placement's maps on one scale, each class apart and
+  // all together; not for a single map, whose own picture says it all.
+  if (placements.size() > 1 || class_count > 1) names.insert("heatmap.png");
   return names;
 }
 

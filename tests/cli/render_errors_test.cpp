@@ -54,6 +54,55 @@ INSTANTIATE_TEST_SUITE_P(
                       BadRender{"colormap_unknown", kGoodCsv, {"--colormap", "nosuch"}}),
     [](const ::testing::TestParamInfo<BadRender>& info) { return info.param.name; });
 
+// `-o` naming the input (by its own path or through a link) once replaced
+// the CSV with a PNG; `-o x.jpg` wrote PNG bytes into a .jpg. Both are
+// refused before anything is written.
+TEST(cli_Render, OutputThatIsTheInputOrNotAPngIsRefusedAndNothingChanges) {
+  TempDir cwd;
+  write_text(cwd.path() / "in.csv", kGoodCsv);
+  fs::create_symlink("in.csv", cwd.path() / "link.png");
+  const auto before = snapshot(cwd.path());
+  expect_one_usage_line(run_cumap({"render", "in.csv", "-o", "in.csv"}, cwd.path()), "png only");
+  expect_one_usage_line(run_cumap({"render", "in.csv", "-o", "link.png"}, cwd.path()), "is the input matrix csv");
+  expect_one_usage_line(run_cumap({"render", "in.csv", "-o", "x.jpg"}, cwd.path()), "png only");
+  EXPECT_FALSE(fs::exists(cwd.path() / "x.jpg"));
+  EXPECT_EQ(read_text(cwd.path() / "in.csv"), kGoodCsv);
+  EXPECT_EQ(snapshot(cwd.path()), before);
+}
+
+// A directory or /dev/null as the matrix is named as what it is.
+TEST(cli_Render, ADirectoryOrADeviceAsTheMatrixSaysWhatItIs) {
+  TempDir cwd;
+  fs::create_directories(cwd.path() / "run");
+  expect_one_usage_line(run_cumap({"render", "run", "-o", "x.png"}, cwd.path()), "is a directory");
+  expect_one_usage_line(run_cumap({"render", "/dev/null", "-o", "x.png"}, cwd.path()), "character device");
+  EXPECT_FALSE(fs::exists(cwd.path() / "x.png"));
+}
+
+// A run's pictures drawn again from its CSVs with --order DIR (or its
+// meta.json) are the run's own, byte for byte: here a CPU map.
+TEST(cli_Render, OrderDirRedrawsTheRunsHeatmapsExactly) {
+  TempDir cwd;
+  const RunResult run = run_cumap({"--backend", "cpu", "--out", "D", "--iters", "50", "--samples", "3", "--timeout-ms",
+                                   "20000", "--colormap", "magma"},
+                                  cwd.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  int compared = 0;
+  for (const auto& entry : fs::directory_iterator(cwd.path() / "D")) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with("matrix-")) continue;
+    const std::string stem = name.substr(7, name.size() - 7 - 4);
+    for (const std::string order : {"D", "D/meta.json"}) {
+      SCOPED_TRACE(name + " --order " + order);
+      const RunResult r = run_cumap({"render", "D/" + name, "-o", "again.png", "--order", order}, cwd.path());
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(read_text(cwd.path() / "again.png"), read_text(cwd.path() / "D" / ("heatmap-" + stem + ".png")));
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 4);  // same-line and split-line at least
+}
+
 // The same good CSV renders: the failures above are the input's fault.
 TEST(Render, GoodCsvWritesAPng) {
   TempDir cwd;

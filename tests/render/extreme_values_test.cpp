@@ -6,7 +6,12 @@
 #include <gtest/gtest.h>
 
 #include "cumap/render.hpp"
+#include "png_reader.hpp"
 #include "render/color_scale.hpp"
+#include "render/font.hpp"
+#include "render/heatmap_parts.hpp"
+#include "report/render_file.hpp"
+#include "temp_dir.hpp"
 
 namespace cumap {
 namespace {
@@ -62,6 +67,55 @@ TEST(ExtremeScale, TicksAndLabelsStayFiniteAndShort) {
   // Ordinary ranges keep their plain labels.
   EXPECT_EQ(render::format_ticks(render::nice_ticks(180.0, 1030.0)),
             (std::vector<std::string>{"200", "400", "600", "800", "1000"}));
+}
+
+// The colours of the two off-diagonal cells of a 2x2 map read from CSV,
+// drawn and written as `cumap render` does, then decoded from the PNG.
+struct CellColours {
+  Rgb upper;  // row 0, column 1
+  Rgb lower;  // row 1, column 0
+};
+
+class ExtremeFile : public ::testing::Test {
+ protected:
+  CellColours render(const std::string& csv, const std::string& scale = "auto") {
+    RenderRequest r;
+    r.csv = dir_.file("m.csv", csv);
+    r.png = dir_ / "m.png";
+    r.scale = scale;
+    r.title = "t";
+    render_csv_file(r);
+    const Image image = test::read_png(r.png);
+
+    const RenderPlan plan = plan_render(r);
+    render::Font font(render::default_font_path());
+    const render::HeatmapLayout layout = render::plan_heatmap(font, {plan.panel}, plan.style);
+    const render::Rect& panel = layout.panels.at(0);
+    // Near the cell's corner: its centre may carry the value as text.
+    const auto background = [&](int row, int column) {
+      return image.pixel(panel.x + column * layout.cell_width + 2, panel.y + row * layout.cell_height + 2);
+    };
+    return {background(0, 1), background(1, 0)};
+  }
+  test::TempDir dir_;
+};
+
+TEST_F(ExtremeFile, HugeCellsGetBothEndColours) {
+  const CellColours cells = render("unit,0,1\n0,,-1e308\n1,1e308,\n");
+  EXPECT_EQ(cells.upper, colormap("viridis", 0.0));
+  EXPECT_EQ(cells.lower, colormap("viridis", 1.0));
+}
+
+TEST_F(ExtremeFile, HugeScaleCentresOrdinaryCells) {
+  const CellColours cells = render("unit,0,1\n0,,100\n1,200,\n", "-1e308:1e308");
+  EXPECT_EQ(cells.upper, colormap("viridis", 0.5));
+  EXPECT_EQ(cells.lower, colormap("viridis", 0.5));
+}
+
+TEST_F(ExtremeFile, DenormalRangeIsDrawnFlat) {
+  const CellColours cells = render("unit,0,1\n0,,0\n1,4.9406564584124654e-324,\n");
+  EXPECT_EQ(cells.upper, colormap("viridis", 0.5));
+  EXPECT_EQ(cells.lower, colormap("viridis", 0.5));
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ bool overlap(const Rect& a, const Rect& b) {
   return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
 }
 
-TEST(HeatmapLayout, cell_size_follows_unit_count) {
+TEST(layout, cell_size_follows_unit_count) {
   EXPECT_EQ(cell_size(2), 80);  // a 2-unit panel as tall as the colorbar
   EXPECT_EQ(cell_size(4), 80);
   EXPECT_EQ(cell_size(8), 48);
@@ -36,14 +36,14 @@ TEST(HeatmapLayout, cell_size_follows_unit_count) {
   EXPECT_EQ(cell_size(1024), 1);
 }
 
-TEST(HeatmapLayout, label_step_keeps_labels_apart) {
+TEST(layout, label_step_keeps_labels_apart) {
   EXPECT_EQ(label_step(16, 11), 1);
   EXPECT_EQ(label_step(6, 11), 2);
   EXPECT_EQ(label_step(4, 11), 5);
   EXPECT_EQ(label_step(1, 11), 20);
 }
 
-TEST(HeatmapLayout, two_panels_with_groups_fit_without_overlap) {
+TEST(layout, two_panels_with_groups_fit_without_overlap) {
   const HeatmapLayout l = layout_heatmap(typical_input(132, 2, true));
   ASSERT_EQ(l.panels.size(), 2u);
   EXPECT_EQ(l.cell_width, 6);
@@ -70,7 +70,7 @@ TEST(HeatmapLayout, two_panels_with_groups_fit_without_overlap) {
 
 // Home discovery's table: 132 units by 512 lines, groups on both axes, and
 // column labels (byte offsets) longer than the row labels (unit ids).
-TEST(HeatmapLayout, rectangular_table_sizes_each_axis_on_its_own) {
+TEST(layout, rectangular_table_sizes_each_axis_on_its_own) {
   LayoutInput in = typical_input(132, 1, true);
   in.columns = 512;
   in.text.column_label_width = 30;
@@ -79,10 +79,12 @@ TEST(HeatmapLayout, rectangular_table_sizes_each_axis_on_its_own) {
   EXPECT_EQ(l.cell_width, 2);
   EXPECT_EQ(l.panels[0].width, 1024);
   EXPECT_EQ(l.panels[0].height, 792);
-  EXPECT_EQ(l.row_label_step, 5);
-  EXPECT_EQ(l.column_label_step, 10);
-  EXPECT_EQ(l.row_labels[0].width, 20);
-  EXPECT_EQ(l.column_labels[0].height, 30);
+  // Both axes are longer than kLabelEveryUnitUpTo and have groups: their
+  // group names ("S0 GPC1", "home class 0") label them, not every few ids.
+  EXPECT_EQ(l.row_label_step, 0);
+  EXPECT_EQ(l.column_label_step, 0);
+  EXPECT_EQ(l.row_labels[0].width, 0);
+  EXPECT_EQ(l.column_labels[0].height, 0);
   EXPECT_EQ(l.colorbar.height, 792);
   for (const Rect& r : {l.panels[0], l.row_labels[0], l.column_labels[0], l.row_groups[0], l.column_groups[0],
                         l.colorbar, l.colorbar_labels, l.value_label, l.title})
@@ -93,7 +95,66 @@ TEST(HeatmapLayout, rectangular_table_sizes_each_axis_on_its_own) {
   EXPECT_EQ(l.cell_value_px, 0);
 }
 
-TEST(HeatmapLayout, groups_on_one_axis_only) {
+TEST(layout, every_unit_is_labelled_up_to_64_and_groups_label_longer_axes) {
+  for (int units : {2, 8, 32, 50, 64}) {
+    const HeatmapLayout l = layout_heatmap(typical_input(units, 1, true));
+    EXPECT_EQ(l.row_label_step, 1) << units;
+    EXPECT_EQ(l.column_label_step, 1) << units;
+    // Neighbouring labels (8 px digits) do not touch.
+    EXPECT_GE(l.cell_height, 8 + 4) << units;
+    EXPECT_GT(l.row_labels[0].width, 0) << units;
+  }
+  const HeatmapLayout grouped = layout_heatmap(typical_input(132, 1, true));
+  EXPECT_EQ(grouped.row_label_step, 0);
+  EXPECT_EQ(grouped.column_label_step, 0);
+  // Without groups an id-ordered axis keeps a ruler of every few ids.
+  const HeatmapLayout plain = layout_heatmap(typical_input(132, 1, false));
+  EXPECT_EQ(plain.row_label_step, 5);
+  EXPECT_EQ(plain.column_label_step, 5);
+}
+
+TEST(layout, axis_titles_and_legend_sit_outside_the_labels) {
+  LayoutInput in = typical_input(32, 2, true);
+  in.text.axis_title_height = 15;
+  in.text.legend_width = 300;
+  in.text.legend_height = 14;
+  const HeatmapLayout l = layout_heatmap(in);
+  EXPECT_GT(l.row_titles[0].width, 0);
+  EXPECT_EQ(l.row_titles[1].width, 0);  // the second panel shares the first one's rows
+  EXPECT_LE(l.row_titles[0].right(), l.row_groups[0].x);
+  EXPECT_LE(l.row_groups[0].right(), l.row_labels[0].x);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_GE(l.column_titles[i].y, l.column_groups[i].bottom());
+    EXPECT_EQ(l.column_titles[i].height, 15);
+    EXPECT_TRUE(inside(l.column_titles[i], l));
+  }
+  EXPECT_GE(l.legend.y, l.column_titles[0].bottom());
+  EXPECT_TRUE(inside(l.legend, l));
+  EXPECT_TRUE(inside(l.row_titles[0], l));
+}
+
+TEST(layout, panels_wrap_into_rows_that_line_up) {
+  LayoutInput in = typical_input(132, 6, true);
+  in.panels_per_row = 3;
+  in.text.axis_title_height = 15;
+  const HeatmapLayout l = layout_heatmap(in);
+  ASSERT_EQ(l.panels.size(), 6u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(l.panels[i].x, l.panels[i + 3].x);
+    EXPECT_EQ(l.panels[i].y, l.panels[0].y);
+    EXPECT_EQ(l.panels[i + 3].y, l.panels[3].y);
+    EXPECT_FALSE(overlap(l.panel_titles[i + 3], l.column_titles[i]));
+  }
+  EXPECT_GT(l.panel_titles[3].y, l.column_titles[0].bottom());
+  // Each row of panels labels its rows once, on its first panel.
+  EXPECT_GT(l.row_groups[3].width, 0);
+  EXPECT_EQ(l.row_groups[4].width, 0);
+  EXPECT_GT(l.colorbar.x, l.panels[2].right());
+  for (const Rect& r : l.panels) EXPECT_TRUE(inside(r, l));
+  EXPECT_TRUE(inside(l.column_titles[5], l));
+}
+
+TEST(layout, groups_on_one_axis_only) {
   LayoutInput in = typical_input(8, 1, false);
   in.columns = 64;
   in.text.column_group_label_height = 12;
@@ -103,7 +164,7 @@ TEST(HeatmapLayout, groups_on_one_axis_only) {
   EXPECT_GE(l.height, l.column_groups[0].bottom());
 }
 
-TEST(HeatmapLayout, wide_title_widens_the_picture) {
+TEST(layout, wide_title_widens_the_picture) {
   LayoutInput in = typical_input(4, 1, false);
   in.text.title_width = 2000;
   const HeatmapLayout l = layout_heatmap(in);
@@ -111,7 +172,7 @@ TEST(HeatmapLayout, wide_title_widens_the_picture) {
   EXPECT_TRUE(inside(l.title, l));
 }
 
-TEST(HeatmapLayout, small_maps_keep_a_readable_colorbar_and_large_ones_stay_bounded) {
+TEST(layout, small_maps_keep_a_readable_colorbar_and_large_ones_stay_bounded) {
   const HeatmapLayout small = layout_heatmap(typical_input(4, 1, false));
   EXPECT_GE(small.colorbar.height, 160);
   EXPECT_TRUE(inside(small.colorbar, small));
@@ -121,7 +182,7 @@ TEST(HeatmapLayout, small_maps_keep_a_readable_colorbar_and_large_ones_stay_boun
   EXPECT_LT(large.height, 1300);
 }
 
-TEST(HeatmapLayout, cell_size_never_grows_with_more_units) {
+TEST(layout, cell_size_never_grows_with_more_units) {
   for (int n = 1; n < 2048; ++n) EXPECT_LE(cell_size(n + 1), cell_size(n)) << n;
 }
 
@@ -175,14 +236,14 @@ TEST_P(SmallLayout, cells_are_large_enough_for_values) {
   EXPECT_GE(l.panels[0].height, 160) << "a tiny map should not be dwarfed by its colorbar";
 }
 
-INSTANTIATE_TEST_SUITE_P(Units, SmallLayout, ::testing::Values(2, 4, 8), ::testing::PrintToStringParamName());
+INSTANTIATE_TEST_SUITE_P(units, SmallLayout, ::testing::Values(2, 4, 8));
 
-TEST(HeatmapLayout, small_cells_show_no_values) {
+TEST(layout, small_cells_show_no_values) {
   EXPECT_EQ(layout_heatmap(typical_input(12, 1, false)).cell_value_px, 0);
   EXPECT_EQ(layout_heatmap(typical_input(132, 2, true)).cell_value_px, 0);
 }
 
-TEST(HeatmapLayout, content_is_centred_under_a_wider_title) {
+TEST(layout, content_is_centred_under_a_wider_title) {
   LayoutInput in = typical_input(2, 1, false);
   in.text.title_width = 900;
   const HeatmapLayout l = layout_heatmap(in);

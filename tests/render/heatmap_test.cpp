@@ -6,10 +6,12 @@
 
 #include "cumap/error.hpp"
 #include "cumap/render.hpp"
+#include "report/render_file.hpp"
 #include "png_reader.hpp"
 #include "render/colormap_tables.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
+#include "temp_dir.hpp"
 
 namespace cumap {
 namespace {
@@ -46,13 +48,14 @@ Topology four_groups(int n) {
 
 struct Drawn {
   render::HeatmapLayout layout;
-  Image image;  // decoded from the encoded PNG
+  Image image;  // decoded from the written PNG
 };
 
-Drawn draw(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style) {
+Drawn draw(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style, const test::TempDir& dir) {
   render::Font font(render::default_font_path());
   Drawn drawn{render::plan_heatmap(font, panels, style), {}};
-  drawn.image = test::decode_png(encode_png(render_heatmap(panels, style)));
+  write_png(dir / "map.png", render_heatmap(panels, style));
+  drawn.image = test::read_png(dir / "map.png");
   return drawn;
 }
 
@@ -83,10 +86,11 @@ class Heatmap : public ::testing::Test {
   static constexpr int kUnits = 132;
   std::vector<HeatmapPanel> panels_;
   HeatmapStyle style_;
+  test::TempDir dir_;
 };
 
 TEST_F(Heatmap, png_has_the_layouts_size) {
-  const Drawn d = draw(panels_, style_);
+  const Drawn d = draw(panels_, style_, dir_);
   EXPECT_EQ(d.image.width, d.layout.width);
   EXPECT_EQ(d.image.height, d.layout.height);
   EXPECT_EQ(d.layout.cell_width, 6);
@@ -98,7 +102,7 @@ TEST_F(Heatmap, cells_have_exactly_their_colormap_color) {
   style_.colormap = "magma";
   panels_[0].matrix.at(3, 7) = 300.0;   // the middle of the fixed scale
   panels_[1].matrix.at(20, 2) = 900.0;  // above the scale: clamped to the top
-  const Drawn d = draw(panels_, style_);
+  const Drawn d = draw(panels_, style_, dir_);
   EXPECT_EQ(cell_center(d, 0, 3, 7), colormap("magma", 0.5));
   EXPECT_EQ(cell_center(d, 1, 20, 2), colormap("magma", 1.0));
   for (int r : {0, 50, 131})
@@ -110,7 +114,7 @@ TEST_F(Heatmap, cells_have_exactly_their_colormap_color) {
 }
 
 TEST_F(Heatmap, diagonal_and_missing_cells_are_gray) {
-  const Drawn d = draw(panels_, style_);
+  const Drawn d = draw(panels_, style_, dir_);
   for (int i : {0, 33, 131}) {
     EXPECT_EQ(cell_center(d, 0, i, i), kMissingGray);
     EXPECT_EQ(cell_center(d, 1, i, i), kMissingGray);
@@ -120,7 +124,7 @@ TEST_F(Heatmap, diagonal_and_missing_cells_are_gray) {
 }
 
 TEST_F(Heatmap, colorbar_runs_through_the_colormap_in_order) {
-  const Drawn d = draw(panels_, style_);
+  const Drawn d = draw(panels_, style_, dir_);
   const render::Rect& bar = d.layout.colorbar;
   const auto& table = render::kViridis;
   int previous = static_cast<int>(table.size());
@@ -139,7 +143,7 @@ TEST_F(Heatmap, colorbar_runs_through_the_colormap_in_order) {
 }
 
 TEST_F(Heatmap, separators_mark_group_boundaries) {
-  const Drawn d = draw(panels_, style_);
+  const Drawn d = draw(panels_, style_, dir_);
   const render::Rect& p = d.layout.panels[0];
   const int boundary = p.x + (kUnits / 4) * d.layout.cell_width;  // first cell of GPC1
   EXPECT_EQ(d.image.pixel(boundary, p.y + 10 * d.layout.cell_height + 2), render::kSeparator);
@@ -147,31 +151,56 @@ TEST_F(Heatmap, separators_mark_group_boundaries) {
 }
 
 TEST_F(Heatmap, text_regions_hold_ink) {
-  const Drawn d = draw(panels_, style_);
+  style_.row_title = "SM a (by group)";
+  style_.column_title = "SM b (by group)";
+  const Drawn d = draw(panels_, style_, dir_);
   const auto& l = d.layout;
   EXPECT_GT(non_white_pixels(d.image, l.title), 50);
   EXPECT_GT(non_white_pixels(d.image, l.panel_titles[0]), 30);
   EXPECT_GT(non_white_pixels(d.image, l.panel_titles[1]), 30);
-  EXPECT_GT(non_white_pixels(d.image, l.row_labels[0]), 100);
-  EXPECT_GT(non_white_pixels(d.image, l.column_labels[0]), 100);
-  EXPECT_GT(non_white_pixels(d.image, l.column_labels[1]), 100);
   EXPECT_GT(non_white_pixels(d.image, l.row_groups[0]), 20);
   EXPECT_GT(non_white_pixels(d.image, l.column_groups[0]), 20);
+  EXPECT_GT(non_white_pixels(d.image, l.column_groups[1]), 20);
+  EXPECT_GT(non_white_pixels(d.image, l.row_titles[0]), 30);
+  EXPECT_GT(non_white_pixels(d.image, l.column_titles[0]), 30);
+  EXPECT_GT(non_white_pixels(d.image, l.column_titles[1]), 30);
   EXPECT_GT(non_white_pixels(d.image, l.colorbar_labels), 30);
   EXPECT_GT(non_white_pixels(d.image, l.value_label), 30);
+  EXPECT_GT(non_white_pixels(d.image, l.legend), 30);
   // Text is anti-aliased: some of the ink is neither white nor full ink.
   int partial = 0;
-  for (int y = l.row_labels[0].y; y < l.row_labels[0].bottom(); ++y)
-    for (int x = l.row_labels[0].x; x < l.row_labels[0].right(); ++x) {
+  for (int y = l.row_groups[0].y; y < l.row_groups[0].bottom(); ++y)
+    for (int x = l.row_groups[0].x; x < l.row_groups[0].right(); ++x) {
       const Rgb c = d.image.pixel(x, y);
       if (c.r > 60 && c.r < 230) ++partial;
     }
   EXPECT_GT(partial, 20);
 }
 
+// 132 units with groups: the group names label the axes, not every few ids.
+TEST_F(Heatmap, long_axes_with_groups_show_group_names_not_ids) {
+  const Drawn d = draw(panels_, style_, dir_);
+  EXPECT_EQ(d.layout.row_label_step, 0);
+  EXPECT_EQ(d.layout.column_labels[0].height, 0);
+  EXPECT_EQ(d.layout.row_labels[0].width, 0);
+}
+
+TEST_F(Heatmap, the_gray_legend_says_what_gray_means) {
+  // Panel 1 has a missing pair (5, 9): gray there is more than the diagonal.
+  render::Font font(render::default_font_path());
+  EXPECT_EQ(render::gray_legend(render::map_grids(panels_, style_)),
+            "gray: a unit with itself (the diagonal), or no value (not measured or timed out)");
+  const std::vector<HeatmapPanel> complete{panels_[0]};
+  EXPECT_EQ(render::gray_legend(render::map_grids(complete, style_)), "gray: a unit with itself (the diagonal)");
+  // The legend's swatch is the gray of the cells.
+  const Drawn d = draw(panels_, style_, dir_);
+  const render::Rect& legend = d.layout.legend;
+  EXPECT_EQ(d.image.pixel(legend.x + legend.height / 2, legend.y + legend.height / 2), kMissingGray);
+}
+
 TEST_F(Heatmap, without_groups_there_are_no_separators_or_group_names) {
   style_.groups.reset();
-  const Drawn d = draw(panels_, style_);
+  const Drawn d = draw(panels_, style_, dir_);
   EXPECT_EQ(d.layout.column_groups[0].height, 0);
   const render::Rect& p = d.layout.panels[0];
   for (int x = p.x; x < p.right(); ++x)
@@ -180,7 +209,7 @@ TEST_F(Heatmap, without_groups_there_are_no_separators_or_group_names) {
 
 TEST_F(Heatmap, thousand_units_fit_one_pixel_a_cell) {
   const std::vector<HeatmapPanel> big{HeatmapPanel{"1024", random_matrix(1024, 3)}};
-  const Drawn d = draw(big, style_);
+  const Drawn d = draw(big, style_, dir_);
   EXPECT_EQ(d.layout.cell_width, 1);
   EXPECT_EQ(d.image.width, d.layout.width);
   EXPECT_EQ(cell_center(d, 0, 1000, 1000), kMissingGray);

@@ -7,7 +7,7 @@
 
 #include "run/home_discovery.hpp"
 #include "run/measure_placement.hpp"
-#include "run/display_layout.hpp"
+#include "core/display_layout.hpp"
 #include "plan/planner.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"

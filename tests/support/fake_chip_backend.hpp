@@ -38,7 +38,27 @@ struct FakeChip {
   // for unit 0, as when a busy CPU preempts the probing thread for a while.
   std::uint64_t slow_stretch_lines = 0;
   double slow_stretch_factor = 1.0;
+  Topology topology;  // what topology() reports; none by default
 };
+
+// An H100's twelve GPCs (8, 16, 16, 16, 16, 16, 18, 18 and four of 2 SMs)
+// over 132 units, each GPC on one side as on the H100: the fake's sides are
+// the units' parity, so side 0 (even units) holds GPC0, 4, 5, 6 and 8-11,
+// side 1 (odd units) GPC1, 2, 3 and 7.
+inline Topology h100_like_topology() {
+  Topology t;
+  t.source = "fake";
+  t.groups.resize(12);
+  for (int g = 0; g < 12; ++g) t.groups[static_cast<std::size_t>(g)].name = "GPC" + std::to_string(g);
+  const auto deal = [&](int first_unit, const std::vector<std::pair<int, int>>& gpc_sizes) {
+    int unit = first_unit;
+    for (const auto& [gpc, size] : gpc_sizes)
+      for (int i = 0; i < size; ++i, unit += 2) t.groups[static_cast<std::size_t>(gpc)].units.push_back(unit);
+  };
+  deal(0, {{0, 8}, {4, 16}, {5, 16}, {6, 18}, {8, 2}, {9, 2}, {10, 2}, {11, 2}});
+  deal(1, {{1, 16}, {2, 16}, {3, 16}, {7, 18}});
+  return t;
+}
 
 class FakeChipBackend final : public Backend {
  public:
@@ -82,7 +102,7 @@ class FakeChipBackend final : public Backend {
     c.default_lines_per_class = 2;
     return c;
   }
-  Topology topology() override { return {}; }
+  Topology topology() override { return chip_.topology; }
 
   LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn&) override {
     for (const UnitRef& u : plan.units)

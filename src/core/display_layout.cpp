@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "run/display_layout.hpp"
+#include "core/display_layout.hpp"
 
 namespace cumap {
 
