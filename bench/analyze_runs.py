@@ -3,7 +3,7 @@
 well they agree, matching home classes by the units near them (class numbers
 are labels, not ids) and comparing maps cell by cell by unit id.
 
-usage: bench/analyze_wave2.py DIR_A DIR_B
+usage: bench/analyze_runs.py DIR_A DIR_B
 Prints, per placement: the headline's Pearson r and median |relative
 difference|; per matched class the same; the sides' adjusted Rand index; the
 structure tables side by side with their relative difference."""
