@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How many flag lines per home class a map needs, and whether correcting
-each value by its line's home-table entries does better (issue #11).
+each value by its line's home-table entries does better.
 
 usage: analyze_lines.py RUN_A RUN_B [RUN_C ...]
 RUN_x: cumap output directories of one chip, measured with many lines per

@@ -3,16 +3,23 @@
 # git; name it in the device tool's `carry`): the binaries built here, the
 # non-system shared libraries they load (the device image lacks Debian's
 # libpng, freetype, libcsv, fmt, libgomp, brotli) and DejaVu Sans. There:
-#   export LD_LIBRARY_PATH=$PWD/.carry/lib CUMAP_FONT=$PWD/.carry/DejaVuSans.ttf
-#   .carry/bin/cuda_device_tests; bench/<script>.sh .carry/bin $OUT/run
+#   bench/device.sh tests reference     (finds .carry/bin, .carry/lib and the font itself)
 # usage: bench/pack-for-device.sh [BUILD_DIR] [DEST]
+# Binaries are found by name anywhere under BUILD_DIR, so the test folders'
+# layout does not matter; those not built (bench_harness_vs_minimal without
+# CUDA, say) are left out with a note.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$(realpath "${1:-$root/build}")
 dest=$(realpath -m "${2:-$root/.carry}")
 rm -rf "$dest" && mkdir -p "$dest/bin" "$dest/lib"
-bins=("$build/cumap" "$build/tests/backends/cuda/cuda_device_tests" "$build/tests/backends/cuda/dsm_device_tests"
-      "$build/bench/compare/bench_compare" "$build/bench/compare/bench_floor" "$build/bench/engine/bench_engine")
+names=(cumap cuda_device_tests dsm_device_tests conformance_tests
+       bench_compare bench_floor bench_engine bench_harness_vs_minimal)
+bins=()
+for n in "${names[@]}"; do
+  f=$(find "$build" -type f -name "$n" -perm -u+x -not -path '*/CMakeFiles/*' | head -1)
+  if [[ -n $f ]]; then bins+=("$f"); else echo "pack-for-device: $n not built, left out"; fi
+done
 cp "${bins[@]}" "$dest/bin/"
 # Every library the binaries load except the C runtime itself and the driver.
 for b in "${bins[@]}"; do ldd "$b"; done | awk '/=> \// { print $3 }' | sort -u |

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Checks the user documents against bench/: run from the repository root.
+
+  python3 bench/check_docs.py
+
+1. README.md has at most 200 lines.
+2. README.md and docs/*.md say nothing of chip letters, issues, what was
+   done before, sessions or waves (a grep, as the review asks).
+3. Every file git tracks under bench/ is named in bench/README.md.
+4. Every number in README.md and docs/*.md (outside code spans, links, dates
+   and serials) appears as a number in bench/RESULTS.md. Numbers that are
+   settings of the tool rather than measurements (defaults, sizes, limits)
+   are listed in SETTINGS below, each with where it comes from, and printed;
+   anything else that does not trace is printed and fails the check.
+Exit 0 when all hold, 1 otherwise.
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+# Numbers in the documents that are settings or versions, not measured
+# figures, so RESULTS.md need not hold them: each with where it comes from.
+SETTINGS = {
+    "130": "exit code of an interrupted run",
+    "90": "compute capability 9.0 written as a CMake architecture; the 90 % class recheck threshold",
+    "5.2": "the version of Debian's hipcc CI builds with",
+}
+
+NARRATIVE = re.compile(r"chip [A-Z]\b|issue|before|former|session|wave")
+NUMBER = re.compile(r"(?<![\w.])[−-]?\d+(?: \d{3})*(?:\.\d+)?")
+
+
+def numbers(text):
+    """Numbers of running text: code spans, link targets, dates, serials and
+    commit hashes removed first."""
+    text = re.sub(r"```.*?```", " ", text, flags=re.S)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    text = re.sub(r"\d{4}-\d{2}-\d{2}", " ", text)
+    text = re.sub(r"\b\d{13}\b", " ", text)
+    text = re.sub(r"\b[0-9a-f]{7}\b", " ", text)
+    out = []
+    for m in NUMBER.finditer(text):
+        n = m.group(0).replace("−", "-").replace(" ", "")
+        out.append((n, text[max(0, m.start() - 40):m.end() + 20].replace("\n", " ")))
+    return out
+
+
+def main():
+    ok = True
+    root = Path(".")
+    docs = [root / "README.md"] + sorted((root / "docs").glob("*.md"))
+
+    lines = len((root / "README.md").read_text().splitlines())
+    print(f"README.md: {lines} lines")
+    if lines > 200:
+        ok = False
+        print("  more than 200")
+
+    for d in docs:
+        for i, line in enumerate(d.read_text().splitlines(), 1):
+            if NARRATIVE.search(line):
+                ok = False
+                print(f"narrative? {d}:{i}: {line.strip()}")
+
+    tracked = subprocess.run(["git", "ls-files", "bench"], capture_output=True, text=True, check=True).stdout.split()
+    readme = (root / "bench/README.md").read_text()
+    unnamed = [f for f in tracked if f"`{f[len('bench/'):]}`" not in readme]
+    print(f"bench/: {len(tracked)} files tracked, {len(tracked) - len(unnamed)} named in bench/README.md")
+    for f in unnamed:
+        ok = False
+        print(f"  not named: {f}")
+
+    results = (root / "bench/RESULTS.md").read_text()
+    known = {n.replace("−", "-").replace(" ", "") for n in NUMBER.findall(results)}
+    known |= {n.lstrip("+-") for n in known}
+    checked = untraced = 0
+    for d in docs:
+        for n, context in numbers(d.read_text()):
+            checked += 1
+            if n in known or n.lstrip("+-") in known:
+                continue
+            if n in SETTINGS:
+                print(f"setting, not a figure: {n} in {d} ({SETTINGS[n]})")
+                continue
+            untraced += 1
+            ok = False
+            print(f"untraced number {n} in {d}: ...{context}...")
+    print(f"numbers: {checked} checked in README.md and docs/, {untraced} not in bench/RESULTS.md")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
