@@ -38,6 +38,51 @@ constexpr std::uint64_t kFlagOffsetAlignment = 128;  // one cache line of every 
 constexpr std::uint64_t kMaxFlagOffset = std::uint64_t{1} << 30;
 constexpr std::size_t kMaxTitleChars = 200;  // one line across the picture
 
+// The key meta.json records each map option under (to_json(Options)): with
+// --resume DIR the options typed are compared by it with the earlier run's,
+// and the others are taken from it. Not recorded: --out, --quiet, --resume
+// and --max-streams (where and how loudly, and the hip backend's queues).
+const std::map<std::string, std::string> kRecordedAs{
+    {"--backend", "backend"},
+    {"--device", "device"},
+    {"--unit", "hip_unit"},
+    {"--devices", "devices"},
+    {"--units", "units_spec"},
+    {"--home-lines", "home_lines"},
+    {"--home-chain", "home_chain"},
+    {"--home-stride", "home_stride"},
+    {"--flag-offset", "flag_offset"},
+    {"--flag-on", "flag_on"},
+    {"--same-line", "placements"},
+    {"--split-line", "placements"},
+    {"--cross-home", "placements"},
+    {"--iters", "iters"},
+    {"--samples", "samples"},
+    {"--warmup", "warmup"},
+    {"--timeout-ms", "timeout_ms"},
+    {"--ordered", "ordered"},
+    {"--schedule", "schedule"},
+    {"--concurrency", "concurrency"},
+    {"--check-pairs", "check_pairs"},
+    {"--via", "via"},
+    {"--no-line-correction", "line_correction"},
+    {"--flush-cache", "flush_cache"},
+    {"--rotating-count", "rotating_count"},
+    {"--l2-persist", "l2_persist"},
+    {"--probe", "probe"},
+    {"--order", "order"},
+    {"--colormap", "colormap"},
+};
+
+// The recorded map options the user typed, by flag (see kRecordedAs).
+std::map<std::string, std::string> typed_recorded_options(const CLI::App& app) {
+  std::map<std::string, std::string> typed;
+  for (const CLI::Option* option : app.get_options())
+    if (option->count() > 0)
+      if (const auto it = kRecordedAs.find(option->get_name()); it != kRecordedAs.end()) typed.insert(*it);
+  return typed;
+}
+
 // Enum-valued options are read as text and mapped after parsing: Debian's
 // CLI11 2.1 cannot bind enums directly under C++20. Names are lowercase
 // only, all of them alike: "CPU" is as unknown as "VIRIDIS".
@@ -93,6 +138,7 @@ DeviceFlags add_device_options(CLI::App& app, Options& o, Choices& c) {
 struct HomeFlags {
   CLI::Option* units = nullptr;
   CLI::Option* devices = nullptr;
+  CLI::Option* out = nullptr;
 };
 HomeFlags add_home_options(CLI::App& app, Options& o, Choices& c) {
   HomeFlags f;
@@ -115,7 +161,7 @@ HomeFlags add_home_options(CLI::App& app, Options& o, Choices& c) {
   app.add_option("--flag-offset", c.flag_offset,
                  "move the flag arena by BYTES (a multiple of 128, at most 1 GiB)")
       ->capture_default_str();
-  app.add_option("--out", o.out_dir, "output directory")->capture_default_str();
+  f.out = app.add_option("--out", o.out_dir, "output directory")->capture_default_str();
   app.add_flag("--quiet,-q", o.quiet, "no progress, no summary");
   return f;
 }
@@ -127,6 +173,7 @@ struct MapFlags {
   CLI::Option* concurrency = nullptr;
   CLI::Option* lines_per_class = nullptr;
   CLI::Option* iters = nullptr;
+  CLI::Option* resume = nullptr;
 };
 
 MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line, bool& split_line, bool& cross_home) {
@@ -155,7 +202,8 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
   app.add_flag("!--no-line-correction", o.line_correction,
                "maps show the measured medians as they are, without subtracting what the home table predicts "
                "for each flag line");
-  app.add_option("--resume", o.resume_dir, "continue the interrupted run in DIR (same options), measuring only the missing pairs");
+  f.resume = app.add_option("--resume", o.resume_dir,
+                            "continue the interrupted run in DIR with its options, measuring only the missing pairs");
   app.add_flag("--flush-cache", o.flush_cache, "flush L2 before each round (AMD: also the instruction cache)");
   f.lines_per_class = app.add_option("--rotating-count", c.lines_per_class,
                                     "flag lines every pair uses in every home class; cells are the median over "
@@ -265,6 +313,26 @@ void reject_top_level_options(const CLI::App& app, const std::string& what,
   }
 }
 
+// --resume DIR: a directory named (an unset shell variable is not the
+// current directory), and the output directory is DIR itself.
+void check_resume_flags(const Options& o, const MapFlags& given) {
+  const std::string& dir = o.resume_dir.native();
+  if (dir.empty()) throw UsageError("--resume must name the output directory of an earlier run (it is empty)");
+  if (has_control_character(dir))
+    throw UsageError(fmt::format("--resume '{}': a path with control characters is not accepted",
+                                 printable_excerpt(dir)));
+  if (given.home.out->count() == 0) return;
+  // "D", "D/" and "./D" are one directory; so are two names of an existing one.
+  const auto normal = [](const std::filesystem::path& p) { return (p / "").lexically_normal(); };
+  std::error_code ec;
+  const bool same =
+      normal(o.out_dir) == normal(o.resume_dir) || std::filesystem::equivalent(o.out_dir, o.resume_dir, ec);
+  if (!same)
+    throw UsageError(fmt::format("--out '{}' with --resume '{}': a resumed run completes the files in its --resume "
+                                 "directory; leave out --out",
+                                 printable_excerpt(o.out_dir.native()), printable_excerpt(dir)));
+}
+
 }  // namespace
 
 // 64 Ki lines: an 8 MiB arena, already larger than most L2 slices' share of
@@ -305,12 +373,10 @@ void validate_options(const Options& o) {
     throw UsageError(fmt::format("--flag-offset must be a multiple of {} and at most 1 GiB (got {})",
                                  kFlagOffsetAlignment, o.flag_offset));
   if (o.device < 0) throw UsageError(fmt::format("--device must not be negative (got {})", o.device));
+  // The command line takes only these names; an earlier run's meta.json (--resume) may hold anything.
+  if (!kColormaps.contains(o.colormap))
+    throw UsageError(fmt::format("--colormap '{}' is not viridis, magma or cividis", printable_excerpt(o.colormap)));
   check_output_path("--out", o.out_dir);
-  if (!o.resume_dir.empty()) {
-    if (has_control_character(o.resume_dir.native()))
-      throw UsageError(fmt::format("--resume '{}': a path with control characters is not accepted",
-                                   printable_excerpt(o.resume_dir.native())));
-  }
 }
 
 Command parse_command_line(int argc, char** argv) {
@@ -414,7 +480,10 @@ Command parse_command_line(int argc, char** argv) {
 
   check_device_options(map.options, map_device);
   check_home_flags(map_flags.home, map_device, map.options, "map every unit");
-  if (map_flags.flag_on->count() > 0 && map_flags.home.devices->count() == 0)
+  const bool resuming = map_flags.resume->count() > 0;
+  // Resuming, the options not typed are the earlier run's (resumed_options):
+  // what depends on them is checked there.
+  if (map_flags.flag_on->count() > 0 && map_flags.home.devices->count() == 0 && !resuming)
     throw UsageError("--flag-on chooses whose memory holds the flags of pairs across GPUs: it needs --devices");
   if (map_flags.concurrency->count() > 0 && map.options.concurrency < 1)
     throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", map.options.concurrency));
@@ -426,7 +495,12 @@ Command parse_command_line(int argc, char** argv) {
     map.options.cross_home = true;
     map.options.placements.push_back(Placement::CrossHome);
   }
-  validate_options(map.options);
+  if (resuming) {
+    check_resume_flags(map.options, map_flags);
+    map.typed = typed_recorded_options(app);
+  } else {
+    validate_options(map.options);
+  }
   map.command_line = join_argv(argc, argv);
   return map;
 }

@@ -57,14 +57,21 @@ int run_map(const MapCommand& command) {
   Options o = command.options;
   std::optional<ResumedRun> resumed;
   if (!o.resume_dir.empty()) {
-    resumed = load_resumed_run(o);
-    o.out_dir = o.resume_dir;  // a resumed run completes the files where they are
+    resumed = load_resumed_run(o.resume_dir);
+    // The earlier run's options; those typed here must agree with them.
+    o = resumed_options(*resumed, o, command.typed);
+    if (resumed->complete()) {
+      // Nothing to measure: the files stay exactly as they are.
+      if (!o.quiet) fmt::print("cumap: the run in {} is complete; nothing to measure\n", o.resume_dir.string());
+      return kExitOk;
+    }
   }
   RunInfo run;
   RunClock clock(run);
   OpenedBackend opened = open_backend(o, 2);
   o.device = opened.device_index;
   const MapSettings settings = map_settings(o, opened.device, opened.capabilities);
+  if (resumed) check_resumed_pairs(*resumed, opened.units, settings, o);
 
   OutputDirectory out(o.out_dir);
   if (!o.quiet) warn_of_neighbours(opened.device);

@@ -1,4 +1,6 @@
 // The parser alone (no binary, no backend): what valid new options put into Options.
+#include <map>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -54,6 +56,45 @@ TEST(cli_CommandLine, LimitsAreInclusive) {
   EXPECT_EQ(map_options({"--timeout-ms", "3600000"}).timeout_ms, 3600000.0);
   EXPECT_THROW(parse({"--timeout-ms", "3600000.5"}), UsageError);
   EXPECT_THROW(parse({"--flag-offset", "+128"}), UsageError);
+}
+
+// --resume DIR takes the earlier run's options; the parser says which ones
+// the user typed (by flag, with the key meta.json records them under).
+TEST(cli_CommandLine, ResumeKnowsWhichOptionsWereTyped) {
+  const Command c = parse({"--resume", "D", "--iters", "5", "--quiet", "--same-line"});
+  ASSERT_TRUE(std::holds_alternative<MapCommand>(c));
+  const MapCommand& map = std::get<MapCommand>(c);
+  EXPECT_EQ(map.typed, (std::map<std::string, std::string>{{"--iters", "iters"}, {"--same-line", "placements"}}));
+  EXPECT_EQ(map.options.resume_dir, "D");
+}
+
+TEST(cli_CommandLine, EveryRecordedOptionIsKnownByItsFlag) {
+  const Command c = parse({"--resume", "D", "--backend", "auto", "--unit", "cu", "--devices", "0", "--units", "0-1",
+                           "--home-lines", "64", "--home-chain", "8", "--home-stride", "4224", "--flag-offset", "0",
+                           "--flag-on", "both", "--same-line", "--split-line", "--cross-home", "--iters", "5",
+                           "--samples", "1", "--warmup", "1", "--timeout-ms", "100", "--ordered", "--schedule",
+                           "serial", "--concurrency", "1", "--check-pairs", "1", "--via", "global",
+                           "--no-line-correction", "--flush-cache", "--rotating-count", "1", "--l2-persist", "--probe",
+                           "cas", "--order", "index", "--colormap", "viridis"});
+  ASSERT_TRUE(std::holds_alternative<MapCommand>(c));
+  std::set<std::string> keys;
+  for (const auto& [flag, key] : std::get<MapCommand>(c).typed) keys.insert(key);
+  keys.insert("device");  // --device, which --devices excludes
+  const nlohmann::json recorded = to_json(Options{});
+  for (const auto& [key, value] : recorded.items()) {
+    // Where and how loudly; a limit no flag sets; cross_home, which follows
+    // placements (--cross-home is compared as the placements it makes).
+    if (key == "out_dir" || key == "quiet" || key == "check_max_rel_diff" || key == "cross_home") continue;
+    EXPECT_TRUE(keys.contains(key)) << key << " is recorded but no typed flag maps to it";
+  }
+}
+
+TEST(cli_CommandLine, ResumeNamesADirectoryAndWritesOnlyThere) {
+  EXPECT_THROW(parse({"--resume", ""}), UsageError);  // an unset shell variable
+  EXPECT_THROW(parse({"--resume", "D", "--out", "E"}), UsageError);
+  EXPECT_EQ(map_options({"--resume", "D", "--out", "./D/"}).resume_dir, "D");
+  // Checks that need the earlier run's options wait for them.
+  EXPECT_NO_THROW(parse({"--resume", "D", "--rotating-count", "1024"}));
 }
 
 TEST(cli_CommandLine, DeviceZeroOnCpuAndUnitOnHipAreFine) {

@@ -118,7 +118,11 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"flag_offset_negative", {"--flag-offset", "-128"}, "--flag-offset"},
                       BadInput{"flag_offset_over_1gib", {"--flag-offset", "1073741952"}, "--flag-offset"},
                       BadInput{"flag_offset_not_a_number", {"--flag-offset", "4k"}, "--flag-offset"},
-                      BadInput{"flag_offset_huge", {"--flag-offset", "99999999999999999999999"}, "--flag-offset"}),
+                      BadInput{"flag_offset_huge", {"--flag-offset", "99999999999999999999999"}, "--flag-offset"},
+                      // An unset shell variable is not the current directory...
+                      BadInput{"resume_empty", {"--resume", ""}, "--resume"},
+                      // ... and a resumed run writes only into its own directory.
+                      BadInput{"resume_with_another_out", {"--resume", "earlier"}, "--out"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 
 // A GPU backend that is not built, or has no device, is a usage error too;
