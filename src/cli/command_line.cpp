@@ -38,6 +38,57 @@ constexpr std::uint64_t kFlagOffsetAlignment = 128;  // one cache line of every 
 constexpr std::uint64_t kMaxFlagOffset = std::uint64_t{1} << 30;
 constexpr std::size_t kMaxTitleChars = 200;  // one line across the picture
 
+// Numbers on the command line are decimal: CLI11 alone would read "0x10"
+// as 16, "010" as 8 and " 5" as 5 (strtoll with base 0), hex floats for
+// doubles, and takes an empty value as 0. A digit string, a minus sign in
+// front at most (the range checks say what negative means), and for
+// fractional options a decimal point and exponent.
+std::string decimal_number_problem(const std::string& text, bool fractional) {
+  if (text.empty()) return "an empty value is not a number";
+  std::size_t i = text[0] == '-' ? 1 : 0;
+  const auto digits = [&] {
+    const std::size_t from = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - from;
+  };
+  std::size_t mantissa = digits();
+  if (fractional && i < text.size() && text[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  bool ok = mantissa > 0;
+  if (ok && fractional && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    ok = digits() > 0;
+  }
+  if (ok && i == text.size()) return "";
+  return fmt::format("'{}' is not a {} number", printable_excerpt(text), fractional ? "decimal" : "whole decimal");
+}
+
+// Puts the decimal check on every numeric option of `app` (CLI11 names their
+// types INT, UINT and FLOAT); the help text stays as it is.
+void decimal_numbers_only(CLI::App& app) {
+  const CLI::Validator whole(
+      [](std::string& text) {
+        std::string problem = decimal_number_problem(text, false);
+        // CLI11 converts with base 0, where a leading 0 means octal.
+        const std::size_t sign = text.starts_with('-') ? 1 : 0;
+        const std::size_t digits = text.find_first_not_of('0', sign);
+        if (problem.empty()) text.erase(sign, (digits == std::string::npos ? text.size() - 1 : digits) - sign);
+        return problem;
+      },
+      "");
+  const CLI::Validator fractional([](std::string& text) { return decimal_number_problem(text, true); }, "");
+  for (CLI::Option* option : app.get_options()) {
+    if (option->get_expected_min() < 1) continue;  // flags
+    const std::string type = option->get_type_name();
+    // transform, not check: CLI11 hands a check a copy, and `whole` rewrites the text.
+    if (type == "INT" || type == "UINT") option->transform(whole);
+    else if (type == "FLOAT") option->transform(fractional);
+  }
+}
+
 // The key meta.json records each map option under (to_json(Options)): with
 // --resume DIR the options typed are compared by it with the earlier run's,
 // and the others are taken from it. Not recorded: --out, --quiet, --resume
@@ -423,6 +474,8 @@ Command parse_command_line(int argc, char** argv) {
   coh_app->add_option("--window-ms", coherence.window_ms, "how long the reader looks for the new value (at most an hour)")
       ->capture_default_str();
   coh_app->add_option("--json", coherence.json_out, "also write the table as JSON to this file");
+
+  for (CLI::App* a : {&app, render_app, topo_app, homes_app, coh_app}) decimal_numbers_only(*a);
 
   try {
     app.parse(argc, argv);

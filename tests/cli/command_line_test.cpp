@@ -2,6 +2,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -56,6 +57,33 @@ TEST(cli_CommandLine, LimitsAreInclusive) {
   EXPECT_EQ(map_options({"--timeout-ms", "3600000"}).timeout_ms, 3600000.0);
   EXPECT_THROW(parse({"--timeout-ms", "3600000.5"}), UsageError);
   EXPECT_THROW(parse({"--flag-offset", "+128"}), UsageError);
+}
+
+// CLI11 alone read "0x10" as 16, "010" as 8, " 64" as 64, hex floats, and
+// an empty value as 0: every numeric option is decimal only.
+TEST(cli_CommandLine, NumbersAreDecimalOnly) {
+  for (const auto& [flag, value] : std::vector<std::pair<std::string, std::string>>{
+           {"--iters", "0x10"},      {"--samples", "0b11"},   {"--warmup", "0o7"},
+           {"--timeout-ms", "0x10"}, {"--timeout-ms", "0x1p3"}, {"--home-lines", " 64"},
+           {"--warmup", ""},         {"--samples", ""},        {"--timeout-ms", ""},
+           {"--iters", "+5"},        {"--check-pairs", "1e3"}, {"--max-streams", "0x4"},
+           {"--concurrency", "4k"},  {"--rotating-count", "1.0"}, {"--device", "0x0"}}) {
+    SCOPED_TRACE(flag + " '" + value + "'");
+    try {
+      parse({flag, value});
+      ADD_FAILURE() << "accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(parse({"check-coherence", "--reader", "0x1"}), UsageError);
+  EXPECT_THROW(parse({"check-coherence", "--window-ms", "0x1"}), UsageError);
+  EXPECT_THROW(parse({"topology", "--device", "0x0"}), UsageError);
+  // Leading zeros are decimal too, not octal.
+  EXPECT_EQ(map_options({"--iters", "010"}).iters, 10);
+  EXPECT_EQ(map_options({"--samples", "007"}).samples, 7);
+  EXPECT_EQ(map_options({"--timeout-ms", "1e3"}).timeout_ms, 1000.0);
+  EXPECT_EQ(map_options({"--timeout-ms", "2.5"}).timeout_ms, 2.5);
 }
 
 // --resume DIR takes the earlier run's options; the parser says which ones
