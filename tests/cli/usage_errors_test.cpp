@@ -126,6 +126,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"warmup_empty", {"--warmup", ""}, "--warmup"},
                       BadInput{"timeout_hex", {"--timeout-ms", "0x10"}, "--timeout-ms"},
                       BadInput{"home_lines_hex", {"--home-lines", "0x40"}, "--home-lines"},
+                      // The hip backend's queues mean nothing to the cpu backend.
+                      BadInput{"max_streams_on_cpu", {"--max-streams", "4"}, "--max-streams"},
                       // An unset shell variable is not the current directory...
                       BadInput{"resume_empty", {"--resume", ""}, "--resume"},
                       // ... and a resumed run writes only into its own directory.
