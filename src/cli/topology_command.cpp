@@ -8,11 +8,14 @@
 #include "report/meta_json.hpp"
 #include "core/units.hpp"
 #include "report/json_file.hpp"
+#include "report/output_directory.hpp"
 
 namespace cumap::cli {
 
 int run_topology(const TopologyCommand& command) {
   const Options& o = command.options;
+  // Before the probing: a --json file that cannot be written is bad input.
+  if (command.json_out) check_output_file(*command.json_out);
   auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit});
   const DeviceInfo device = backend->device();
   const Topology topo = backend->topology();

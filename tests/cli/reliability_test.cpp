@@ -115,9 +115,26 @@ TEST(cli_Reliability, TopologyJsonOntoADirectory) {
   const auto before = snapshot(cwd.path());
   expect_usage_line(run_cumap({"topology", "--backend", "cpu", "--json", "adir"}, cwd.path()));
   EXPECT_EQ(snapshot(cwd.path()), before);
-  // A new folder for the file is made, and unmade when the file cannot be written.
   expect_usage_line(run_cumap({"topology", "--backend", "cpu", "--json", "new/"}, cwd.path()));
   EXPECT_EQ(snapshot(cwd.path()), before);
+}
+
+// Every single-file output treats a missing directory alike: render -o
+// refused it, topology --json made it (and its parents).
+TEST(cli_Reliability, JsonIntoAMissingDirectoryIsBadInputLikeRender) {
+  TempDir cwd;
+  const auto before = snapshot(cwd.path());
+  const RunResult topology = run_cumap({"topology", "--backend", "cpu", "--json", "missing/dir/t.json"}, cwd.path());
+  expect_one_usage_line(topology, "missing/dir");
+  EXPECT_EQ(snapshot(cwd.path()), before);
+  const RunResult coherence =
+      run_cumap({"check-coherence", "--backend", "cpu", "--json", "missing/c.json"}, cwd.path());
+  expect_one_usage_line(coherence, "missing");
+  EXPECT_EQ(snapshot(cwd.path()), before);
+  // Into a directory that exists it is written.
+  fs::create_directory(cwd.path() / "there");
+  ASSERT_EQ(run_cumap({"topology", "--backend", "cpu", "--json", "there/t.json"}, cwd.path()).exit_code, 0);
+  EXPECT_TRUE(fs::is_regular_file(cwd.path() / "there" / "t.json"));
 }
 
 // 8. Options that would be silently ignored.
