@@ -42,6 +42,12 @@ struct HeatmapStyle {
   std::string value_label = "one-way latency (ns)";
 };
 
+// Opens the font heatmaps are drawn with ($CUMAP_FONT, else the one this
+// cumap was built with) and throws UsageError saying why it cannot be used.
+// Commands that measure call it first: a bad font found only when the
+// pictures are drawn would throw the measurement away.
+void check_heatmap_font();
+
 // Draws the panels side by side on one shared color scale, with axis labels,
 // a colorbar and group separators. Throws UsageError if the font is missing.
 Image render_heatmap(const std::vector<HeatmapPanel>& panels, const HeatmapStyle& style);

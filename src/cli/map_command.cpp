@@ -11,6 +11,7 @@
 #include "cli/resumed_run.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/error.hpp"
+#include "cumap/render.hpp"
 #include "report/map_outputs.hpp"
 #include "report/map_summary.hpp"
 #include "report/output_directory.hpp"
@@ -66,6 +67,8 @@ int run_map(const MapCommand& command) {
       return kExitOk;
     }
   }
+  // The heatmaps are drawn after the measuring: their font is checked before it.
+  check_heatmap_font();
   RunInfo run;
   RunClock clock(run);
   OpenedBackend opened = open_backend(o, 2);
