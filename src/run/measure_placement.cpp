@@ -24,9 +24,10 @@ int tag_of(int cls, int pass) { return cls * kPassesPerClass + pass; }
 int class_of_tag(int tag) { return tag / kPassesPerClass; }
 int pass_of_tag(int tag) { return tag % kPassesPerClass; }
 
-MeasurementPlan base_plan(const PlacementRequest& r) {
+MeasurementPlan base_plan(const PlacementRequest& r, const StopFn& stop) {
   const Options& o = *r.options;
   MeasurementPlan plan;
+  plan.stop = stop;  // asked inside long plans too (the cpu backend: within a sample)
   for (int u : r.units) plan.units.push_back(unit_ref(u, o.device));
   plan.counts = {r.iters, o.samples, o.warmup, o.ordered};
   plan.probe = o.probe;
@@ -84,7 +85,7 @@ struct PlacementPlans {
   MeasurementPlan settings;
 };
 
-PlacementPlans make_plans(const PlacementRequest& r) {
+PlacementPlans make_plans(const PlacementRequest& r, const StopFn& stop) {
   DeviceLinePools pools;
   for (const HomesResult& h : *r.homes)
     for (int c = 0; c < h.classes.class_count; ++c)
@@ -97,10 +98,10 @@ PlacementPlans make_plans(const PlacementRequest& r) {
   const bool dsm = r.options->via == Path::Dsm;
   plans.class_count = dsm ? 1 : class_count(*r.homes);
   plans.passes = dsm ? 1 : r.lines_per_class;
-  plans.settings = base_plan(r);
+  plans.settings = base_plan(r, stop);
   for (int c = 0; c < plans.class_count; ++c)
     for (int pass = 0; pass < plans.passes; ++pass) {
-      MeasurementPlan plan = base_plan(r);
+      MeasurementPlan plan = base_plan(r, stop);
       const int tag = tag_of(c, pass);
       plan.rounds = without_measured(
           dsm ? rounds_without_lines(rounds, tag, r.options->device)
@@ -115,17 +116,21 @@ PlacementPlans make_plans(const PlacementRequest& r) {
 PairKey key_of(const PairMeasurement& m) { return {m.a, m.b, m.flags.device, m.flags.first, m.flags.second}; }
 PairKey key_of(const PlannedPair& p) { return {p.a, p.b, p.flags.device, p.flags.first, p.flags.second}; }
 
-// The sample's per-pair medians, measured one pair at a time now.
-std::map<PairKey, double> measure_serially(Backend& backend, const MeasurementPlan& sample) {
-  return pair_medians(backend.measure(sample, {}));
+// The sample's per-pair medians, measured one pair at a time now; nullopt
+// when the stop request cut the measuring short.
+std::optional<std::map<PairKey, double>> measure_serially(Backend& backend, const MeasurementPlan& sample) {
+  const Measurements m = backend.measure(sample, {});
+  if (m.stopped) return std::nullopt;
+  return pair_medians(m);
 }
 
-// The check's sample of `plans`, measured serially now (before what it checks).
+// The check's sample of `plans`, measured serially now (before what it
+// checks); its medians stay empty when the stop request came.
 SerialSample measure_sample(Backend& backend, const PlacementPlans& plans, const Options& o) {
   SerialSample sample;
   sample.plan = plans.settings;
   sample.plan.rounds = serial_check_sample(plans.all_rounds, static_cast<std::size_t>(o.check_pairs));
-  sample.before = measure_serially(backend, sample.plan);
+  sample.before = measure_serially(backend, sample.plan).value_or(std::map<PairKey, double>{});
   return sample;
 }
 
@@ -136,21 +141,24 @@ struct Pilot {
   SelfCheck check;
   PlacementPlans plans;
   SerialSample sample;
+  bool stopped = false;  // the stop request came: no check (a resumed run measures the map)
 };
 
 // Only the map's rounds that hold the sample, as planned, between two serial
 // runs of the sample.
-Pilot run_pilot(Backend& backend, const PlacementRequest& r) {
+Pilot run_pilot(Backend& backend, const PlacementRequest& r, const StopFn& stop) {
   Pilot p;
-  p.plans = make_plans(r);
+  p.plans = make_plans(r, stop);
   p.sample = measure_sample(backend, p.plans, *r.options);
   MeasurementPlan pilot = p.plans.settings;
   pilot.rounds = pilot_rounds(p.plans.all_rounds, static_cast<std::size_t>(r.options->check_pairs));
   const Measurements measured = backend.measure(pilot, {});
-  std::map<PairKey, double> after = measure_serially(backend, p.sample.plan);
-  p.check = judge_serial_check(p.sample, after, measured, r.pairs_per_round, r.options->check_max_rel_diff);
+  std::optional<std::map<PairKey, double>> after = measure_serially(backend, p.sample.plan);
+  p.stopped = measured.stopped || !after || (stop && stop());
+  if (p.stopped) return p;
+  p.check = judge_serial_check(p.sample, *after, measured, r.pairs_per_round, r.options->check_max_rel_diff);
   p.check.pilot = true;
-  p.sample.before = std::move(after);
+  p.sample.before = std::move(*after);
   return p;
 }
 
@@ -200,6 +208,11 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& r, const
         if (sample_keys.contains(key_of(p))) sampled.pairs.push_back(p);
         class_pairs.push_back(std::move(p));
       }
+      // Stopped inside the plan: what it finished is kept, the rest is missing.
+      if (m.stopped) {
+        result.complete = false;
+        break;
+      }
     }
     MapSpec spec{r.placement, c, r.units, r.options->ordered, r.iters};
     LatencyMap map = summarize_measurements(class_pairs, spec, class_of_tag, pass_of_tag);
@@ -211,8 +224,9 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& r, const
   summarize_placement(result, {r.placement, MapSpec::kAllClasses, r.units, r.options->ordered, r.iters});
 
   if (sample && result.complete && !sampled.pairs.empty())
-    result.checks.push_back(judge_serial_check(*sample, measure_serially(backend, sample->plan), sampled,
-                                               r.pairs_per_round, r.options->check_max_rel_diff));
+    if (const auto after = measure_serially(backend, sample->plan))
+      result.checks.push_back(
+          judge_serial_check(*sample, *after, sampled, r.pairs_per_round, r.options->check_max_rel_diff));
   return result;
 }
 
@@ -220,7 +234,7 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& r, const
 
 PlacementResult measure_placement(Backend& backend, const PlacementRequest& r, const ProgressFn& progress,
                                   const StopFn& stop) {
-  return measure_plans(backend, r, make_plans(r), std::nullopt, progress, stop);
+  return measure_plans(backend, r, make_plans(r, stop), std::nullopt, progress, stop);
 }
 
 PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
@@ -234,7 +248,8 @@ PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest r
   std::optional<Pilot> passing;
   if (kind == ScheduleKind::Auto)
     for (; request.pairs_per_round > 1 && !(stop && stop()); request.pairs_per_round /= 2) {
-      Pilot pilot = run_pilot(backend, request);
+      Pilot pilot = run_pilot(backend, request, stop);
+      if (pilot.stopped) break;
       tried.push_back(pilot.check);
       if (pilot.check.passed) {
         passing = std::move(pilot);
