@@ -156,6 +156,9 @@ struct Measurements {
   // the others are left out (not timed out), and RunStats says the coverage.
   std::vector<PairMeasurement> pairs;
   RunStats stats;
+  // The plan's stop request ended it early (MeasurementPlan::stop): the
+  // pairs not finished by then are not in `pairs`.
+  bool stopped = false;
 };
 
 // (rounds done, rounds in the plan)

@@ -112,5 +112,10 @@ std::string_view to_string(FlagOn f);
 // Every option by name, as meta.json records them ("options") and --resume
 // compares them; an option left to the backend is null.
 nlohmann::json to_json(const Options& options);  // "a", "b", "both"
+// The inverse, for --resume: the options an earlier run recorded (out_dir
+// and quiet are not read; max_streams and resume_dir are not recorded).
+// UsageError naming the key of a value missing or not of to_json's type and
+// range (ranges the command line checks are its own: validate_options).
+Options options_from_json(const nlohmann::json& options);
 
 }  // namespace cumap

@@ -7,6 +7,7 @@
 // src/core (planner.hpp); backends only execute.
 #include <compare>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "cumap/options.hpp"
@@ -90,6 +91,13 @@ struct MeasurementPlan {
   Path path = Path::Global;
   bool flush_cache = false;  // flush the last-level cache before every round
   bool l2_persist = false;   // CUDA: the arena in a persisting-L2 window
+  // The run's stop request (Ctrl-C), asked inside a long plan: the cpu
+  // backend asks every 1024 round trips of a pair and during long waits,
+  // from its measuring threads, so it must be safe to call from any thread.
+  // True ends the plan early: pairs not finished are left out (neither
+  // measured nor timed out) and Measurements::stopped is set. Empty: never.
+  // GPU backends bound each launch by timeout_ms and do not ask it.
+  std::function<bool()> stop;
 
   std::size_t pair_count() const {
     std::size_t n = 0;

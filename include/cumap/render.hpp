@@ -49,6 +49,12 @@ struct HeatmapStyle {
   int panels_per_row = 0;  // panels wrap into rows of this many; 0: all side by side
 };
 
+// Opens the font heatmaps are drawn with ($CUMAP_FONT, else the one this
+// cumap was built with) and throws UsageError saying why it cannot be used.
+// Commands that measure call it first: a bad font found only when the
+// pictures are drawn would throw the measurement away.
+void check_heatmap_font();
+
 // Draws the panels side by side (in rows of style.panels_per_row) on one
 // shared color scale, with unit and group labels, axis titles, a colorbar,
 // group separators and a legend for the gray cells. Throws UsageError if

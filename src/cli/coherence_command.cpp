@@ -7,6 +7,7 @@
 
 #include "cumap/backend.hpp"
 #include "report/json_file.hpp"
+#include "report/output_directory.hpp"
 
 namespace cumap::cli {
 namespace {
@@ -45,6 +46,8 @@ nlohmann::json to_json(const CoherenceReport& r, const DeviceInfo& d) {
 
 int run_check_coherence(const CoherenceCommand& command) {
   const Options& o = command.options;
+  // Before the measuring: a --json file that cannot be written is bad input.
+  if (command.json_out) check_output_file(*command.json_out);
   auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit});
   const DeviceInfo d = backend->device();
   const auto units = backend->units();

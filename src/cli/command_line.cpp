@@ -39,6 +39,102 @@ constexpr std::uint64_t kFlagOffsetAlignment = 128;  // one cache line of every 
 constexpr std::uint64_t kMaxFlagOffset = std::uint64_t{1} << 30;
 constexpr std::size_t kMaxTitleChars = 200;  // one line across the picture
 
+// Numbers on the command line are decimal: CLI11 alone would read "0x10"
+// as 16, "010" as 8 and " 5" as 5 (strtoll with base 0), hex floats for
+// doubles, and takes an empty value as 0. A digit string, a minus sign in
+// front at most (the range checks say what negative means), and for
+// fractional options a decimal point and exponent.
+std::string decimal_number_problem(const std::string& text, bool fractional) {
+  if (text.empty()) return "an empty value is not a number";
+  std::size_t i = text[0] == '-' ? 1 : 0;
+  const auto digits = [&] {
+    const std::size_t from = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - from;
+  };
+  std::size_t mantissa = digits();
+  if (fractional && i < text.size() && text[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  bool ok = mantissa > 0;
+  if (ok && fractional && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    ok = digits() > 0;
+  }
+  if (ok && i == text.size()) return "";
+  return fmt::format("'{}' is not a {} number", printable_excerpt(text), fractional ? "decimal" : "whole decimal");
+}
+
+// Puts the decimal check on every numeric option of `app` (CLI11 names their
+// types INT, UINT and FLOAT); the help text stays as it is.
+void decimal_numbers_only(CLI::App& app) {
+  const CLI::Validator whole(
+      [](std::string& text) {
+        std::string problem = decimal_number_problem(text, false);
+        // CLI11 converts with base 0, where a leading 0 means octal.
+        const std::size_t sign = text.starts_with('-') ? 1 : 0;
+        const std::size_t digits = text.find_first_not_of('0', sign);
+        if (problem.empty()) text.erase(sign, (digits == std::string::npos ? text.size() - 1 : digits) - sign);
+        return problem;
+      },
+      "");
+  const CLI::Validator fractional([](std::string& text) { return decimal_number_problem(text, true); }, "");
+  for (CLI::Option* option : app.get_options()) {
+    if (option->get_expected_min() < 1) continue;  // flags
+    const std::string type = option->get_type_name();
+    // transform, not check: CLI11 hands a check a copy, and `whole` rewrites the text.
+    if (type == "INT" || type == "UINT") option->transform(whole);
+    else if (type == "FLOAT") option->transform(fractional);
+  }
+}
+
+// The key meta.json records each map option under (to_json(Options)): with
+// --resume DIR the options typed are compared by it with the earlier run's,
+// and the others are taken from it. Not recorded: --out, --quiet, --resume
+// and --max-streams (where and how loudly, and the hip backend's queues).
+const std::map<std::string, std::string> kRecordedAs{
+    {"--backend", "backend"},
+    {"--device", "device"},
+    {"--unit", "hip_unit"},
+    {"--devices", "devices"},
+    {"--units", "units_spec"},
+    {"--home-lines", "home_lines"},
+    {"--home-chain", "home_chain"},
+    {"--home-stride", "home_stride"},
+    {"--flag-offset", "flag_offset"},
+    {"--flag-on", "flag_on"},
+    {"--same-line", "placements"},
+    {"--split-line", "placements"},
+    {"--cross-home", "placements"},
+    {"--iters", "iters"},
+    {"--samples", "samples"},
+    {"--warmup", "warmup"},
+    {"--timeout-ms", "timeout_ms"},
+    {"--ordered", "ordered"},
+    {"--schedule", "schedule"},
+    {"--concurrency", "concurrency"},
+    {"--check-pairs", "check_pairs"},
+    {"--via", "via"},
+    {"--no-line-correction", "line_correction"},
+    {"--flush-cache", "flush_cache"},
+    {"--rotating-count", "rotating_count"},
+    {"--l2-persist", "l2_persist"},
+    {"--probe", "probe"},
+    {"--order", "order"},
+    {"--colormap", "colormap"},
+};
+
+// The recorded map options the user typed, by flag (see kRecordedAs).
+std::map<std::string, std::string> typed_recorded_options(const CLI::App& app) {
+  std::map<std::string, std::string> typed;
+  for (const CLI::Option* option : app.get_options())
+    if (option->count() > 0)
+      if (const auto it = kRecordedAs.find(option->get_name()); it != kRecordedAs.end()) typed.insert(*it);
+  return typed;
+}
+
 // Enum-valued options are read as text and mapped after parsing: Debian's
 // CLI11 2.1 cannot bind enums directly under C++20. Names are lowercase
 // only, all of them alike: "CPU" is as unknown as "VIRIDIS".
@@ -94,6 +190,7 @@ DeviceFlags add_device_options(CLI::App& app, Options& o, Choices& c) {
 struct HomeFlags {
   CLI::Option* units = nullptr;
   CLI::Option* devices = nullptr;
+  CLI::Option* out = nullptr;
 };
 HomeFlags add_home_options(CLI::App& app, Options& o, Choices& c) {
   HomeFlags f;
@@ -116,7 +213,7 @@ HomeFlags add_home_options(CLI::App& app, Options& o, Choices& c) {
   app.add_option("--flag-offset", c.flag_offset,
                  "move the flag arena by BYTES (a multiple of 128, at most 1 GiB)")
       ->capture_default_str();
-  app.add_option("--out", o.out_dir, "output directory")->capture_default_str();
+  f.out = app.add_option("--out", o.out_dir, "output directory")->capture_default_str();
   app.add_flag("--quiet,-q", o.quiet, "no progress, no summary");
   return f;
 }
@@ -128,6 +225,7 @@ struct MapFlags {
   CLI::Option* concurrency = nullptr;
   CLI::Option* lines_per_class = nullptr;
   CLI::Option* iters = nullptr;
+  CLI::Option* resume = nullptr;
 };
 
 MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line, bool& split_line, bool& cross_home) {
@@ -156,7 +254,8 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
   app.add_flag("!--no-line-correction", o.line_correction,
                "maps show the measured medians as they are, without subtracting what the home table predicts "
                "for each flag line");
-  app.add_option("--resume", o.resume_dir, "continue the interrupted run in DIR (same options), measuring only the missing pairs");
+  f.resume = app.add_option("--resume", o.resume_dir,
+                            "continue the interrupted run in DIR with its options, measuring only the missing pairs");
   app.add_flag("--flush-cache", o.flush_cache,
                "flush the cache before each round of pairs (GPU: L2, AMD also the instruction cache; CPU: the "
                "last-level cache)");
@@ -268,6 +367,26 @@ void reject_top_level_options(const CLI::App& app, const std::string& what,
   }
 }
 
+// --resume DIR: a directory named (an unset shell variable is not the
+// current directory), and the output directory is DIR itself.
+void check_resume_flags(const Options& o, const MapFlags& given) {
+  const std::string& dir = o.resume_dir.native();
+  if (dir.empty()) throw UsageError("--resume must name the output directory of an earlier run (it is empty)");
+  if (has_control_character(dir))
+    throw UsageError(fmt::format("--resume '{}': a path with control characters is not accepted",
+                                 printable_excerpt(dir)));
+  if (given.home.out->count() == 0) return;
+  // "D", "D/" and "./D" are one directory; so are two names of an existing one.
+  const auto normal = [](const std::filesystem::path& p) { return (p / "").lexically_normal(); };
+  std::error_code ec;
+  const bool same =
+      normal(o.out_dir) == normal(o.resume_dir) || std::filesystem::equivalent(o.out_dir, o.resume_dir, ec);
+  if (!same)
+    throw UsageError(fmt::format("--out '{}' with --resume '{}': a resumed run completes the files in its --resume "
+                                 "directory; leave out --out",
+                                 printable_excerpt(o.out_dir.native()), printable_excerpt(dir)));
+}
+
 }  // namespace
 
 // 64 Ki lines: an 8 MiB arena, already larger than most L2 slices' share of
@@ -308,12 +427,10 @@ void validate_options(const Options& o) {
     throw UsageError(fmt::format("--flag-offset must be a multiple of {} and at most 1 GiB (got {})",
                                  kFlagOffsetAlignment, o.flag_offset));
   if (o.device < 0) throw UsageError(fmt::format("--device must not be negative (got {})", o.device));
+  // The command line takes only these names; an earlier run's meta.json (--resume) may hold anything.
+  if (!kColormaps.contains(o.colormap))
+    throw UsageError(fmt::format("--colormap '{}' is not viridis, magma or cividis", printable_excerpt(o.colormap)));
   check_output_path("--out", o.out_dir);
-  if (!o.resume_dir.empty()) {
-    if (has_control_character(o.resume_dir.native()))
-      throw UsageError(fmt::format("--resume '{}': a path with control characters is not accepted",
-                                   printable_excerpt(o.resume_dir.native())));
-  }
 }
 
 Command parse_command_line(int argc, char** argv) {
@@ -371,6 +488,8 @@ Command parse_command_line(int argc, char** argv) {
   add_choice(*summary_app, "--format", summary.format, kSummaryFormats,
              "md (GitHub markdown, as summary.md), csv (the structure table, one row per placement, class and "
              "relation) or json");
+
+  for (CLI::App* a : {&app, render_app, topo_app, homes_app, coh_app, summary_app}) decimal_numbers_only(*a);
 
   try {
     app.parse(argc, argv);
@@ -433,7 +552,10 @@ Command parse_command_line(int argc, char** argv) {
 
   check_device_options(map.options, map_device);
   check_home_flags(map_flags.home, map_device, map.options, "map every unit");
-  if (map_flags.flag_on->count() > 0 && map_flags.home.devices->count() == 0)
+  const bool resuming = map_flags.resume->count() > 0;
+  // Resuming, the options not typed are the earlier run's (resumed_options):
+  // what depends on them is checked there.
+  if (map_flags.flag_on->count() > 0 && map_flags.home.devices->count() == 0 && !resuming)
     throw UsageError("--flag-on chooses whose memory holds the flags of pairs across GPUs: it needs --devices");
   if (map_flags.concurrency->count() > 0 && map.options.concurrency < 1)
     throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", map.options.concurrency));
@@ -445,7 +567,12 @@ Command parse_command_line(int argc, char** argv) {
     map.options.cross_home = true;
     map.options.placements.push_back(Placement::CrossHome);
   }
-  validate_options(map.options);
+  if (resuming) {
+    check_resume_flags(map.options, map_flags);
+    map.typed = typed_recorded_options(app);
+  } else {
+    validate_options(map.options);
+  }
   map.command_line = join_argv(argc, argv);
   return map;
 }

@@ -1,5 +1,6 @@
 #pragma once
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -13,6 +14,10 @@ namespace cumap::cli {
 struct MapCommand {
   Options options;
   std::string command_line;  // as typed, for meta.json
+  // With --resume: the options the user typed that meta.json records, by
+  // flag, with the key it records each under ("--iters" -> "iters"). They
+  // must agree with the earlier run's; the others are taken from it.
+  std::map<std::string, std::string> typed;
 };
 // `cumap homes`: home discovery alone (the first step of every map), with its files.
 struct HomesCommand {

@@ -11,6 +11,7 @@
 #include "cli/run_clock.hpp"
 #include "cumap/backend.hpp"
 #include "cumap/error.hpp"
+#include "cumap/render.hpp"
 #include "cli/interrupt.hpp"
 #include "report/output_set.hpp"
 #include "report/meta_json.hpp"
@@ -76,6 +77,8 @@ void print_summary(const MapResult& r, const Options& o) {
 int run_homes(const HomesCommand& command) {
   Options o = command.options;
   // A map run's first steps fill these same fields; there are no maps.
+  // The home table's heatmap is drawn after discovery: its font is checked before it.
+  check_heatmap_font();
   MapResult r;
   RunClock clock(r.run);
   OpenedBackend opened = open_backend(o);

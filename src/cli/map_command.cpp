@@ -11,6 +11,7 @@
 #include "cli/resumed_run.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/error.hpp"
+#include "cumap/render.hpp"
 #include "report/map_outputs.hpp"
 #include "report/map_summary.hpp"
 #include "report/output_set.hpp"
@@ -62,14 +63,23 @@ int run_map(const MapCommand& command) {
   Options o = command.options;
   std::optional<ResumedRun> resumed;
   if (!o.resume_dir.empty()) {
-    resumed = load_resumed_run(o);
-    o.out_dir = o.resume_dir;  // a resumed run completes the files where they are
+    resumed = load_resumed_run(o.resume_dir);
+    // The earlier run's options; those typed here must agree with them.
+    o = resumed_options(*resumed, o, command.typed);
+    if (resumed->complete()) {
+      // Nothing to measure: the files stay exactly as they are.
+      if (!o.quiet) fmt::print("cumap: the run in {} is complete; nothing to measure\n", o.resume_dir.string());
+      return kExitOk;
+    }
   }
+  // The heatmaps are drawn after the measuring: their font is checked before it.
+  check_heatmap_font();
   RunInfo run;
   RunClock clock(run);
   OpenedBackend opened = open_backend(o, 2);
   o.device = opened.device_index;
   const MapSettings settings = map_settings(o, opened.device, opened.capabilities);
+  if (resumed) check_resumed_pairs(*resumed, opened.units, settings, o);
 
   OutputSet out(o.out_dir);
   if (!o.quiet) warn_of_neighbours(opened.device);

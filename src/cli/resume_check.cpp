@@ -43,4 +43,20 @@ std::optional<std::string> first_option_difference(const nlohmann::json& previou
   return std::nullopt;
 }
 
+std::optional<std::string> first_typed_difference(const nlohmann::json& previous_meta, const Options& current,
+                                                  const std::map<std::string, std::string>& typed) {
+  if (!previous_meta.is_object() || !previous_meta.contains("options") || !previous_meta["options"].is_object())
+    return "the earlier run's meta.json records no options";
+  const nlohmann::json& before = previous_meta["options"];
+  const nlohmann::json now = to_json(current);
+  for (const auto& [flag, key] : typed) {
+    if (!now.contains(key) || kNotCompared.contains(key)) continue;
+    if (!before.contains(key))
+      return fmt::format("{}: the earlier run did not record it (this run uses {})", flag, shown(now[key]));
+    if (before[key] != now[key])
+      return fmt::format("{}: the earlier run used {}, this one {}", flag, shown(before[key]), shown(now[key]));
+  }
+  return std::nullopt;
+}
+
 }  // namespace cumap

@@ -9,11 +9,14 @@
 #include "core/units.hpp"
 #include "report/json_file.hpp"
 #include "report/unit_files.hpp"
+#include "report/output_directory.hpp"
 
 namespace cumap::cli {
 
 int run_topology(const TopologyCommand& command) {
   const Options& o = command.options;
+  // Before the probing: a --json file that cannot be written is bad input.
+  if (command.json_out) check_output_file(*command.json_out);
   auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit});
   const DeviceInfo device = backend->device();
   const Topology topo = backend->topology();

@@ -17,10 +17,14 @@
 // class in two gives two profiles as close as the noise, so the count stops
 // at the real classes. Clusters of a handful of lines (a glitch in one probe
 // makes its line look unlike every other) are not classes: they are left out
-// of the judgement and their lines go to the nearest class afterwards.
+// of the judgement and their lines go to the nearest class afterwards. The
+// tree needs the distance of every two lines: past kMaxClusteredLines lines
+// it is built from a sample of them, and the rest go to the nearest class
+// the same way.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -38,6 +42,13 @@ namespace cumap {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The most lines the clustering tree is built from: its distance matrix is
+// the square of them (4096 lines: 128 MiB of doubles; 65536 would be 32 GiB).
+// Up to this many every line is clustered, as always; past it a sample of
+// this many (still 32 lines of every class of 1/128 of the lines, the
+// smallest class counted, see smallest_class).
+constexpr std::size_t kMaxClusteredLines = 4096;
 
 // Lines x units, each line minus its mean over its finite units.
 struct Profiles {
@@ -104,6 +115,39 @@ std::size_t nearest_profile(const double* line, const std::vector<const double*>
 std::vector<double> line_distances(const Profiles& p) {
   // lines^2/2 x units: the expensive part (70 M terms for 1024 lines of 132 SMs).
   return pairwise_distances(p.lines, [&](std::size_t i, std::size_t j) { return rms_distance(p.line(i), p.line(j), p.units); });
+}
+
+// The lines the clustering tree is built from: all of them up to
+// kMaxClusteredLines, else that many chosen evenly at random (a fixed
+// seed: the same table gives the same classes). Not every k-th line: a
+// stride can alias with the address bits that choose a line's slice.
+// Ascending.
+std::vector<std::size_t> clustered_lines(std::size_t lines) {
+  std::vector<std::size_t> all(lines);
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  if (lines <= kMaxClusteredLines) return all;
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;  // splitmix64: the same numbers on every platform
+  const auto next = [&] {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  // A partial Fisher-Yates shuffle: the first kMaxClusteredLines are the sample.
+  for (std::size_t i = 0; i < kMaxClusteredLines; ++i) std::swap(all[i], all[i + next() % (lines - i)]);
+  all.resize(kMaxClusteredLines);
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+// The rows `rows` of `p`, in that order.
+Profiles some_profiles(const Profiles& p, const std::vector<std::size_t>& rows) {
+  Profiles some;
+  some.lines = rows.size();
+  some.units = p.units;
+  some.values.reserve(rows.size() * p.units);
+  for (std::size_t r : rows) some.values.insert(some.values.end(), p.line(r), p.line(r) + p.units);
+  return some;
 }
 
 // A group of lines with its mean centred profile and the RMS distance of its
@@ -337,7 +381,13 @@ HomeClasses classify_lines(const LineLatencyTable& table, const ClassifyOptions&
   const Profiles profiles = centred_profiles(table);
   std::vector<Group> groups;
   if (n_lines > 0) {
-    const Dendrogram tree = average_linkage(line_distances(profiles), n_lines);
+    // The tree's memory and time grow with the square of its lines: past
+    // kMaxClusteredLines it is built from a sample of them, and the lines
+    // left out join the nearest class afterwards, as strays do.
+    const std::vector<std::size_t> sampled = clustered_lines(n_lines);
+    const Profiles sample = sampled.size() == n_lines ? Profiles{} : some_profiles(profiles, sampled);
+    const Profiles& clustered = sampled.size() == n_lines ? profiles : sample;
+    const Dendrogram tree = average_linkage(line_distances(clustered), clustered.lines);
     std::vector<int> strays;
     // Separation is relative to the spread inside groups, which a coarse
     // timer can make zero (a CPU's steady_clock over a short chain: every
@@ -345,12 +395,27 @@ HomeClasses classify_lines(const LineLatencyTable& table, const ClassifyOptions&
     // fraction of the latency itself.
     std::vector<double> all(table.ns.begin(), table.ns.end());
     const double min_gap_ns = options.min_relative_gap * summarize(all).median;
-    groups = best_cut(tree, profiles, options, min_gap_ns, strays);
+    groups = best_cut(tree, clustered, options, min_gap_ns, strays);
     if (groups.empty()) {  // every cluster small (very few lines): one class
       std::vector<int> all(n_lines);
       std::iota(all.begin(), all.end(), 0);
       groups.push_back(make_group(profiles, std::move(all)));
     } else {
+      if (sampled.size() != n_lines) {
+        // Back from sample rows to the table's lines; every line not in the
+        // sample is placed like a stray.
+        const auto line_of = [&](int row) { return static_cast<int>(sampled[static_cast<std::size_t>(row)]); };
+        for (Group& g : groups) {
+          std::vector<int> lines;
+          for (int row : g.lines) lines.push_back(line_of(row));
+          g = make_group(profiles, std::move(lines));
+        }
+        for (int& row : strays) row = line_of(row);
+        std::vector<bool> in_sample(n_lines, false);
+        for (std::size_t l : sampled) in_sample[l] = true;
+        for (std::size_t l = 0; l < n_lines; ++l)
+          if (!in_sample[l]) strays.push_back(static_cast<int>(l));
+      }
       place_strays(profiles, strays, groups);
     }
   }

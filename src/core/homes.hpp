@@ -53,6 +53,9 @@ struct HomeClasses {
   std::vector<std::uint64_t> lines_of(int c, const std::vector<std::uint64_t>& lines) const;
 };
 
+// Memory and time grow with the table's units x lines: the clustering tree
+// is built from at most 4096 lines (a fixed pseudo-random sample of a larger
+// table), and the other lines join the class whose profile is nearest.
 HomeClasses classify_lines(const LineLatencyTable& table, const ClassifyOptions& options = {});
 
 // For each line of `table` (the same units as the classified table), the

@@ -1,11 +1,21 @@
 #include "render/font.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 
 #include <ft2build.h>
 #include FT_FREETYPE_H
 
+#include <fmt/format.h>
+
+#include "core/printable.hpp"
 #include "cumap/error.hpp"
 #include "render/canvas.hpp"
 
@@ -41,13 +51,30 @@ std::filesystem::path default_font_path() {
 }
 
 Font::Font(const std::filesystem::path& path) {
-  const auto fail = [&] {
+  const auto fail = [&](const std::string& why) {
     if (face_ != nullptr) FT_Done_Face(face_);
     if (library_ != nullptr) FT_Done_FreeType(library_);
-    throw UsageError("font not found: " + path.string() + " (install the Debian package fonts-dejavu-core)");
+    throw UsageError(fmt::format("font {}: {} (set CUMAP_FONT to a TrueType or OpenType file, or install the Debian "
+                                 "package fonts-dejavu-core)",
+                                 printable_excerpt(path.string(), 200), why));
   };
-  if (FT_Init_FreeType(&library_) != 0) fail();
-  if (FT_New_Face(library_, path.c_str(), 0, &face_) != 0) fail();
+  // FreeType says only that it could not open the resource: the file system
+  // says whether it is missing, a directory or not readable.
+  if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd < 0) {
+    const int error = errno;
+    fail(error == ENOENT ? "not found" : std::strerror(error));
+  } else {
+    struct stat st {};
+    const bool directory = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+    ::close(fd);
+    if (directory) fail("is a directory");
+  }
+  if (FT_Init_FreeType(&library_) != 0) fail("FreeType could not start");
+  if (const FT_Error error = FT_New_Face(library_, path.c_str(), 0, &face_); error != 0) {
+    face_ = nullptr;
+    fail(error == FT_Err_Unknown_File_Format ? "not a font FreeType can read"
+                                             : fmt::format("FreeType cannot read it (error {})", error));
+  }
 }
 
 Font::~Font() {
@@ -114,3 +141,9 @@ void Font::draw(Image& image, std::string_view utf8, int pixel_size, int x, int 
 }
 
 }  // namespace cumap::render
+
+namespace cumap {
+
+void check_heatmap_font() { const render::Font font(render::default_font_path()); }
+
+}  // namespace cumap

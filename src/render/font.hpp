@@ -34,7 +34,9 @@ std::filesystem::path default_font_path();
 // size (a heatmap draws the same dozen digits hundreds of times).
 class Font {
  public:
-  // Throws UsageError "font not found: <path> (install ...)" if it cannot be loaded.
+  // Throws UsageError "font <path>: <why> (... install fonts-dejavu-core)" if it
+  // cannot be loaded: not found, not readable (the system's reason), a
+  // directory, or not a font FreeType can read.
   explicit Font(const std::filesystem::path& path);
   ~Font();
   Font(const Font&) = delete;

@@ -26,6 +26,18 @@ void check_backend_can(const Options& o, const DeviceInfo& device, const Capabil
     throw UsageError("--probe mbarrier exists only with --via dsm");
 }
 
+// The hip backend's own options, which any other backend would silently
+// ignore (--backend auto may open another one).
+void check_hip_options(const Options& o, const DeviceInfo& device) {
+  if (device.backend == "hip") return;
+  if (o.max_streams != 0)
+    throw UsageError(fmt::format("--max-streams applies to the hip backend only; the {} backend has no hardware queues "
+                                 "to budget",
+                                 device.backend));
+  if (o.hip_unit == HipUnit::Wgp)
+    throw UsageError(fmt::format("--unit wgp applies to the hip backend only, not to {}", device.backend));
+}
+
 // The concurrency to start from: what the user asked for, within what the
 // backend can run.
 int starting_pairs_per_round(const Options& o, const Capabilities& caps) {
@@ -142,6 +154,7 @@ OpenedBackend open_backend(const Options& o, std::size_t min_units) {
   opened.device_index = selection.device;
   opened.device = opened.backend->device();
   opened.capabilities = opened.backend->capabilities();
+  check_hip_options(o, opened.device);
   std::vector<int> available = opened.backend->units();
   std::sort(available.begin(), available.end());
   opened.units = resolve_units(o.units_spec, available, opened.device.unit_name);

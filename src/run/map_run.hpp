@@ -37,8 +37,9 @@ struct OpenedBackend {
 };
 
 // Opens the backend the options select (across the GPUs of --devices).
-// UsageError for a backend, GPU or unit that does not exist, and for fewer
-// than two units when `min_units` asks for a map.
+// UsageError for a backend, GPU or unit that does not exist, for fewer
+// than two units when `min_units` asks for a map, and for the hip backend's
+// options (--max-streams, --unit wgp) when the backend opened is another.
 OpenedBackend open_backend(const Options& options, std::size_t min_units = 1);
 
 // The options resolved against what the backend can do: lines per class and

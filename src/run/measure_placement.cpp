@@ -18,9 +18,10 @@
 namespace cumap {
 namespace {
 
-MeasurementPlan base_plan(const PlacementRequest& request) {
+MeasurementPlan base_plan(const PlacementRequest& request, const StopFn& stop) {
   const Options& o = *request.options;
   MeasurementPlan plan;
+  plan.stop = stop;  // asked inside long plans too (the cpu backend: within a sample)
   for (int u : request.units) plan.units.push_back(unit_ref(u, o.device));
   plan.counts = {request.iters, o.samples, o.warmup, o.ordered};
   plan.probe = o.probe;
@@ -80,7 +81,7 @@ struct PlacementPlans {
   MeasurementPlan settings;
 };
 
-PlacementPlans make_plans(const PlacementRequest& request) {
+PlacementPlans make_plans(const PlacementRequest& request, const StopFn& stop) {
   DeviceLinePools pools;
   for (const HomesResult& h : *request.homes)
     for (int c = 0; c < h.classes.class_count; ++c)
@@ -93,10 +94,10 @@ PlacementPlans make_plans(const PlacementRequest& request) {
   const bool dsm = request.options->via == Path::Dsm;
   plans.class_count = dsm ? 1 : class_count(*request.homes);
   plans.passes = dsm ? 1 : request.lines_per_class;
-  plans.settings = base_plan(request);
+  plans.settings = base_plan(request, stop);
   for (int c = 0; c < plans.class_count; ++c)
     for (int pass = 0; pass < plans.passes; ++pass) {
-      MeasurementPlan plan = base_plan(request);
+      MeasurementPlan plan = base_plan(request, stop);
       const int tag = PairTag{c, pass}.encode();
       plan.rounds = without_measured(
           dsm ? rounds_without_lines(rounds, tag, request.options->device)
@@ -111,17 +112,21 @@ PlacementPlans make_plans(const PlacementRequest& request) {
 PairKey key_of(const PairMeasurement& m) { return {m.a, m.b, m.flags.device, m.flags.first, m.flags.second}; }
 PairKey key_of(const PlannedPair& p) { return {p.a, p.b, p.flags.device, p.flags.first, p.flags.second}; }
 
-// The sample's per-pair medians, measured one pair at a time now.
-std::map<PairKey, double> measure_serially(Backend& backend, const MeasurementPlan& sample) {
-  return pair_medians(backend.measure(sample, {}));
+// The sample's per-pair medians, measured one pair at a time now; nullopt
+// when the stop request cut the measuring short.
+std::optional<std::map<PairKey, double>> measure_serially(Backend& backend, const MeasurementPlan& sample) {
+  const Measurements m = backend.measure(sample, {});
+  if (m.stopped) return std::nullopt;
+  return pair_medians(m);
 }
 
-// The check's sample of `plans`, measured serially now (before what it checks).
+// The check's sample of `plans`, measured serially now (before what it
+// checks); its medians stay empty when the stop request came.
 SerialSample measure_sample(Backend& backend, const PlacementPlans& plans, const Options& o) {
   SerialSample sample;
   sample.plan = plans.settings;
   sample.plan.rounds = serial_check_sample(plans.all_rounds, static_cast<std::size_t>(o.check_pairs));
-  sample.before = measure_serially(backend, sample.plan);
+  sample.before = measure_serially(backend, sample.plan).value_or(std::map<PairKey, double>{});
   return sample;
 }
 
@@ -132,22 +137,25 @@ struct Pilot {
   SelfCheck check;
   PlacementPlans plans;
   SerialSample sample;
+  bool stopped = false;  // the stop request came: no check (a resumed run measures the map)
 };
 
 // Only the map's rounds that hold the sample, as planned, between two serial
 // runs of the sample.
-Pilot run_pilot(Backend& backend, const PlacementRequest& request) {
+Pilot run_pilot(Backend& backend, const PlacementRequest& request, const StopFn& stop) {
   Pilot pilot;
-  pilot.plans = make_plans(request);
+  pilot.plans = make_plans(request, stop);
   pilot.sample = measure_sample(backend, pilot.plans, *request.options);
   MeasurementPlan pilot_plan = pilot.plans.settings;
   pilot_plan.rounds = pilot_rounds(pilot.plans.all_rounds, static_cast<std::size_t>(request.options->check_pairs));
   const Measurements measured = backend.measure(pilot_plan, {});
-  std::map<PairKey, double> after = measure_serially(backend, pilot.sample.plan);
+  std::optional<std::map<PairKey, double>> after = measure_serially(backend, pilot.sample.plan);
+  pilot.stopped = measured.stopped || !after || (stop && stop());
+  if (pilot.stopped) return pilot;
   pilot.check =
-      judge_serial_check(pilot.sample, after, measured, request.pairs_per_round, request.options->check_max_rel_diff);
+      judge_serial_check(pilot.sample, *after, measured, request.pairs_per_round, request.options->check_max_rel_diff);
   pilot.check.pilot = true;
-  pilot.sample.before = std::move(after);
+  pilot.sample.before = std::move(*after);
   return pilot;
 }
 
@@ -197,6 +205,11 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
         if (sample_keys.contains(key_of(p))) sampled.pairs.push_back(p);
         class_pairs.push_back(std::move(p));
       }
+      // Stopped inside the plan: what it finished is kept, the rest is missing.
+      if (measured.stopped) {
+        result.complete = false;
+        break;
+      }
     }
     MapSpec spec{request.placement, c, request.units, request.options->ordered, request.iters};
     LatencyMap map = summarize_measurements(
@@ -211,8 +224,9 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
                                request.iters});
 
   if (sample && result.complete && !sampled.pairs.empty())
-    result.checks.push_back(judge_serial_check(*sample, measure_serially(backend, sample->plan), sampled,
-                                               request.pairs_per_round, request.options->check_max_rel_diff));
+    if (const auto after = measure_serially(backend, sample->plan))
+      result.checks.push_back(judge_serial_check(*sample, *after, sampled, request.pairs_per_round,
+                                                 request.options->check_max_rel_diff));
   return result;
 }
 
@@ -220,7 +234,7 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
 
 PlacementResult measure_placement(Backend& backend, const PlacementRequest& request, const ProgressFn& progress,
                                   const StopFn& stop) {
-  return measure_plans(backend, request, make_plans(request), std::nullopt, progress, stop);
+  return measure_plans(backend, request, make_plans(request, stop), std::nullopt, progress, stop);
 }
 
 PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
@@ -234,7 +248,8 @@ PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest r
   std::optional<Pilot> passing;
   if (kind == ScheduleKind::Auto)
     for (; request.pairs_per_round > 1 && !(stop && stop()); request.pairs_per_round /= 2) {
-      Pilot pilot = run_pilot(backend, request);
+      Pilot pilot = run_pilot(backend, request, stop);
+      if (pilot.stopped) break;
       tried.push_back(pilot.check);
       if (pilot.check.passed) {
         passing = std::move(pilot);

@@ -13,8 +13,10 @@
 
 namespace cumap {
 
-// Asked between plans: true stops the run at the next safe point (what was
-// measured so far is kept).
+// Asked between plans, and handed to the backend in every plan
+// (MeasurementPlan::stop), which may ask it inside one from its own threads:
+// true stops the run at the next safe point (what was measured so far is
+// kept; a pair cut short is left out). It must be safe to call from any thread.
 using StopFn = std::function<bool()>;
 
 // What measure_placement needs besides the backend.
@@ -34,7 +36,8 @@ struct PlacementRequest {
 
 // Measures every pair of `units` on `lines_per_class` lines of every home
 // class, one plan per (class, pass) so that a stop request is honoured within
-// one pass: then it returns what it has, with `complete` false. With
+// one pass at the latest (backends that ask it inside a plan, sooner): then
+// it returns what it has, with `complete` false. With
 // pairs_per_round > 1 a complete placement re-measures a sample serially and
 // records the agreement in `checks` (one entry).
 PlacementResult measure_placement(Backend& backend, const PlacementRequest& request, const ProgressFn& progress,

@@ -1,5 +1,8 @@
 // The parser alone (no binary, no backend): what valid new options put into Options.
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -54,6 +57,72 @@ TEST(CommandLine, LimitsAreInclusive) {
   EXPECT_EQ(map_options({"--timeout-ms", "3600000"}).timeout_ms, 3600000.0);
   EXPECT_THROW(parse({"--timeout-ms", "3600000.5"}), UsageError);
   EXPECT_THROW(parse({"--flag-offset", "+128"}), UsageError);
+}
+
+// CLI11 alone read "0x10" as 16, "010" as 8, " 64" as 64, hex floats, and
+// an empty value as 0: every numeric option is decimal only.
+TEST(CommandLine, NumbersAreDecimalOnly) {
+  for (const auto& [flag, value] : std::vector<std::pair<std::string, std::string>>{
+           {"--iters", "0x10"},      {"--samples", "0b11"},   {"--warmup", "0o7"},
+           {"--timeout-ms", "0x10"}, {"--timeout-ms", "0x1p3"}, {"--home-lines", " 64"},
+           {"--warmup", ""},         {"--samples", ""},        {"--timeout-ms", ""},
+           {"--iters", "+5"},        {"--check-pairs", "1e3"}, {"--max-streams", "0x4"},
+           {"--concurrency", "4k"},  {"--rotating-count", "1.0"}, {"--device", "0x0"}}) {
+    SCOPED_TRACE(flag + " '" + value + "'");
+    try {
+      parse({flag, value});
+      ADD_FAILURE() << "accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(parse({"check-coherence", "--reader", "0x1"}), UsageError);
+  EXPECT_THROW(parse({"check-coherence", "--window-ms", "0x1"}), UsageError);
+  EXPECT_THROW(parse({"topology", "--device", "0x0"}), UsageError);
+  // Leading zeros are decimal too, not octal.
+  EXPECT_EQ(map_options({"--iters", "010"}).iters, 10);
+  EXPECT_EQ(map_options({"--samples", "007"}).samples, 7);
+  EXPECT_EQ(map_options({"--timeout-ms", "1e3"}).timeout_ms, 1000.0);
+  EXPECT_EQ(map_options({"--timeout-ms", "2.5"}).timeout_ms, 2.5);
+}
+
+// --resume DIR takes the earlier run's options; the parser says which ones
+// the user typed (by flag, with the key meta.json records them under).
+TEST(CommandLine, ResumeKnowsWhichOptionsWereTyped) {
+  const Command c = parse({"--resume", "D", "--iters", "5", "--quiet", "--same-line"});
+  ASSERT_TRUE(std::holds_alternative<MapCommand>(c));
+  const MapCommand& map = std::get<MapCommand>(c);
+  EXPECT_EQ(map.typed, (std::map<std::string, std::string>{{"--iters", "iters"}, {"--same-line", "placements"}}));
+  EXPECT_EQ(map.options.resume_dir, "D");
+}
+
+TEST(CommandLine, EveryRecordedOptionIsKnownByItsFlag) {
+  const Command c = parse({"--resume", "D", "--backend", "auto", "--unit", "cu", "--devices", "0", "--units", "0-1",
+                           "--home-lines", "64", "--home-chain", "8", "--home-stride", "4224", "--flag-offset", "0",
+                           "--flag-on", "both", "--same-line", "--split-line", "--cross-home", "--iters", "5",
+                           "--samples", "1", "--warmup", "1", "--timeout-ms", "100", "--ordered", "--schedule",
+                           "serial", "--concurrency", "1", "--check-pairs", "1", "--via", "global",
+                           "--no-line-correction", "--flush-cache", "--rotating-count", "1", "--l2-persist", "--probe",
+                           "cas", "--order", "index", "--colormap", "viridis"});
+  ASSERT_TRUE(std::holds_alternative<MapCommand>(c));
+  std::set<std::string> keys;
+  for (const auto& [flag, key] : std::get<MapCommand>(c).typed) keys.insert(key);
+  keys.insert("device");  // --device, which --devices excludes
+  const nlohmann::json recorded = to_json(Options{});
+  for (const auto& [key, value] : recorded.items()) {
+    // Where and how loudly; a limit no flag sets; cross_home, which follows
+    // placements (--cross-home is compared as the placements it makes).
+    if (key == "out_dir" || key == "quiet" || key == "check_max_rel_diff" || key == "cross_home") continue;
+    EXPECT_TRUE(keys.contains(key)) << key << " is recorded but no typed flag maps to it";
+  }
+}
+
+TEST(CommandLine, ResumeNamesADirectoryAndWritesOnlyThere) {
+  EXPECT_THROW(parse({"--resume", ""}), UsageError);  // an unset shell variable
+  EXPECT_THROW(parse({"--resume", "D", "--out", "E"}), UsageError);
+  EXPECT_EQ(map_options({"--resume", "D", "--out", "./D/"}).resume_dir, "D");
+  // Checks that need the earlier run's options wait for them.
+  EXPECT_NO_THROW(parse({"--resume", "D", "--rotating-count", "1024"}));
 }
 
 TEST(CommandLine, DeviceZeroOnCpuAndUnitOnHipAreFine) {

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,8 +31,10 @@ const std::vector<std::string> kLongMap{"--backend", "cpu", "--same-line", "--un
                                         "--timeout-ms", "30000", "--quiet"};
 
 // Starts cumap in `cwd`, sends SIGINT after `delay`, returns its exit status
-// (-1 if it did not exit normally).
-int run_and_interrupt(std::vector<std::string> args, const fs::path& cwd, std::chrono::milliseconds delay) {
+// (-1 if it did not exit normally); `after_signal`, where given, is how long
+// it took to exit after the signal.
+int run_and_interrupt(std::vector<std::string> args, const fs::path& cwd, std::chrono::milliseconds delay,
+                      std::chrono::milliseconds* after_signal = nullptr) {
   const pid_t pid = fork();
   if (pid == 0) {
     if (chdir(cwd.c_str()) != 0) _exit(127);
@@ -42,8 +46,12 @@ int run_and_interrupt(std::vector<std::string> args, const fs::path& cwd, std::c
   }
   std::this_thread::sleep_for(delay);
   kill(pid, SIGINT);
+  const auto signalled = std::chrono::steady_clock::now();
   int status = 0;
   waitpid(pid, &status, 0);
+  if (after_signal)
+    *after_signal =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - signalled);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -104,6 +112,143 @@ TEST(InterruptResume, ResumeWithOtherOptionsIsBadInputNamingTheDifference) {
   ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
   EXPECT_NE(r.err.find("iters"), std::string::npos) << r.err;
   EXPECT_EQ(snapshot(cwd.path() / "D"), before) << "a refused resume changes nothing";
+}
+
+// One sample of 200 million round trips (tens of seconds on any CPU): the
+// first Ctrl-C used to wait for the sample to end (6 s at 3 million round
+// trips on a loaded machine, 26 s at a million); now the measuring threads
+// ask for it as they go, and the unfinished pair is left out.
+TEST(Interrupt, FirstSignalStopsInsideALongSample) {
+  TempDir cwd;
+  const std::vector<std::string> args{"--backend",    "cpu",     "--same-line", "--units",   "0-1",
+                                      "--iters",      "200000000", "--samples", "1",         "--warmup",
+                                      "0",            "--home-lines", "1",      "--timeout-ms", "3600000",
+                                      "--quiet",      "--out",   "D"};
+  std::chrono::milliseconds after_signal{};
+  const int code = run_and_interrupt(args, cwd.path(), std::chrono::milliseconds(1500), &after_signal);
+  ASSERT_EQ(code, 130);
+  EXPECT_LE(after_signal.count(), 3000) << "the first Ctrl-C took " << after_signal.count() << " ms to end the run";
+  const fs::path d = cwd.path() / "D";
+  const auto meta = nlohmann::json::parse(read_text(d / "meta.json"));
+  EXPECT_TRUE(meta.at("interrupted").get<bool>());
+  ASSERT_EQ(meta.at("maps").size(), 1u) << "the signal came before the map began";
+  EXPECT_FALSE(meta.at("maps")[0].at("complete").get<bool>());
+  EXPECT_EQ(rows(d / "pairs.csv"), 1u) << "the pair cut short is left out (a resumed run measures it)";
+  EXPECT_FALSE(has_temporary_files(d));
+}
+
+// A cheap complete map: one pair over one flag line (one home class, which
+// a resumed run finds again however busy the machine is).
+const std::vector<std::string> kSmallMap{"--backend", "cpu", "--same-line", "--units", "0-1", "--iters", "50",
+                                         "--samples", "3",   "--warmup",    "5",       "--home-lines", "1", "--quiet"};
+
+// Every file under `dir` with its bytes.
+std::map<std::string, std::string> contents(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) files[fs::relative(e.path(), dir).string()] = read_text(e.path());
+  return files;
+}
+
+// pairs.csv's data rows marked timed out: a resumed run measures them again.
+void mark_timed_out(const fs::path& pairs) {
+  std::istringstream in(read_text(pairs));
+  std::string out;
+  std::string line;
+  for (bool header = true; std::getline(in, line); header = false) {
+    if (!header && line.size() >= 2 && line.compare(line.size() - 2, 2, ",0") == 0) line.back() = '1';
+    out += line + "\n";
+  }
+  write_text(pairs, out);
+}
+
+fs::path small_complete_run(const fs::path& cwd) {
+  std::vector<std::string> args = kSmallMap;
+  args.insert(args.end(), {"--out", "D"});
+  const RunResult r = run_cumap(args, cwd);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return cwd / "D";
+}
+
+// Resuming a complete run re-ran home discovery and rewrote every
+// line_correction_ns (every cell moved); `--resume DIR` alone was refused
+// ("the earlier run used "cpu", this one "auto"").
+TEST(Resume, ResumingACompleteRunChangesNothing) {
+  TempDir cwd;
+  const fs::path d = small_complete_run(cwd.path());
+  const auto before = contents(d);
+  const RunResult alone = run_cumap({"--resume", "D"}, cwd.path());
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_NE(alone.out.find("complete"), std::string::npos) << alone.out;
+  EXPECT_EQ(contents(d), before);
+  std::vector<std::string> same = kSmallMap;
+  same.insert(same.end(), {"--resume", "D"});
+  const RunResult typed = run_cumap(same, cwd.path());
+  ASSERT_EQ(typed.exit_code, 0) << typed.err;
+  EXPECT_EQ(contents(d), before);
+}
+
+TEST(Resume, ResumeAloneContinuesWithTheRecordedOptions) {
+  TempDir cwd;
+  const fs::path d = small_complete_run(cwd.path());
+  mark_timed_out(d / "pairs.csv");
+  ASSERT_NE(read_text(d / "pairs.csv").find(",1\n"), std::string::npos);
+  const RunResult r = run_cumap({"--resume", "D", "--quiet"}, cwd.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_text(d / "pairs.csv").find(",1\n"), std::string::npos) << "the timed-out pair was measured again";
+  EXPECT_EQ(rows(d / "pairs.csv"), 2u);
+  const auto meta = nlohmann::json::parse(read_text(d / "meta.json"));
+  EXPECT_EQ(meta.at("backend"), "cpu");
+  EXPECT_EQ(meta.at("options").at("iters"), 50);
+  EXPECT_EQ(meta.at("options").at("samples"), 3);
+  EXPECT_EQ(meta.at("options").at("units_spec"), "0-1");
+  EXPECT_TRUE(meta.at("maps")[0].at("complete").get<bool>());
+  // An option typed with it must be the recorded one.
+  mark_timed_out(d / "pairs.csv");
+  const auto earlier = contents(d);
+  expect_one_usage_line(run_cumap({"--resume", "D", "--samples", "4"}, cwd.path()), "--samples");
+  EXPECT_EQ(contents(d), earlier);
+}
+
+// pairs.csv is read as untrusted input: a value no cumap writes, a unit the
+// run does not map or a class its homes lack is refused, before any pair is
+// measured, and the directory stays as it was.
+TEST(Resume, RowsThatDoNotFitAreRefusedBeforeMeasuring) {
+  TempDir cwd;
+  const fs::path d = small_complete_run(cwd.path());
+  mark_timed_out(d / "pairs.csv");
+  const std::string pairs = read_text(d / "pairs.csv");
+  const std::string header = pairs.substr(0, pairs.find('\n') + 1);
+  const std::string row = pairs.substr(header.size());
+  // The row with field `column` replaced (and measured, not timed out).
+  const auto with = [&](std::size_t column, const std::string& value) {
+    std::vector<std::string> fields;
+    std::istringstream in(row.substr(0, row.find('\n')));
+    for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
+    fields.at(column) = value;
+    fields.back() = "0";
+    std::string out;
+    for (std::size_t i = 0; i < fields.size(); ++i) out += (i ? "," : "") + fields[i];
+    return out + "\n";
+  };
+  struct Case {
+    std::string extra_row;
+    std::string mentions;
+  };
+  for (const Case& c : std::vector<Case>{{with(1, "99"), "unit 99"},
+                                         {with(4, "99"), "home class 99"},
+                                         {with(17, "nan"), "samples"},
+                                         {with(18, "1e300"), "iters"},
+                                         {with(18, "0"), "iters"},
+                                         {with(6, "-5"), "first_flag"}}) {
+    SCOPED_TRACE(c.mentions);
+    write_text(d / "pairs.csv", header + row + c.extra_row);
+    const auto before = contents(d);
+    const RunResult r = run_cumap({"--resume", "D"}, cwd.path());
+    expect_one_usage_line(r, c.mentions);
+    EXPECT_NE(r.err.find("line 3"), std::string::npos) << r.err;
+    EXPECT_EQ(contents(d), before);
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Issue #14: failed runs leave nothing behind and touch nothing of the
 // user's; bad input is exit 2 with one printable line; big inputs stay cheap.
 #include <sys/resource.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -115,9 +116,48 @@ TEST(Reliability, TopologyJsonOntoADirectory) {
   const auto before = snapshot(cwd.path());
   expect_usage_line(run_cumap({"topology", "--backend", "cpu", "--json", "adir"}, cwd.path()));
   EXPECT_EQ(snapshot(cwd.path()), before);
-  // A new folder for the file is made, and unmade when the file cannot be written.
   expect_usage_line(run_cumap({"topology", "--backend", "cpu", "--json", "new/"}, cwd.path()));
   EXPECT_EQ(snapshot(cwd.path()), before);
+}
+
+// Every single-file output treats a missing directory alike: render -o
+// refused it, topology --json made it (and its parents).
+TEST(Reliability, JsonIntoAMissingDirectoryIsBadInputLikeRender) {
+  TempDir cwd;
+  const auto before = snapshot(cwd.path());
+  const RunResult topology = run_cumap({"topology", "--backend", "cpu", "--json", "missing/dir/t.json"}, cwd.path());
+  expect_one_usage_line(topology, "missing/dir");
+  EXPECT_EQ(snapshot(cwd.path()), before);
+  const RunResult coherence =
+      run_cumap({"check-coherence", "--backend", "cpu", "--json", "missing/c.json"}, cwd.path());
+  expect_one_usage_line(coherence, "missing");
+  EXPECT_EQ(snapshot(cwd.path()), before);
+  // Into a directory that exists it is written.
+  fs::create_directory(cwd.path() / "there");
+  ASSERT_EQ(run_cumap({"topology", "--backend", "cpu", "--json", "there/t.json"}, cwd.path()).exit_code, 0);
+  EXPECT_TRUE(fs::is_regular_file(cwd.path() / "there" / "t.json"));
+}
+
+// A bad CUMAP_FONT was found after the whole measurement, whose data was then
+// thrown away; now the font is opened first. The map asked for here would
+// measure for minutes (a sample of 200 million round trips).
+TEST(Reliability, UnusableFontIsFoundBeforeMeasuring) {
+  TempDir cwd;
+  write_text(cwd.path() / "notes.txt", "not a font\n");
+  ::setenv("CUMAP_FONT", (cwd.path() / "notes.txt").c_str(), 1);
+  const auto started = std::chrono::steady_clock::now();
+  const RunResult r = run_cumap({"--backend", "cpu", "--same-line", "--units", "0-1", "--iters", "200000000",
+                                 "--samples", "1", "--home-lines", "1", "--timeout-ms", "3600000", "--quiet", "--out",
+                                 "D"},
+                                cwd.path());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const RunResult homes = run_cumap({"homes", "--backend", "cpu", "--home-lines", "1", "--out", "H"}, cwd.path());
+  ::unsetenv("CUMAP_FONT");
+  expect_one_usage_line(r, "not a font freetype can read");
+  EXPECT_LT(seconds, 10.0) << "the font was checked only after measuring";
+  EXPECT_FALSE(fs::exists(cwd.path() / "D"));
+  expect_one_usage_line(homes, "not a font");
+  EXPECT_FALSE(fs::exists(cwd.path() / "H"));
 }
 
 // 8. Options that would be silently ignored.

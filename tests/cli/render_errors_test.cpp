@@ -57,7 +57,7 @@ INSTANTIATE_TEST_SUITE_P(
 // `-o` naming the input (by its own path or through a link) once replaced
 // the CSV with a PNG; `-o x.jpg` wrote PNG bytes into a .jpg. Both are
 // refused before anything is written.
-TEST(cli_Render, OutputThatIsTheInputOrNotAPngIsRefusedAndNothingChanges) {
+TEST(Render, OutputThatIsTheInputOrNotAPngIsRefusedAndNothingChanges) {
   TempDir cwd;
   write_text(cwd.path() / "in.csv", kGoodCsv);
   fs::create_symlink("in.csv", cwd.path() / "link.png");
@@ -71,7 +71,7 @@ TEST(cli_Render, OutputThatIsTheInputOrNotAPngIsRefusedAndNothingChanges) {
 }
 
 // A directory or /dev/null as the matrix is named as what it is.
-TEST(cli_Render, ADirectoryOrADeviceAsTheMatrixSaysWhatItIs) {
+TEST(Render, ADirectoryOrADeviceAsTheMatrixSaysWhatItIs) {
   TempDir cwd;
   fs::create_directories(cwd.path() / "run");
   expect_one_usage_line(run_cumap({"render", "run", "-o", "x.png"}, cwd.path()), "is a directory");
@@ -81,7 +81,7 @@ TEST(cli_Render, ADirectoryOrADeviceAsTheMatrixSaysWhatItIs) {
 
 // A run's pictures drawn again from its CSVs with --order DIR (or its
 // meta.json) are the run's own, byte for byte: here a CPU map.
-TEST(cli_Render, OrderDirRedrawsTheRunsHeatmapsExactly) {
+TEST(Render, OrderDirRedrawsTheRunsHeatmapsExactly) {
   TempDir cwd;
   const RunResult run = run_cumap({"--backend", "cpu", "--out", "D", "--iters", "50", "--samples", "3", "--timeout-ms",
                                    "20000", "--colormap", "magma"},

@@ -39,7 +39,7 @@ std::pair<int, int> png_size(const fs::path& p) {
   return {be32(16), be32(20)};
 }
 
-class cli_RenderRedraw : public ::testing::Test {
+class RenderRedraw : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = fs::temp_directory_path() / ("cumap-redraw-" + std::to_string(::getpid()));
@@ -63,9 +63,9 @@ class cli_RenderRedraw : public ::testing::Test {
   static nlohmann::json meta() { return nlohmann::json::parse(read_bytes(dir_ / "meta.json")); }
   static fs::path dir_;
 };
-fs::path cli_RenderRedraw::dir_;
+fs::path RenderRedraw::dir_;
 
-TEST_F(cli_RenderRedraw, RenderWithTheRunsDirectoryOrMetaJsonGivesTheRunsPictureByteForByte) {
+TEST_F(RenderRedraw, RenderWithTheRunsDirectoryOrMetaJsonGivesTheRunsPictureByteForByte) {
   int compared = 0;
   const nlohmann::json m = meta();
   for (const nlohmann::json& h : m.at("heatmaps")) {
@@ -86,7 +86,7 @@ TEST_F(cli_RenderRedraw, RenderWithTheRunsDirectoryOrMetaJsonGivesTheRunsPicture
   EXPECT_EQ(compared, 2 * 6);  // two placements: all classes and two home classes, two ways each
 }
 
-TEST_F(cli_RenderRedraw, MetaJsonKeepsTheDisplayGroupsAndHowEachMatrixWasDrawn) {
+TEST_F(RenderRedraw, MetaJsonKeepsTheDisplayGroupsAndHowEachMatrixWasDrawn) {
   const nlohmann::json m = meta();
   ASSERT_TRUE(m.contains("display_groups"));
   const nlohmann::json& groups = m.at("display_groups").at("groups");
@@ -106,7 +106,7 @@ TEST_F(cli_RenderRedraw, MetaJsonKeepsTheDisplayGroupsAndHowEachMatrixWasDrawn) 
 
 // heatmap.png: each placement's two home classes and all classes together,
 // three panels of 132 units a row, a row per placement.
-TEST_F(cli_RenderRedraw, TheOverviewShowsEveryClassAndTheClassesTogetherOnePlacementARow) {
+TEST_F(RenderRedraw, TheOverviewShowsEveryClassAndTheClassesTogetherOnePlacementARow) {
   const auto [width, height] = png_size(dir_ / "heatmap.png");
   const auto [one_width, one_height] = png_size(dir_ / "heatmap-same-line.png");
   EXPECT_GT(width, 3 * 132 * 6);

@@ -46,7 +46,7 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-class cli_Summary : public ::testing::Test {
+class Summary : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     cwd_ = new TempDir;
@@ -60,9 +60,9 @@ class cli_Summary : public ::testing::Test {
   static fs::path out() { return cwd_->path() / "D"; }
   static TempDir* cwd_;
 };
-TempDir* cli_Summary::cwd_ = nullptr;
+TempDir* Summary::cwd_ = nullptr;
 
-TEST_F(cli_Summary, TheRunWritesWhatCumapSummaryPrints) {
+TEST_F(Summary, TheRunWritesWhatCumapSummaryPrints) {
   const std::string md = read_text(out() / "summary.md");
   ASSERT_FALSE(md.empty());
   for (const char* part : {"| device |", "| serial |", "| driver |", "| date |", "| command |", "## Maps",
@@ -75,7 +75,7 @@ TEST_F(cli_Summary, TheRunWritesWhatCumapSummaryPrints) {
   EXPECT_EQ(run_cumap({"summary", (out() / "meta.json").string()}, cwd_->path()).out, md);
 }
 
-TEST_F(cli_Summary, CsvIsTidyAndJsonIsTheSummary) {
+TEST_F(Summary, CsvIsTidyAndJsonIsTheSummary) {
   const RunResult csv = run_cumap({"summary", "D", "--format", "csv"}, cwd_->path());
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   const auto lines = lines_of(csv.out);
@@ -96,7 +96,7 @@ TEST_F(cli_Summary, CsvIsTidyAndJsonIsTheSummary) {
   EXPECT_FALSE(j.at("no_pair_completed").get<bool>());
 }
 
-TEST_F(cli_Summary, EveryUnitOfPairsCsvIsInUnitsCsvOnce) {
+TEST_F(Summary, EveryUnitOfPairsCsvIsInUnitsCsvOnce) {
   const auto units = lines_of(read_text(out() / "units.csv"));
   ASSERT_GE(units.size(), 3u);
   EXPECT_EQ(units[0], "unit,device,unit_index,side,group,display_index");
@@ -117,7 +117,7 @@ TEST_F(cli_Summary, EveryUnitOfPairsCsvIsInUnitsCsvOnce) {
   for (const std::string& u : in_pairs) EXPECT_EQ(count[u], 1) << "unit " << u;
 }
 
-TEST_F(cli_Summary, TopologyJsonIsWhatCumapTopologyWrites) {
+TEST_F(Summary, TopologyJsonIsWhatCumapTopologyWrites) {
   const Json map = Json::parse(read_text(out() / "topology.json"));
   const RunResult r = run_cumap({"topology", "--backend", "cpu", "--json", "T.json"}, cwd_->path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -135,7 +135,7 @@ TEST_F(cli_Summary, TopologyJsonIsWhatCumapTopologyWrites) {
 // The header's ids are the rows' ids, in the same order: a reader that
 // makes the column labels numbers (pandas: m.columns = m.columns.astype(int))
 // indexes m.loc[a, b] and m.loc[b, a] alike.
-TEST_F(cli_Summary, MatrixHeaderIdsAreTheRowIdsAsIntegers) {
+TEST_F(Summary, MatrixHeaderIdsAreTheRowIdsAsIntegers) {
   const auto lines = lines_of(read_text(out() / "matrix-same-line.csv"));
   ASSERT_GE(lines.size(), 3u);
   auto header = csv_cells(lines[0]);

@@ -118,7 +118,20 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"flag_offset_negative", {"--flag-offset", "-128"}, "--flag-offset"},
                       BadInput{"flag_offset_over_1gib", {"--flag-offset", "1073741952"}, "--flag-offset"},
                       BadInput{"flag_offset_not_a_number", {"--flag-offset", "4k"}, "--flag-offset"},
-                      BadInput{"flag_offset_huge", {"--flag-offset", "99999999999999999999999"}, "--flag-offset"}),
+                      BadInput{"flag_offset_huge", {"--flag-offset", "99999999999999999999999"}, "--flag-offset"},
+                      // Numbers are decimal only (CLI11 alone reads 0x as hex, for doubles too), and
+                      // never empty (CLI11 alone took '' as 0).
+                      BadInput{"iters_hex", {"--iters", "0x10"}, "--iters"},
+                      BadInput{"samples_hex", {"--samples", "0X3"}, "--samples"},
+                      BadInput{"warmup_empty", {"--warmup", ""}, "--warmup"},
+                      BadInput{"timeout_hex", {"--timeout-ms", "0x10"}, "--timeout-ms"},
+                      BadInput{"home_lines_hex", {"--home-lines", "0x40"}, "--home-lines"},
+                      // The hip backend's queues mean nothing to the cpu backend.
+                      BadInput{"max_streams_on_cpu", {"--max-streams", "4"}, "--max-streams"},
+                      // An unset shell variable is not the current directory...
+                      BadInput{"resume_empty", {"--resume", ""}, "--resume"},
+                      // ... and a resumed run writes only into its own directory.
+                      BadInput{"resume_with_another_out", {"--resume", "earlier"}, "--out"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 
 // A GPU backend that is not built, or has no device, is a usage error too;

@@ -16,16 +16,16 @@ bool is_nice_step(double step) {
   return false;
 }
 
-TEST(nice_ticks, unit_range) {
+TEST(NiceTicks, unit_range) {
   EXPECT_EQ(format_ticks(nice_ticks(0.0, 1.0)), (std::vector<std::string>{"0.0", "0.2", "0.4", "0.6", "0.8", "1.0"}));
 }
 
-TEST(nice_ticks, latency_range) {
+TEST(NiceTicks, latency_range) {
   EXPECT_EQ(format_ticks(nice_ticks(180.0, 1030.0)),
             (std::vector<std::string>{"200", "400", "600", "800", "1000"}));
 }
 
-TEST(nice_ticks, random_ranges_give_round_evenly_spaced_ticks_inside) {
+TEST(NiceTicks, random_ranges_give_round_evenly_spaced_ticks_inside) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> exponent(-2.0, 5.0);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -53,7 +53,7 @@ TEST(nice_ticks, random_ranges_give_round_evenly_spaced_ticks_inside) {
   EXPECT_GT(in_range, 2000 * 6 / 10);
 }
 
-TEST(color_scale, auto_range_covers_finite_cells_only) {
+TEST(ColorScale, auto_range_covers_finite_cells_only) {
   ValueMatrix m = ValueMatrix::filled({0, 1, 2}, std::nan(""));
   m.at(0, 1) = 150.0;
   m.at(1, 0) = 420.0;
@@ -69,7 +69,7 @@ TEST(color_scale, auto_range_covers_finite_cells_only) {
 // A CPU's home table, 4.80-4.96 ns: 3 % of the median. Drawn over the whole
 // colormap it would show noise as structure; the range is widened to
 // kMinRelativeSpan of the median around it, and holds every value.
-TEST(color_scale, a_narrow_range_is_widened_around_the_median) {
+TEST(ColorScale, a_narrow_range_is_widened_around_the_median) {
   const std::vector<double> values{4.80, 4.85, 4.88, 4.90, 4.96};
   const ColorScale scale = choose_color_scale({std::span<const double>(values)}, std::nullopt);
   EXPECT_NEAR(scale.max - scale.min, kMinRelativeSpan * 4.88, 1e-9);
@@ -87,7 +87,7 @@ TEST(color_scale, a_narrow_range_is_widened_around_the_median) {
 
 // An H100's per-class maps (262-456 ns around 350) keep their full contrast,
 // and a fixed --scale is never widened.
-TEST(color_scale, a_wide_range_and_a_fixed_scale_are_kept) {
+TEST(ColorScale, a_wide_range_and_a_fixed_scale_are_kept) {
   const std::vector<double> values{262.4, 274.0, 347.0, 349.6, 423.0, 456.6};
   const ColorScale scale = choose_color_scale({std::span<const double>(values)}, std::nullopt);
   EXPECT_EQ(scale.min, 262.4);
@@ -98,7 +98,7 @@ TEST(color_scale, a_wide_range_and_a_fixed_scale_are_kept) {
   EXPECT_EQ(fixed.max, 4.96);
 }
 
-TEST(color_scale, flat_and_empty_matrices_get_a_usable_range) {
+TEST(ColorScale, flat_and_empty_matrices_get_a_usable_range) {
   const ColorScale flat = choose_color_scale({HeatmapPanel{"a", ValueMatrix::filled({0, 1}, 250.0)}}, std::nullopt);
   EXPECT_LT(flat.min, 250.0);
   EXPECT_GT(flat.max, 250.0);

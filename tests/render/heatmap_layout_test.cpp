@@ -22,7 +22,7 @@ bool overlap(const Rect& a, const Rect& b) {
   return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
 }
 
-TEST(layout, cell_size_follows_unit_count) {
+TEST(HeatmapLayout, cell_size_follows_unit_count) {
   EXPECT_EQ(cell_size(2), 80);  // a 2-unit panel as tall as the colorbar
   EXPECT_EQ(cell_size(4), 80);
   EXPECT_EQ(cell_size(8), 48);
@@ -36,14 +36,14 @@ TEST(layout, cell_size_follows_unit_count) {
   EXPECT_EQ(cell_size(1024), 1);
 }
 
-TEST(layout, label_step_keeps_labels_apart) {
+TEST(HeatmapLayout, label_step_keeps_labels_apart) {
   EXPECT_EQ(label_step(16, 11), 1);
   EXPECT_EQ(label_step(6, 11), 2);
   EXPECT_EQ(label_step(4, 11), 5);
   EXPECT_EQ(label_step(1, 11), 20);
 }
 
-TEST(layout, two_panels_with_groups_fit_without_overlap) {
+TEST(HeatmapLayout, two_panels_with_groups_fit_without_overlap) {
   const HeatmapLayout l = layout_heatmap(typical_input(132, 2, true));
   ASSERT_EQ(l.panels.size(), 2u);
   EXPECT_EQ(l.cell_width, 6);
@@ -70,7 +70,7 @@ TEST(layout, two_panels_with_groups_fit_without_overlap) {
 
 // Home discovery's table: 132 units by 512 lines, groups on both axes, and
 // column labels (byte offsets) longer than the row labels (unit ids).
-TEST(layout, rectangular_table_sizes_each_axis_on_its_own) {
+TEST(HeatmapLayout, rectangular_table_sizes_each_axis_on_its_own) {
   LayoutInput in = typical_input(132, 1, true);
   in.columns = 512;
   in.text.column_label_width = 30;
@@ -95,7 +95,7 @@ TEST(layout, rectangular_table_sizes_each_axis_on_its_own) {
   EXPECT_EQ(l.cell_value_px, 0);
 }
 
-TEST(layout, every_unit_is_labelled_up_to_64_and_groups_label_longer_axes) {
+TEST(HeatmapLayout, every_unit_is_labelled_up_to_64_and_groups_label_longer_axes) {
   for (int units : {2, 8, 32, 50, 64}) {
     const HeatmapLayout l = layout_heatmap(typical_input(units, 1, true));
     EXPECT_EQ(l.row_label_step, 1) << units;
@@ -113,7 +113,7 @@ TEST(layout, every_unit_is_labelled_up_to_64_and_groups_label_longer_axes) {
   EXPECT_EQ(plain.column_label_step, 5);
 }
 
-TEST(layout, axis_titles_and_legend_sit_outside_the_labels) {
+TEST(HeatmapLayout, axis_titles_and_legend_sit_outside_the_labels) {
   LayoutInput in = typical_input(32, 2, true);
   in.text.axis_title_height = 15;
   in.text.legend_width = 300;
@@ -133,7 +133,7 @@ TEST(layout, axis_titles_and_legend_sit_outside_the_labels) {
   EXPECT_TRUE(inside(l.row_titles[0], l));
 }
 
-TEST(layout, panels_wrap_into_rows_that_line_up) {
+TEST(HeatmapLayout, panels_wrap_into_rows_that_line_up) {
   LayoutInput in = typical_input(132, 6, true);
   in.panels_per_row = 3;
   in.text.axis_title_height = 15;
@@ -154,7 +154,7 @@ TEST(layout, panels_wrap_into_rows_that_line_up) {
   EXPECT_TRUE(inside(l.column_titles[5], l));
 }
 
-TEST(layout, groups_on_one_axis_only) {
+TEST(HeatmapLayout, groups_on_one_axis_only) {
   LayoutInput in = typical_input(8, 1, false);
   in.columns = 64;
   in.text.column_group_label_height = 12;
@@ -164,7 +164,7 @@ TEST(layout, groups_on_one_axis_only) {
   EXPECT_GE(l.height, l.column_groups[0].bottom());
 }
 
-TEST(layout, wide_title_widens_the_picture) {
+TEST(HeatmapLayout, wide_title_widens_the_picture) {
   LayoutInput in = typical_input(4, 1, false);
   in.text.title_width = 2000;
   const HeatmapLayout l = layout_heatmap(in);
@@ -172,7 +172,7 @@ TEST(layout, wide_title_widens_the_picture) {
   EXPECT_TRUE(inside(l.title, l));
 }
 
-TEST(layout, small_maps_keep_a_readable_colorbar_and_large_ones_stay_bounded) {
+TEST(HeatmapLayout, small_maps_keep_a_readable_colorbar_and_large_ones_stay_bounded) {
   const HeatmapLayout small = layout_heatmap(typical_input(4, 1, false));
   EXPECT_GE(small.colorbar.height, 160);
   EXPECT_TRUE(inside(small.colorbar, small));
@@ -182,7 +182,7 @@ TEST(layout, small_maps_keep_a_readable_colorbar_and_large_ones_stay_bounded) {
   EXPECT_LT(large.height, 1300);
 }
 
-TEST(layout, cell_size_never_grows_with_more_units) {
+TEST(HeatmapLayout, cell_size_never_grows_with_more_units) {
   for (int n = 1; n < 2048; ++n) EXPECT_LE(cell_size(n + 1), cell_size(n)) << n;
 }
 
@@ -238,12 +238,12 @@ TEST_P(SmallLayout, cells_are_large_enough_for_values) {
 
 INSTANTIATE_TEST_SUITE_P(units, SmallLayout, ::testing::Values(2, 4, 8));
 
-TEST(layout, small_cells_show_no_values) {
+TEST(HeatmapLayout, small_cells_show_no_values) {
   EXPECT_EQ(layout_heatmap(typical_input(12, 1, false)).cell_value_px, 0);
   EXPECT_EQ(layout_heatmap(typical_input(132, 2, true)).cell_value_px, 0);
 }
 
-TEST(layout, content_is_centred_under_a_wider_title) {
+TEST(HeatmapLayout, content_is_centred_under_a_wider_title) {
   LayoutInput in = typical_input(2, 1, false);
   in.text.title_width = 900;
   const HeatmapLayout l = layout_heatmap(in);

@@ -1,6 +1,12 @@
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -239,6 +245,38 @@ TEST_F(Heatmap, missing_font_is_a_usage_error_naming_the_package) {
     EXPECT_NE(std::string(e.what()).find("fonts-dejavu-core"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("/nonexistent/cumap/DejaVuSans.ttf"), std::string::npos) << e.what();
   }
+}
+
+// A font that exists but cannot be used was reported as "not found"; and it
+// was found only when the pictures were drawn, after the whole measurement.
+// check_heatmap_font (which maps call before measuring) says why.
+TEST(Font, UnusableFontsSayWhyBeforeAnythingIsDrawn) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("cumap_font_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "notes.txt") << "not a font\n";
+  std::ofstream(dir / "locked.ttf") << "x";
+  std::filesystem::permissions(dir / "locked.ttf", std::filesystem::perms::none);
+  struct Case {
+    std::filesystem::path path;
+    std::string says;
+  };
+  std::vector<Case> cases{{dir / "missing.ttf", "not found"}, {dir / "notes.txt", "not a font FreeType can read"},
+                          {dir, "is a directory"}};
+  if (::geteuid() != 0) cases.push_back({dir / "locked.ttf", "Permission denied"});  // root reads anything
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.path.string());
+    const FontOverride font(c.path.c_str());
+    try {
+      check_heatmap_font();
+      ADD_FAILURE() << "no UsageError";
+    } catch (const UsageError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(c.says), std::string::npos) << what;
+      EXPECT_NE(what.find(c.path.string()), std::string::npos) << what;
+    }
+  }
+  EXPECT_NO_THROW(check_heatmap_font()) << "the default font";
+  std::filesystem::remove_all(dir);
 }
 
 // A group name too long for its rows is shortened by whole words, never cut

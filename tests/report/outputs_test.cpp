@@ -2,9 +2,11 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "cumap/error.hpp"
 #include "report/pairs_csv.hpp"
 #include "report/meta_json.hpp"
 
@@ -79,6 +81,62 @@ TEST(PairsCsv, TheDsmPathNamesNoHomeClassOrFlagLine) {
   EXPECT_EQ(back[1].stats.pass, 2);
   EXPECT_EQ(back[1].stats.first_flag, 0u);
   EXPECT_TRUE(back[1].stats.timed_out);
+}
+
+// --resume reads pairs.csv back: every field is checked as this cumap writes
+// it, and a field that is not refuses the file naming the line and column.
+// (nan or 1e300 in an integer column was undefined behaviour, a negative
+// flag offset came back as 18446744073709551611, and a measured row without
+// samples or round trips went into the "completed" map.)
+TEST(PairsCsv, ReadingBackRefusesWhatNoCumapWrites) {
+  const LatencyMap map = two_pair_map();
+  const std::string csv = pairs_csv({&map});
+  ASSERT_EQ(parse_pairs_csv(csv).size(), 3u);
+  const std::string header = csv.substr(0, csv.find('\n') + 1);
+  const std::string good = "0,1,global,same-line,1,0,256,260,0,100.000,0.000,200.000,90.000,130.000,85.000,400.000,"
+                           "1000.000,5,50,0";
+  ASSERT_EQ(parse_pairs_csv(header + good + "\n").size(), 1u);
+  // Column `column` (0-based) of the good row replaced by `value`.
+  const auto with = [&](std::size_t column, const std::string& value) {
+    std::vector<std::string> fields;
+    std::istringstream in(good);
+    for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
+    fields.at(column) = value;
+    std::string row;
+    for (std::size_t i = 0; i < fields.size(); ++i) row += (i ? "," : "") + fields[i];
+    return header + good + "\n" + row + "\n";
+  };
+  struct Bad {
+    std::size_t column;
+    std::string value;
+    std::string mentions;
+  };
+  const std::vector<Bad> bad{
+      {17, "nan", "samples"},         {17, "1e300", "samples"},       {18, "nan", "iters"},
+      {18, "1e300", "iters"},         {18, "0x10", "iters"},          {17, "", "samples"},
+      {17, "0", "samples"},           {18, "0", "iters"},             {18, "99999999999", "iters"},
+      {6, "-5", "first_flag"},        {7, "18446744073709551611", "second_flag"},
+      {6, "258", "first_flag"},       {4, "-1", "home_class"},        {4, "", "home_class"},
+      {5, "2.5", "pass"},             {5, " 1", "pass"},              {8, "-1", "flags_on"},
+      {19, "2", "timed_out"},         {19, "", "timed_out"},          {2, "smem", "via"},
+      {3, "diagonal", "placement"},   {0, "x", "a"},                  {1, "0", "b"},
+      {11, "nan", "rtt_ns_median"},   {11, "inf", "rtt_ns_median"},   {11, "", "rtt_ns_median"},
+      {12, "-3", "p05_ns"},           {16, "1e999", "cold_ns"},       {10, "nan", "line_correction_ns"},
+      {15, "0x1p3", "cycles_median"},
+  };
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.mentions + " = '" + b.value + "'");
+    try {
+      parse_pairs_csv(with(b.column, b.value));
+      ADD_FAILURE() << "accepted";
+    } catch (const UsageError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("line 3"), std::string::npos) << what;
+      EXPECT_NE(what.find(b.mentions), std::string::npos) << what;
+    }
+  }
+  // A timed-out row is measured again: its empty values are fine.
+  EXPECT_EQ(parse_pairs_csv(with(19, "1")).size(), 2u);
 }
 
 // A run of one placement with one home class: the headline is the class's

@@ -129,31 +129,41 @@ class CpuBackend final : public Backend {
     Measurements out;
     out.stats.clock_hz = kNaN;
     const auto t0 = std::chrono::steady_clock::now();
-    for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
+    for (std::size_t r = 0; r < plan.rounds.size() && !out.stopped; ++r) {
       const std::vector<PlannedPair>& pairs = plan.rounds[r].pairs;
       // A round larger than the machine runs in waves: more spinning threads
       // than cores would time-slice the ping-pong itself.
-      for (std::size_t first = 0; first < pairs.size(); first += wave) {
+      for (std::size_t first = 0; first < pairs.size() && !out.stopped; first += wave) {
+        if (plan.stop && plan.stop()) {
+          out.stopped = true;
+          break;
+        }
         const std::size_t last = std::min(pairs.size(), first + wave);
         std::vector<cpu::PairJob> jobs;
         for (std::size_t p = first; p < last; ++p)
           jobs.push_back({pairs[p].a.unit, pairs[p].b.unit, &memory.word(pairs[p].flags.first),
                           &memory.word(pairs[p].flags.second)});
         if (flusher) flusher->flush();
-        auto timings = cpu::run_cpu_round(jobs, plan.counts, plan.probe, plan.timeout_ms);
+        auto timings = cpu::run_cpu_round(jobs, plan.counts, plan.probe, plan.timeout_ms, plan.stop);
         ++out.stats.launches;
         for (std::size_t j = 0; j < jobs.size(); ++j) {
+          // The next round may reuse these words and counts from 0 again.
+          jobs[j].first->store(0);
+          jobs[j].second->store(0);
+          // A pair the stop request cut short has no values: it is left out
+          // (a resumed run measures it).
+          if (timings[j].stopped) {
+            out.stopped = true;
+            continue;
+          }
           PairMeasurement m = measurement_for(pairs[first + j], static_cast<int>(r));
           m.rtt_ns = std::move(timings[j].rtt_ns);
           m.cold_rtt_ns = timings[j].cold_rtt_ns;
           m.timed_out = timings[j].timed_out;
           out.pairs.push_back(std::move(m));
-          // The next round may reuse these words and counts from 0 again.
-          jobs[j].first->store(0);
-          jobs[j].second->store(0);
         }
       }
-      if (progress) progress(r + 1, plan.rounds.size());
+      if (progress && !out.stopped) progress(r + 1, plan.rounds.size());
     }
     out.stats.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;

@@ -50,10 +50,20 @@ struct Signal {
 struct PairState {
   // A constructor rather than aggregate initialization: clang 14 (the
   // sanitizer build) has no parenthesized aggregate init for make_unique.
-  PairState(const PairJob& j, Clock::duration b) : job(j), budget(b) {}
+  PairState(const PairJob& j, Clock::duration b, const std::function<bool()>& s) : job(j), budget(b), stop(s) {}
   PairJob job;
   Clock::duration budget;
-  std::atomic<bool> abort{false};  // the partner gave up: stop waiting
+  const std::function<bool()>& stop;  // the run's stop request; may be empty
+  std::atomic<bool> abort{false};    // the partner gave up: stop waiting
+  std::atomic<bool> stopped{false};  // because the stop request came
+
+  // Asks the stop request; once it says true, both sides end.
+  bool stop_requested() {
+    if (!stop || !stop()) return false;
+    stopped.store(true);
+    abort.store(true);
+    return true;
+  }
 };
 
 struct SideResult {
@@ -63,14 +73,15 @@ struct SideResult {
   std::exception_ptr error;
 };
 
-// Spins until `flag` holds k; false when the budget ran out or the partner gave up.
+// Spins until `flag` holds k; false when the budget ran out, the partner
+// gave up or the stop request came.
 bool wait_for(PairState& st, const Signal& signal, std::atomic<u32>& flag, u32 k) {
   const auto deadline = Clock::now() + st.budget;
   for (unsigned spins = 1;; ++spins) {
     if (signal.arrived(flag, k)) return true;
     // Reading the clock on every spin would slow the poll loop itself.
-    if ((spins & 1023u) == 0) {
-      if (st.abort.load(std::memory_order_relaxed)) return false;
+    if ((spins & (kStopCheckRoundTrips - 1)) == 0) {
+      if (st.abort.load(std::memory_order_relaxed) || st.stop_requested()) return false;
       if (Clock::now() > deadline) {
         st.abort.store(true);
         return false;
@@ -100,6 +111,9 @@ void run_side(bool i_am_a, PairState& st, const protocol::Counts& c, Signal sign
     const auto t0 = Clock::now();
     for (int i = 0; i < seg.count; ++i) {
       ++k;
+      // A sample of millions of round trips must not hold a Ctrl-C up: the
+      // stop request is asked every kStopCheckRoundTrips of them.
+      if ((k & (kStopCheckRoundTrips - 1)) == 0 && st.stop_requested()) return;
       if (ping) signal.send(*st.job.first, k);
       if (!wait_for(st, signal, ping ? *st.job.second : *st.job.first, k)) {
         out.timed_out = true;
@@ -114,9 +128,13 @@ void run_side(bool i_am_a, PairState& st, const protocol::Counts& c, Signal sign
   }
 }
 
-// Adds each sample's segments (each timed by its own pinger) into the pair's timing.
-PairTiming combine(const SideResult& a, const SideResult& b, const protocol::Counts& c) {
+// Adds each sample's segments (each timed by its own pinger) into the
+// pair's timing; a stopped pair has none (its partner's wait ended
+// "timed out" only because this side stopped).
+PairTiming combine(const PairState& st, const SideResult& a, const SideResult& b, const protocol::Counts& c) {
   PairTiming t;
+  t.stopped = st.stopped.load();
+  if (t.stopped) return t;
   t.timed_out = a.timed_out || b.timed_out;
   if (t.timed_out) return t;
   std::vector<double> sample_ns(static_cast<std::size_t>(c.samples), 0.0);
@@ -134,11 +152,11 @@ PairTiming combine(const SideResult& a, const SideResult& b, const protocol::Cou
 }  // namespace
 
 std::vector<PairTiming> run_cpu_round(const std::vector<PairJob>& jobs, const protocol::Counts& counts, Probe probe,
-                                      double timeout_ms) {
+                                      double timeout_ms, const std::function<bool()>& stop) {
   const auto budget =
       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(timeout_ms));
   std::vector<std::unique_ptr<PairState>> states;  // atomics do not move: one allocation each
-  for (const PairJob& job : jobs) states.push_back(std::make_unique<PairState>(job, budget));
+  for (const PairJob& job : jobs) states.push_back(std::make_unique<PairState>(job, budget, stop));
   std::vector<SideResult> a(jobs.size()), b(jobs.size());
   std::latch start(static_cast<std::ptrdiff_t>(2 * jobs.size()));
   {
@@ -154,7 +172,7 @@ std::vector<PairTiming> run_cpu_round(const std::vector<PairJob>& jobs, const pr
   for (std::size_t p = 0; p < jobs.size(); ++p) {
     if (a[p].error) std::rethrow_exception(a[p].error);
     if (b[p].error) std::rethrow_exception(b[p].error);
-    out.push_back(combine(a[p], b[p], counts));
+    out.push_back(combine(*states[p], a[p], b[p], counts));
   }
   return out;
 }

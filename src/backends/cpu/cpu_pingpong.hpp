@@ -1,6 +1,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "cumap/backend.hpp"
@@ -25,12 +26,22 @@ struct PairTiming {
   // segment ended (sched_getcpu): the pinger's, which protocol::segment
   // names. What tests check the walk's directions against.
   std::vector<int> pinger_cpu;
+  // The stop request ended the pair before its last round trip: it has no
+  // values (and did not time out).
+  bool stopped = false;
 };
+
+// How often each side of a pair asks the stop request: every this many
+// round trips, and in a wait that has spun this many times.
+inline constexpr unsigned kStopCheckRoundTrips = 1024;
+static_assert((kStopCheckRoundTrips & (kStopCheckRoundTrips - 1)) == 0, "a power of two: checked by masking");
 
 // Runs the pairs of one round at the same time: two threads per pair, each
 // pinned to its CPU, all released together, walking protocol::segment. The
-// flags must be zero on entry; they are left as the pairs left them.
+// flags must be zero on entry; they are left as the pairs left them. `stop`
+// (may be empty) is asked by the measuring threads as they go; once it says
+// true every pair still running ends at once, stopped.
 std::vector<PairTiming> run_cpu_round(const std::vector<PairJob>& jobs, const protocol::Counts& counts, Probe probe,
-                                      double timeout_ms);
+                                      double timeout_ms, const std::function<bool()>& stop = {});
 
 }  // namespace cumap::cpu
