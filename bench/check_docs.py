@@ -25,6 +25,7 @@ SETTINGS = {
     "130": "exit code of an interrupted run",
     "90": "compute capability 9.0 written as a CMake architecture; the 90 % class recheck threshold",
     "5.2": "the version of Debian's hipcc CI builds with",
+    "4096": "the most home lines classified without sampling (--home-lines)",
 }
 
 NARRATIVE = re.compile(r"chip [A-Z]\b|issue|before|former|session|wave")
@@ -60,6 +61,9 @@ def main():
 
     for d in docs:
         for i, line in enumerate(d.read_text().splitlines(), 1):
+            # Option rows say "before each round": what a flag does, not history.
+            if d.name == "options.md" and line.startswith("| `--"):
+                continue
             if NARRATIVE.search(line):
                 ok = False
                 print(f"narrative? {d}:{i}: {line.strip()}")

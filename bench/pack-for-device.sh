@@ -17,7 +17,10 @@ names=(cumap cuda_device_tests dsm_device_tests conformance_tests
        bench_compare bench_floor bench_engine bench_harness_vs_minimal)
 bins=()
 for n in "${names[@]}"; do
-  f=$(find "$build" -type f -name "$n" -perm -u+x -not -path '*/CMakeFiles/*' | head -1)
+  # The newest of that name: a build tree can keep a stale copy where a
+  # target used to be built.
+  f=$(find "$build" -type f -name "$n" -perm -u+x -not -path '*/CMakeFiles/*' -printf '%T@ %p\n' |
+      sort -rn | head -1 | cut -d' ' -f2-)
   if [[ -n $f ]]; then bins+=("$f"); else echo "pack-for-device: $n not built, left out"; fi
 done
 cp "${bins[@]}" "$dest/bin/"

@@ -52,6 +52,7 @@ void add_stats(RunStats& sum, const RunStats& s) {
   sum.launches += s.launches;
   if (std::isfinite(s.clock_hz)) sum.clock_hz = s.clock_hz;
   if (!s.extra.empty()) sum.extra = s.extra;
+  if (!s.cluster_barrier.empty()) sum.cluster_barrier = s.cluster_barrier;
 }
 
 // The planned pairs a resumed run still needs: those `done` lacks for this

@@ -269,3 +269,41 @@ TEST(MapRun, SideGroupLayoutOrdersBySideThenGroup) {
 
 }  // namespace
 }  // namespace cumap
+
+namespace cumap {
+namespace {
+
+// A backend that reports a cluster barrier table with its measurements, as
+// the CUDA backend's dsm path does.
+class BarrierReportingChip final : public Backend {
+ public:
+  DeviceInfo device() const override { return chip_.device(); }
+  std::vector<int> units() const override { return chip_.units(); }
+  Capabilities capabilities() const override { return chip_.capabilities(); }
+  Topology topology() override { return chip_.topology(); }
+  LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) override {
+    return chip_.probe_lines(plan, progress);
+  }
+  Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) override {
+    Measurements m = chip_.measure(plan, progress);
+    m.stats.cluster_barrier = {{2, 66, 400.0, 202.0}, {16, 7, 900.0, 454.5}};
+    return m;
+  }
+
+ private:
+  test::FakeChipBackend chip_{{}};
+};
+
+// The table reaches the placement's result, and from there cluster-barrier.csv.
+TEST(MapRun, AClusterBarrierTableReachesThePlacementsResult) {
+  BarrierReportingChip chip;
+  const Options o = test::small_options();
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const PlacementResult p = measure_placement(chip, test::request_for(homes_run, o, chip.units(), 1), {}, {});
+  ASSERT_EQ(p.stats.cluster_barrier.size(), 2u);
+  EXPECT_EQ(p.stats.cluster_barrier[1].cluster_size, 16);
+  EXPECT_DOUBLE_EQ(p.stats.cluster_barrier[1].median_ns, 454.5);
+}
+
+}  // namespace
+}  // namespace cumap
