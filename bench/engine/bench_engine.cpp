@@ -2,7 +2,7 @@
 // shaped like an H100 (132 units, two home classes) answers instantly, so
 // what this times is cumap's own work: planning, the maps of 276 672 pair x
 // line values per placement, the checks and the output files. That is the
-// process wall time a GPU run adds on top of its kernels (issue #12). With
+// process wall time a GPU run adds on top of its kernels. With
 // DEVICES > 1 it is that many such chips joined by a link: a map across GPUs
 // (UNITS per chip), whose pairs across chips are measured on both sides. One
 // chip of 132 units has an H100's GPCs (h100_like_topology).

@@ -1,5 +1,5 @@
 // The CUDA backend's host orchestration, over the CudaRuntime seam (plain
-// C++: tests/cuda run it against a fake runtime). It checks plans, keeps the
+// C++: tests/backends/cuda run it against a fake runtime). It checks plans, keeps the
 // flag arenas, cuts plans into launches at round boundaries, runs each launch
 // on every GPU the plan touches at once, turns records into measurements and
 // reports how the run went. One GPU is a group of one.

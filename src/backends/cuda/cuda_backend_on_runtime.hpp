@@ -1,6 +1,6 @@
 #pragma once
 // The CUDA backend over any CudaRuntime: the real one (make_cuda_backend),
-// the fake of tests/cuda, or the real one with test hooks (device tests).
+// the fake of tests/support, or the real one with test hooks (device tests).
 #include <memory>
 #include <vector>
 

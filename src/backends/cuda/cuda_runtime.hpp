@@ -3,7 +3,7 @@
 // CUDA runtime: memory, the four kernels as whole launches (upload, launch,
 // synchronize, read back), the persisting-L2 window, and the two coarse
 // device experiments. CudaBackend (cuda_backend.cpp) talks only to this, so
-// it builds with g++ and tests/cuda run it against a fake; the real
+// it builds with g++ and tests/backends/cuda run it against a fake; the real
 // implementation is cuda_runtime_real.cpp.
 #include <array>
 #include <cstddef>
