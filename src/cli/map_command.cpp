@@ -119,7 +119,7 @@ int run_map(const MapCommand& command) {
   out.publish();
 
   if (r.interrupted) {
-    fmt::print(stderr, "cumap: interrupted: what was measured is in {} (complete it with --resume {} and the same options)\n",
+    fmt::print(stderr, "cumap: interrupted: what was measured is in {} (complete it with cumap --resume {})\n",
                o.out_dir.string(), o.out_dir.string());
     return InterruptHandler::kExitInterrupted;
   }
