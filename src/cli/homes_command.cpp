@@ -15,7 +15,6 @@
 #include "cli/interrupt.hpp"
 #include "report/output_set.hpp"
 #include "report/meta_json.hpp"
-#include "run/home_discovery.hpp"
 #include "run/map_run.hpp"
 #include "core/stats.hpp"
 
@@ -76,18 +75,18 @@ void print_summary(const MapResult& r, const Options& o) {
 
 int run_homes(const HomesCommand& command) {
   Options o = command.options;
-  // A map run's first steps fill these same fields; there are no maps.
   // The home table's heatmap is drawn after discovery: its font is checked before it.
   check_heatmap_font();
-  MapResult r;
-  RunClock clock(r.run);
+  RunInfo run;
+  RunClock clock(run);
   OpenedBackend opened = open_backend(o);
   o.device = opened.device_index;
-  r.device = opened.device;
-  r.capabilities = opened.capabilities;
-  r.settings.colormap = o.colormap;
-  r.settings.out_dir = o.out_dir;
-  r.settings.options = homes_options_json(o);
+  // A map with no placement: homes and layout only.
+  MapSettings settings;
+  settings.placements.clear();
+  settings.colormap = o.colormap;
+  settings.out_dir = o.out_dir;
+  settings.options = homes_options_json(o);
 
   OutputSet out(o.out_dir);
   // Discovery has no safe point to stop at: the first Ctrl-C takes effect
@@ -95,20 +94,10 @@ int run_homes(const HomesCommand& command) {
   // what it measured); a second one leaves at once.
   InterruptHandler interrupt;
   clock.end_phase("open");
-  {
-    Progress progress("homes", "units", o.quiet);
-    r.homes = discover_homes(*opened.backend, opened.units, o,
-                             [&](std::size_t d, std::size_t t) { progress.update(d, t); });
-    progress.finish();
-  }
-  clock.end_phase("homes");
-  ChipLayout layout = chip_layout(*opened.backend, opened.units, r.homes, o.order);
-  r.topology = std::move(layout.topology);
-  r.display_groups = std::move(layout.display_groups);
-  r.display_order = std::move(layout.display_order);
-  clock.end_phase("topology");
-
+  PhaseProgress progress(clock, o.quiet);
+  MapResult r = measure_map(*opened.backend, opened.units, settings, o, progress.observer());
   clock.stamp(command.command_line);
+  r.run = std::move(run);
 
   PendingFiles files;
   add_homes_outputs(r, files);

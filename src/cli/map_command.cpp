@@ -92,23 +92,13 @@ int run_map(const MapCommand& command) {
   MeasuredPairs already_measured;
   if (resumed)
     for (Placement p : settings.placements) already_measured[p] = resumed->completed(p);
-  std::shared_ptr<Progress> progress;
-  MapObserver observer;
-  observer.progress = [&](const std::string& phase) -> ProgressFn {
-    progress = std::make_shared<Progress>(phase, phase == "homes" ? "units" : "rounds", o.quiet);
-    return [p = progress](std::size_t done, std::size_t total) { p->update(done, total); };
-  };
-  observer.phase_done = [&](const std::string& phase) {
-    if (progress) progress->finish();
-    progress.reset();
-    clock.end_phase(phase);
-  };
+  PhaseProgress progress(clock, o.quiet);
+  MapObserver observer = progress.observer();
   observer.homes_found = [&](const RunHomes& homes) {
     if (resumed) check_same_homes(*resumed, homes);
   };
   observer.placement_done = [&](const PlacementResult& placement) {
-    if (progress) progress->finish();
-    progress.reset();
+    progress.finish();
     if (!o.quiet) report_checks(placement);
   };
   MapResult r = measure_map(*opened.backend, opened.units, settings, o, observer, stop, already_measured);

@@ -47,4 +47,22 @@ void Progress::finish() {
   fmt::print(stream_, "{}: {} {} measured in {:.2f} s\n", label_, done_, steps_, elapsed);
 }
 
+MapObserver PhaseProgress::observer() {
+  MapObserver o;
+  o.progress = [this](const std::string& phase) -> ProgressFn {
+    current_ = std::make_shared<Progress>(phase, phase == "homes" ? "units" : "rounds", quiet_);
+    return [p = current_](std::size_t done, std::size_t total) { p->update(done, total); };
+  };
+  o.phase_done = [this](const std::string& phase) {
+    finish();
+    clock_.end_phase(phase);
+  };
+  return o;
+}
+
+void PhaseProgress::finish() {
+  if (current_) current_->finish();
+  current_.reset();
+}
+
 }  // namespace cumap::cli

@@ -84,6 +84,30 @@ std::vector<StructureRow> structure_of(std::vector<PlacementResult>& placements,
   return {};
 }
 
+// Where each unit is drawn: the units' topology and the display order by
+// device, side (the home class a unit is near), group and id.
+struct ChipLayout {
+  Topology topology;               // as discovered, restricted to `units`
+  Topology display_groups;         // separators and labels, in display order
+  std::vector<int> display_order;
+};
+ChipLayout chip_layout(Backend& backend, const std::vector<int>& units, const RunHomes& homes, UnitOrder order) {
+  ChipLayout layout;
+  layout.topology = restrict_topology(backend.topology(), units);
+  const UnitSides sides = unit_sides(homes);
+  // Sides in the order of `units` (no sides on the dsm path).
+  std::vector<int> side_of_unit;
+  if (!sides.units.empty()) {
+    std::map<int, int> side;
+    for (std::size_t i = 0; i < sides.units.size(); ++i) side[sides.units[i]] = sides.sides[i];
+    for (int u : units) side_of_unit.push_back(side.at(u));
+  }
+  DisplayLayout display = side_group_layout(layout.topology, units, side_of_unit, order);
+  layout.display_order = std::move(display.order);
+  layout.display_groups = std::move(display.groups);
+  return layout;
+}
+
 }  // namespace
 
 std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& available,
@@ -182,22 +206,6 @@ MapSettings map_settings(const Options& o, const DeviceInfo& device, const Capab
   return s;
 }
 
-ChipLayout chip_layout(Backend& backend, const std::vector<int>& units, const RunHomes& homes, UnitOrder order) {
-  ChipLayout layout;
-  layout.topology = restrict_topology(backend.topology(), units);
-  const UnitSides sides = unit_sides(homes);
-  // Sides in the order of `units` (no sides on the dsm path).
-  std::vector<int> side_of_unit;
-  if (!sides.units.empty()) {
-    std::map<int, int> side;
-    for (std::size_t i = 0; i < sides.units.size(); ++i) side[sides.units[i]] = sides.sides[i];
-    for (int u : units) side_of_unit.push_back(side.at(u));
-  }
-  DisplayLayout display = side_group_layout(layout.topology, units, side_of_unit, order);
-  layout.display_order = std::move(display.order);
-  layout.display_groups = std::move(display.groups);
-  return layout;
-}
 
 MapResult measure_map(Backend& backend, const std::vector<int>& units, const MapSettings& settings,
                       const Options& options, const MapObserver& observer, const StopFn& stop,

@@ -1,7 +1,7 @@
 #pragma once
 // The steps of a map (and of `cumap homes`) from options to results, each
 // returning what it found: open the backend and choose the units, resolve
-// the settings, find the homes, lay the units out, measure the placements.
+// the settings, then measure_map: the homes, the layout, the placements.
 // The CLI strings them together and hands the MapResult to the reporters.
 #include <functional>
 #include <map>
@@ -48,15 +48,6 @@ OpenedBackend open_backend(const Options& options, std::size_t min_units = 1);
 // anything is measured, for options the backend lacks.
 MapSettings map_settings(const Options& options, const DeviceInfo& device, const Capabilities& capabilities);
 
-// Where each unit is drawn: the units' topology and the display order by
-// device, side (the home class a unit is near), group and id.
-struct ChipLayout {
-  Topology topology;               // as discovered, restricted to `units`
-  Topology display_groups;         // separators and labels, in display order
-  std::vector<int> display_order;
-};
-ChipLayout chip_layout(Backend& backend, const std::vector<int>& units, const RunHomes& homes, UnitOrder order);
-
 // Told as a map goes (each member may be left empty): `progress(phase)`
 // gives the progress callback of a phase ("homes", then each placement),
 // `phase_done(phase)` says it ended ("homes", "topology", each placement),
@@ -74,7 +65,8 @@ struct MapObserver {
 using MeasuredPairs = std::map<Placement, std::vector<PairStats>>;
 
 // A whole map over `units` of an open backend: the homes (unless the flags
-// are in shared memory), the layout, then every placement of `settings`;
+// are in shared memory), the layout, then every placement of `settings`
+// (`cumap homes` asks for none);
 // the concurrency `auto` settles on in the first placement is where the
 // others start. Ends early once `stop` says so, keeping what was measured
 // (`interrupted` set). Everything but `run` (the command's clock and
