@@ -125,7 +125,6 @@ void OutputSet::write(const fs::path& name, std::string_view content) {
   // Registered before it exists, so that a second interrupt while it is
   // written (or after) removes it with the staging directory.
   staging_registrations_.push_back(std::make_unique<RegisteredTempFile>(file));
-  staged_.push_back(file);
   write_file_atomic(file, content);
 }
 
@@ -160,7 +159,6 @@ void OutputSet::publish() {
 }
 
 void OutputSet::remove_staging() noexcept {
-  for (const fs::path& file : staged_) ::unlink(file.c_str());
   std::error_code ec;
   fs::remove_all(staging_, ec);
 }

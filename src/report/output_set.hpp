@@ -51,7 +51,6 @@ class OutputSet {
   std::filesystem::path staging_;
   std::filesystem::path lock_path_;
   int lock_fd_ = -1;
-  std::vector<std::filesystem::path> staged_;  // files written, for removal
   // For the signal handler: the lock (when this run made the file), and the
   // staging directory with each staged file.
   std::vector<std::unique_ptr<RegisteredTempFile>> created_registrations_;  // parents made for the set
