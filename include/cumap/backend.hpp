@@ -14,6 +14,7 @@
 #include "core/homes.hpp"
 #include "cumap/options.hpp"
 #include "cumap/plan.hpp"
+#include "cumap/sync.hpp"
 #include "core/topology.hpp"
 
 namespace cumap {
@@ -179,6 +180,13 @@ class Backend {
   // an arena that does not fit), RuntimeFailure when the device fails. Pairs
   // that time out come back with timed_out set; the run goes on.
   virtual Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) = 0;
+  // `cumap barrier` / `cumap contention` (sync.hpp): every case of the plan
+  // in order, the units outside a case idle. Throws as measure() does; a case
+  // that times out, or that this device cannot run, comes back marked.
+  virtual SyncMeasurements measure_sync(const SyncPlan& plan, const ProgressFn& progress) {
+    (void)plan, (void)progress;
+    throw UsageError("the " + device().backend + " backend cannot measure barriers or contention");
+  }
   // `cumap check-coherence`: which load/store operators see another unit's
   // store. Only where caches can be incoherent (GPUs).
   virtual CoherenceReport check_coherence(int reader, int writer, double window_ms) {
