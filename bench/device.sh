@@ -14,7 +14,8 @@
 #          per run; OUT/plots is the reference output set (`reference`)
 # Environment: CUMAP_ARGS extra options for the `offsets` maps (e.g.
 # "--rotating-count 32 --iters 100"), STRIDES for `stride` (default
-# "128 4224 65664"), STEP_TIMEOUT seconds per command (default 300).
+# "128 4224 65664"), CONFIGS for `defaults` (lines "LINES ITERS SAMPLES
+# WARMUP"), STEP_TIMEOUT seconds per command (default 300).
 set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,6 +29,8 @@ suites=(
   "sanitizer  compute-sanitizer: memcheck on a 4-SM map; racecheck and synccheck on a 4-SM map of every probe"
   "reference  the default map, cumap topology and the dsm map into OUT/plots (as plots/h100/), serial floor"
   "homes      cumap homes; --home-chain 8 against 32 on two 100-round-trip maps"
+  "defaults   choosing the default counts: a 64 x 1000 reference, a grid of lines x round trips at two offsets each, --iters 10 against 200, home discovery together against --home-serial"
+  "cost       the default map at 16, 32, 64 and every SM, and at 16 and 64 lines per class: wall and kernel seconds; the default map three times"
   "offsets    the defaults (plus CUMAP_ARGS) at flag offsets 0 and 1052672, every matrix file compared by name, sides, classes"
   "stride     64 lines per class at each --home-stride of STRIDES, two offsets each, by first k lines"
   "speed      the 100-round-trip map (16 lines, concurrent) three times, then under auto twice: kernel, wall, phases"
@@ -46,7 +49,7 @@ suites=(
 # `all`: every suite that runs on one GPU with the default binaries.
 all_suites=(tests sanitizer reference homes offsets stride speed engine harness variants auto dsm coherence refusals devices)
 
-usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 list() { printf '%s\n' "${suites[@]}"; echo "all        ${all_suites[*]}"; }
 
 args=()
@@ -171,6 +174,52 @@ suite_offsets() {
   same_sides "$OUT/offset-0" "$OUT/offset-1052672"
   step python3 "$here/analyze_runs.py" "$OUT/offset-0" "$OUT/offset-1052672"
   step python3 "$here/analyze_lines.py" "$OUT/offset-0" "$OUT/offset-1052672"
+}
+
+# CONFIGS: "LINES ITERS SAMPLES WARMUP" per configuration of the grid.
+suite_defaults() {
+  local cfg lines iters samples warmup off runs=()
+  map "$OUT/reference" "${G[@]}" --quiet --rotating-count 64 --iters 200 --samples 5 --warmup 20
+  while read -r lines iters samples warmup; do
+    [[ -n "$lines" ]] || continue
+    cfg="$lines-$iters-$samples-$warmup"
+    for off in 0 1052672; do
+      map "$OUT/grid-$cfg-offset$off" "${G[@]}" --quiet --rotating-count "$lines" --iters "$iters" \
+        --samples "$samples" --warmup "$warmup" --flag-offset "$off"
+    done
+    runs+=("$lines x $iters x $samples (warm-up $warmup):$OUT/grid-$cfg-offset0:$OUT/grid-$cfg-offset1052672")
+  done <<<"${CONFIGS:-32 10 3 4
+32 10 5 8
+24 10 5 8
+16 20 5 8
+16 10 5 8}"
+  step python3 "$here/analyze_defaults.py" "$OUT/reference" "${runs[@]}"
+  # --iters independence: the same lines at 10 and at 200 round trips per sample.
+  map "$OUT/iters200" "${G[@]}" --quiet --rotating-count 16 --iters 200 --samples 5 --warmup 8
+  step python3 "$here/analyze_defaults.py" "$OUT/iters200" "16 x 10 x 5 against 16 x 200 x 5:$OUT/grid-16-10-5-8-offset0:$OUT/grid-16-10-5-8-offset1052672"
+  # Home discovery: every SM at once against one at a time, twice each.
+  timed "$C" homes "${G[@]}" --quiet --out "$OUT/homes-together1"
+  timed "$C" homes "${G[@]}" --quiet --out "$OUT/homes-together2"
+  timed "$C" homes "${G[@]}" --quiet --home-serial --out "$OUT/homes-serial1"
+  timed "$C" homes "${G[@]}" --quiet --home-serial --out "$OUT/homes-serial2"
+  step python3 "$here/analyze_homes.py" "$OUT/homes-together1" "$OUT/homes-serial1"
+  step python3 "$here/analyze_homes.py" "$OUT/homes-together2" "$OUT/homes-serial2"
+  step python3 "$here/analyze_homes.py" "$OUT/homes-serial1" "$OUT/homes-serial2"
+  step python3 "$here/analyze_homes.py" "$OUT/homes-together1" "$OUT/homes-together2"
+  rm -f "$OUT"/grid-*/pairs.csv "$OUT"/reference/pairs.csv "$OUT"/iters200/pairs.csv
+}
+
+suite_cost() {
+  local units lines i
+  for units in 0-15 0-31 0-63 all; do
+    for lines in 16 64; do
+      if [[ $units == all ]]; then map "$OUT/cost-all-$lines" "${G[@]}" --quiet --rotating-count "$lines"
+      else map "$OUT/cost-$units-$lines" "${G[@]}" --quiet --units "$units" --rotating-count "$lines"; fi
+    done
+  done
+  for i in 1 2 3; do map "$OUT/default$i" "${G[@]}"; done
+  step python3 "$here/analyze_runs.py" "$OUT/default1" "$OUT/default2"
+  rm -f "$OUT"/cost-*/pairs.csv
 }
 
 suite_stride() {

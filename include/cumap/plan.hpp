@@ -116,6 +116,11 @@ struct LineProbePlan {
   FlagArena arena;
   int chain = 32;    // dependent atomicAdd(p, 0) per timing
   int repeats = 3;   // timings per (unit, line); the table keeps the median
+  // Every unit probes at once, each starting at its own line so that no two
+  // chains meet on one line: one unit's time instead of all of theirs. The
+  // cuda backend does; the hip and cpu backends probe one unit at a time
+  // either way (their units run as separate launches or threads).
+  bool together = true;
 };
 
 }  // namespace cumap

@@ -63,6 +63,11 @@ struct SelfCheck {
   Agreement serial_repeat;  // the serial run after the map against the one before
   double bias = 0.0;        // median of (concurrent - serial) / serial
   double bias_uncertainty = 0.0;  // standard error of that median
+  // How far apart two measurements of a pair are expected to be from the
+  // pairs' own sample spread alone (median |relative difference|): with short
+  // samples it, not the serial repeat, is the floor the disagreement is
+  // judged against.
+  double sampling_noise = 0.0;
   bool passed = true;
 };
 

@@ -103,6 +103,7 @@ const std::map<std::string, std::string> kRecordedAs{
     {"--home-lines", "home_lines"},
     {"--home-chain", "home_chain"},
     {"--home-stride", "home_stride"},
+    {"--home-serial", "home_serial"},
     {"--flag-offset", "flag_offset"},
     {"--flag-on", "flag_on"},
     {"--same-line", "placements"},
@@ -210,6 +211,9 @@ HomeFlags add_home_options(CLI::App& app, Options& o, Choices& c) {
                  "bytes from one probed line to the next (a multiple of 128): wider spreads the flag lines over "
                  "more of the memory system")
       ->capture_default_str();
+  app.add_flag("--home-serial", o.home_serial,
+               "home discovery one unit at a time, the others idle (default: every unit at once, each on "
+               "other lines; GPU backends with one persistent launch, i.e. cuda)");
   app.add_option("--flag-offset", c.flag_offset,
                  "move the flag arena by BYTES (a multiple of 128, at most 1 GiB)")
       ->capture_default_str();
@@ -237,9 +241,9 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
   app.add_flag("--split-line", split_line, "the flags in different cache lines (default: both placements)");
   app.add_flag("--cross-home", cross_home,
                "also map with the two flags in lines of different home classes (in addition to the placements above)");
-  f.iters = app.add_option("--iters", c.iters, "round trips per sample (default: the backend's choice: CUDA 50, AMD and CPU 100)");
+  f.iters = app.add_option("--iters", c.iters, "round trips per sample (default: the backend's choice: CUDA 20, AMD and CPU 100)");
   app.add_option("--samples", o.samples, "samples per pair")->capture_default_str();
-  app.add_option("--warmup", o.warmup, "untimed round trips before the samples")->capture_default_str();
+  app.add_option("--warmup", o.warmup, "untimed round trips before the samples (on every line a pair uses)")->capture_default_str();
   app.add_option("--timeout-ms", o.timeout_ms,
                  "budget of every wait, at most 3600000 (an hour); a pair past it is reported as timed out")
       ->capture_default_str();
@@ -261,7 +265,7 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
                "last-level cache)");
   f.lines_per_class = app.add_option("--rotating-count", c.lines_per_class,
                                     "flag lines every pair uses in every home class; cells are the median over "
-                                    "them (default: the backend's choice: CUDA 64, AMD 32, CPU 1)");
+                                    "them (default: the backend's choice: CUDA 16, AMD 32, CPU 1)");
   app.add_flag("--l2-persist", o.l2_persist, "CUDA: keep the flags in a persisting L2 window");
   add_choice(app, "--probe", c.probe, kProbes,
              "signalling operation: cas, exch, acq-rel, volatile; mbarrier with --via dsm");

@@ -56,7 +56,7 @@ nlohmann::json homes_options_json(const Options& o) {
   const nlohmann::json all = to_json(o);
   nlohmann::json j = nlohmann::json::object();
   for (const char* key : {"backend", "device", "devices", "units_spec", "home_lines", "home_chain", "home_stride",
-                          "flag_offset", "out_dir", "quiet", "order", "colormap", "hip_unit"})
+                          "home_serial", "flag_offset", "out_dir", "quiet", "order", "colormap", "hip_unit"})
     j[key] = all.at(key);
   return j;
 }

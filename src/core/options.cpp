@@ -121,6 +121,7 @@ nlohmann::json to_json(const Options& o) {
       {"home_lines", o.home_lines},
       {"home_chain", o.home_chain},
       {"home_stride", o.home_stride},
+      {"home_serial", o.home_serial},
       {"line_correction", o.line_correction},
       {"flag_offset", o.flag_offset},
       {"l2_persist", o.l2_persist},
@@ -223,6 +224,7 @@ Options options_from_json(const nlohmann::json& j) {
   o.home_lines = r.whole_int("home_lines");
   o.home_chain = r.whole_int("home_chain");
   o.home_stride = r.whole_int("home_stride");
+  o.home_serial = r.flag("home_serial");
   o.line_correction = r.flag("line_correction");
   o.flag_offset = static_cast<std::uint64_t>(r.whole("flag_offset", 0, std::numeric_limits<std::int64_t>::max()));
   o.l2_persist = r.flag("l2_persist");

@@ -60,6 +60,7 @@ RunHomes discover_homes(Backend& backend, const std::vector<int>& units, const O
     plan.device = device;
     plan.arena = homes.arena;
     plan.chain = options.home_chain;
+    plan.together = !options.home_serial;
     for (int u : ids) plan.units.push_back(unit_ref(u, options.device));
     for (std::uint64_t l = 0; l < line_count; ++l) plan.lines.push_back(l * stride);
     homes.table = backend.probe_lines(plan, [&](std::size_t done, std::size_t) {

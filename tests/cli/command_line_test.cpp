@@ -98,7 +98,7 @@ TEST(CommandLine, ResumeKnowsWhichOptionsWereTyped) {
 
 TEST(CommandLine, EveryRecordedOptionIsKnownByItsFlag) {
   const Command c = parse({"--resume", "D", "--backend", "auto", "--unit", "cu", "--devices", "0", "--units", "0-1",
-                           "--home-lines", "64", "--home-chain", "8", "--home-stride", "4224", "--flag-offset", "0",
+                           "--home-lines", "64", "--home-chain", "8", "--home-stride", "4224", "--home-serial", "--flag-offset", "0",
                            "--flag-on", "both", "--same-line", "--split-line", "--cross-home", "--iters", "5",
                            "--samples", "1", "--warmup", "1", "--timeout-ms", "100", "--ordered", "--schedule",
                            "serial", "--concurrency", "1", "--check-pairs", "1", "--via", "global",

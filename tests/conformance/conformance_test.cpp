@@ -325,7 +325,7 @@ Walked walked(const protocol::Counts& c, double a_cycles, double b_cycles) {
     const protocol::Segment seg = protocol::segment(c, i);
     const double cycles = seg.a_pings ? a_cycles : b_cycles;
     if (seg.sample == protocol::kColdSample) w.cold = cycles;
-    if (seg.sample >= 0) w.samples[static_cast<std::size_t>(seg.sample)] += cycles * seg.count / c.iters;
+    if (seg.sample >= 0) w.samples[static_cast<std::size_t>(seg.sample)] += cycles * protocol::timed_round_trips(seg) / c.iters;
   }
   return w;
 }

@@ -114,7 +114,8 @@ PingPongOutcome FakeCudaRuntime::finish_pingpong() {
       if (seg.sample == protocol::kColdSample)
         cold = config_.ping_cycles_by_sm.empty() ? config_.cold_cycles : per_trip;
       else if (seg.sample >= 0)
-        samples[static_cast<std::size_t>(seg.sample)] += per_trip * static_cast<std::uint64_t>(seg.count);
+        samples[static_cast<std::size_t>(seg.sample)] +=
+            per_trip * static_cast<std::uint64_t>(protocol::timed_round_trips(seg));
     }
     out.records.cold_cycles.push_back(times_out ? 0 : cold);
     for (std::uint64_t cycles : samples) out.records.sample_cycles.push_back(times_out ? 0 : cycles);

@@ -114,7 +114,7 @@ PingPongResult FakeHipRuntime::simulate(const PingPongLaunch& launch, int a, int
   const bool by_cu = !config_.ping_ticks_by_cu.empty();
   for (int i = 0; i < protocol::segment_count(c); ++i) {
     const protocol::Segment seg = protocol::segment(c, i);
-    const auto n = static_cast<std::uint64_t>(seg.count);
+    const auto n = static_cast<std::uint64_t>(protocol::timed_round_trips(seg));
     // One round trip of this segment, in wall ticks and shader cycles.
     std::uint64_t trip_ticks = seg.a_pings ? config_.a_ping_ticks : config_.b_ping_ticks;
     std::uint64_t trip_cycles = seg.a_pings ? config_.a_ping_cycles : config_.b_ping_cycles;

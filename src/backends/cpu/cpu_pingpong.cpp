@@ -108,13 +108,18 @@ void run_side(bool i_am_a, PairState& st, const protocol::Counts& c, Signal sign
   for (int s = 0; s < protocol::segment_count(c); ++s) {
     const protocol::Segment seg = protocol::segment(c, s);
     const bool ping = seg.a_pings == i_am_a;
-    const auto t0 = Clock::now();
+    Clock::time_point t0, t1;
     for (int i = 0; i < seg.count; ++i) {
       ++k;
       // A sample of millions of round trips must not hold a Ctrl-C up: the
       // stop request is asked every kStopCheckRoundTrips of them.
       if ((k & (kStopCheckRoundTrips - 1)) == 0 && st.stop_requested()) return;
-      if (ping) signal.send(*st.job.first, k);
+      if (ping) {
+        signal.send(*st.job.first, k);
+        // protocol.hpp: timed from just after the first ping to just after the last
+        if (i == 0) t0 = Clock::now();
+        if (i == seg.count - 1) t1 = Clock::now();
+      }
       if (!wait_for(st, signal, ping ? *st.job.second : *st.job.first, k)) {
         out.timed_out = true;
         return;
@@ -122,7 +127,7 @@ void run_side(bool i_am_a, PairState& st, const protocol::Counts& c, Signal sign
       if (!ping) signal.send(*st.job.second, k);
     }
     if (ping) {
-      out.segment_ns[s] = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+      out.segment_ns[s] = std::chrono::duration<double, std::nano>(t1 - t0).count();
       out.segment_cpu[s] = ::sched_getcpu();
     }
   }

@@ -103,12 +103,13 @@ class CudaBackend final : public Backend {
     // Clusters never span GPUs.
     c.dsm = gpus_.size() == 1 && gpus_.front()->facts().cc_major >= 9;
     // One line's home shapes a map as much as the pair does, and so do the
-    // L2 slices within a home. On the H100, 32 lines of 500 round trips per
-    // class kept per-class maps of two allocations at r 0.988-0.995; 64 lines
-    // of 250 at r 0.995-0.998 for 5 % more kernel time (bench/RESULTS.md,
-    // "64 lines per class at 250 round trips", and 32 x 500 against 64 x 250).
-    c.default_lines_per_class = 64;
-    c.default_iters = 50;
+    // L2 slices within a home: precision comes from lines more than from
+    // round trips per line. On an H200, 16 lines of 5 x 20 round trips per
+    // class kept per-class maps of two allocations at r >= 0.99 in 0.56 s of
+    // kernel per placement, where 64 x 250 took 4.25 s (bench/RESULTS.md,
+    // "The default counts").
+    c.default_lines_per_class = 16;
+    c.default_iters = 20;
     return c;
   }
 
@@ -226,7 +227,10 @@ class CudaBackend final : public Backend {
     launch.repeats = plan.repeats;
     launch.turn_budget_cycles = turn_budget_cycles(plan, gpu.facts().max_sm_clock_hz);
     launch.turn_ns_estimate = turn_ns_estimate(plan, kAtomicGuessNs);
-    const std::size_t per = units_per_probe_launch(plan, kAtomicGuessNs, kTargetLaunchSeconds);
+    launch.together = plan.together;
+    // Together, a launch lasts one unit's probe whatever the number of units.
+    const std::size_t per =
+        plan.together ? plan.units.size() : units_per_probe_launch(plan, kAtomicGuessNs, kTargetLaunchSeconds);
     ClockTally run_clock;
     for (std::size_t begin = 0; begin < plan.units.size(); begin += per) {
       const std::size_t end = std::min(plan.units.size(), begin + per);

@@ -62,6 +62,7 @@ struct LineProbeLaunch {
   DeviceAddress arena = 0;
   std::vector<std::uint32_t> line_words;
   std::vector<int> turn_sms;
+  bool together = false;  // every SM of turn_sms probes at once (LineProbePlan::together)
   int chain = 32;
   int repeats = 3;
   std::uint64_t turn_budget_cycles = 0;

@@ -177,6 +177,7 @@ class RealCudaRuntime final : public CudaRuntime {
     lp.zero_mask = 0;
     lp.turn_of_sm = turns.get();
     lp.turn_count = static_cast<int>(launch.turn_sms.size());
+    lp.together = launch.together ? 1 : 0;
     lp.turn_budget_cycles = launch.turn_budget_cycles;
     lp.turn_ns_estimate = launch.turn_ns_estimate;
     lp.cycles = cycles.get();

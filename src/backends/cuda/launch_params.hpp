@@ -106,6 +106,7 @@ struct LineProbeParams {
   std::uint32_t zero_mask;
   const int* turn_of_sm;            // [sm_id_limit]: the SM's turn in this launch, -1: idle
   int turn_count;
+  int together;                     // nonzero: every turn at once, each from its own first line
   std::uint64_t turn_budget_cycles; // the longest one turn can take
   unsigned turn_ns_estimate;
 

@@ -1,8 +1,11 @@
 // Home discovery on the device: how long a chain of dependent atomics takes
 // from one SM to one line of the flag arena. One cooperative launch, one
-// block per SM (roles by %smid, as in the ping-pong); the SMs of the launch
-// take turns through a counter, so one SM probes while the others sleep and
-// the L2 carries nothing else.
+// block per SM (roles by %smid, as in the ping-pong). Serially the SMs of the
+// launch take turns through a counter, so one SM probes while the others
+// sleep and the L2 carries nothing else; together (the default) they probe
+// at once, each on its own line at any moment: 132 chains of one
+// outstanding atomic each are a light load for the L2, and the table is
+// checked against the serial one (bench/RESULTS.md).
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_ops.cuh"
 #include "backends/cuda/launches.hpp"
@@ -38,9 +41,15 @@ __device__ std::uint64_t time_chain(unsigned* line, int chain, unsigned zero_mas
   return clock_after(v) - t0;
 }
 
+// Together, turn t starts at line t * line_count / turn_count and wraps
+// around: the SMs walk the lines spread evenly apart, so two chains seldom
+// meet on one line (near and far lines differ in time, so the walks drift,
+// but by less than the spacing over a probe).
 __device__ void probe_every_line(const LineProbeParams& lp, int turn) {
   unsigned* arena = const_cast<unsigned*>(lp.arena);
-  for (int l = 0; l < lp.line_count; ++l) {
+  const int first = lp.together ? static_cast<int>(static_cast<long long>(turn) * lp.line_count / lp.turn_count) : 0;
+  for (int i = 0; i < lp.line_count; ++i) {
+    const int l = (first + i) % lp.line_count;
     unsigned* line = arena + lp.line_words[l];
     for (int r = 0; r < lp.repeats; ++r)
       lp.cycles[(static_cast<std::size_t>(turn) * lp.line_count + l) * lp.repeats + r] =
@@ -74,8 +83,8 @@ __global__ void __launch_bounds__(32, 1) line_probe_kernel(LineProbeParams lp) {
 
   const int turn = lp.turn_of_sm[me];
   if (turn >= 0) {
-    if (!wait_at_least(turns_done, static_cast<unsigned>(turn), lp.turn_budget_cycles * (turn + 1), abort,
-                       kAbortWaitTimeout, lp.turn_ns_estimate, 1))
+    if (!lp.together && !wait_at_least(turns_done, static_cast<unsigned>(turn), lp.turn_budget_cycles * (turn + 1),
+                                       abort, kAbortWaitTimeout, lp.turn_ns_estimate, 1))
       return;
     probe_every_line(lp, turn);
     __threadfence();

@@ -104,17 +104,21 @@ struct Side {
   // writes their wall ticks and shader cycles to *ticks / *cycles (where
   // given). False when a wait ran out of budget.
   __device__ bool segment(int count, bool i_ping, std::uint64_t* ticks, std::uint64_t* cycles) {
-    const std::uint64_t t0 = wall_ticks();
-    const std::uint64_t c0 = shader_cycles();
+    std::uint64_t t0 = 0, c0 = 0, t1 = 0, c1 = 0;
     for (int i = 0; i < count; ++i) {
       ++k;
-      if (i_ping) signal(a.first, k, a.probe);
+      if (i_ping) {
+        signal(a.first, k, a.probe);
+        // protocol.hpp: timed from just after the first ping to just after the last
+        if (i == 0) t0 = wall_ticks(), c0 = shader_cycles();
+        if (i == count - 1) t1 = wall_ticks(), c1 = shader_cycles();
+      }
       if (!wait_for(i_ping ? a.second : a.first, k, a)) return false;
       if (!i_ping) signal(a.second, k, a.probe);
     }
     if (i_ping) {
-      if (cycles) *cycles = shader_cycles() - c0;
-      if (ticks) *ticks = wall_ticks() - t0;
+      if (cycles) *cycles = c1 - c0;
+      if (ticks) *ticks = t1 - t0;
     }
     return true;
   }

@@ -297,9 +297,12 @@ TEST(CudaBackendFake, ProbeLinesFillsTheWholeTableByUnitTurns) {
   EXPECT_EQ(progress.size(), r.rt->probe_launches.size());
 }
 
+// One SM at a time (--home-serial), a launch holds the turns that fit its
+// target duration; together, one launch holds every SM, all probing at once.
 TEST(CudaBackendFake, ProbeLaunchesAreSlicedByUnit) {
   Rig r = rig();
   LineProbePlan plan;
+  plan.together = false;
   for (int u : {0, 1, 2, 3, 4, 5, 6, 7}) plan.units.push_back({0, u});
   for (std::uint64_t l = 0; l < 512; ++l) plan.lines.push_back(l * 128);
   // 512 x 32 x 3 atomics at 300 ns = 14.7 ms a unit: 6 units in the first launch.
@@ -308,6 +311,14 @@ TEST(CudaBackendFake, ProbeLaunchesAreSlicedByUnit) {
   ASSERT_EQ(r.rt->probe_launches.size(), 2u);
   EXPECT_EQ(r.rt->probe_launches[0].turn_sms.size(), 6u);
   EXPECT_EQ(progress, (std::vector<std::size_t>{6, 8}));
+  EXPECT_FALSE(r.rt->probe_launches[0].together);
+
+  plan.together = true;
+  r.rt->probe_launches.clear();
+  r.backend->probe_lines(plan, nullptr);
+  ASSERT_EQ(r.rt->probe_launches.size(), 1u);
+  EXPECT_EQ(r.rt->probe_launches[0].turn_sms.size(), 8u);
+  EXPECT_TRUE(r.rt->probe_launches[0].together);
 }
 
 TEST(CudaBackendFake, ProbeOfAnUnknownSmIsBadInput) {

@@ -32,15 +32,15 @@ TEST(CudaPlan, RoundRangesCoverEveryRoundOnce) {
 }
 
 TEST(CudaPlan, RoundsPerLaunchFollowsTheTargetDuration) {
-  const protocol::Counts c = counts(200, 5, 19);  // 1 + 19 + 1000 round trips
-  EXPECT_EQ(protocol::round_trips(c), 1020u);
-  // A round lasts one pair: 1020 round trips at 1000 ns = 1.02 ms; 0.1 s holds 98.
-  EXPECT_EQ(rounds_per_launch(c, 1000.0, 0.1), 98u);
+  const protocol::Counts c = counts(196, 5, 8);  // 2 + 8 + 5 x (196 + 4 untimed) round trips
+  EXPECT_EQ(protocol::round_trips(c), 1010u);
+  // A round lasts one pair: 1010 round trips at 1000 ns = 1.01 ms; 0.1 s holds 99.
+  EXPECT_EQ(rounds_per_launch(c, 1000.0, 0.1), 99u);
   EXPECT_EQ(rounds_per_launch(c, 1e9, 0.1), 1u);  // never zero
 }
 
 TEST(CudaPlan, RoundEstimateSaturates) {
-  EXPECT_EQ(round_ns_estimate(counts(100, 5, 20), 700.0), 364700u);  // 521 round trips
+  EXPECT_EQ(round_ns_estimate(counts(100, 5, 20), 700.0), 379400u);  // 542 round trips
   EXPECT_EQ(round_ns_estimate(counts(1 << 30, 1000, 0), 1e6), 4000000000u);
 }
 

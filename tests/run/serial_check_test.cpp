@@ -1,0 +1,78 @@
+// The judgement of a concurrent map against serial measurement: short
+// samples make every value noisier without shifting it, and the check must
+// tell that from concurrency that moves values.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "run/serial_check.hpp"
+
+namespace cumap {
+namespace {
+
+constexpr double kLimit = 0.005;
+
+struct Fixture {
+  SerialSample sample;
+  std::map<PairKey, double> after;
+  Measurements measured;
+};
+
+// 256 pairs whose true round trip is 500 + pair cycles. Serial runs see it
+// to within `serial_noise`; the concurrent run's five samples scatter by
+// `sample_noise` around the truth times (1 + shift).
+Fixture make(double serial_noise, double sample_noise, double shift) {
+  Fixture f;
+  std::mt19937 rng(7);
+  std::normal_distribution<double> unit(0.0, 1.0);
+  for (int p = 0; p < 256; ++p) {
+    const double truth = 500.0 + p;
+    PairMeasurement m;
+    m.a = {0, p};
+    m.b = {0, p + 1000};
+    m.flags = {static_cast<std::uint64_t>(p) * 128, static_cast<std::uint64_t>(p) * 128 + 4, 0};
+    const PairKey key{m.a, m.b, 0, m.flags.first, m.flags.second};
+    f.sample.before[key] = truth * (1 + serial_noise * unit(rng));
+    f.after[key] = truth * (1 + serial_noise * unit(rng));
+    for (int s = 0; s < 5; ++s) m.rtt_cycles.push_back(truth * (1 + shift) * (1 + sample_noise * unit(rng)));
+    f.measured.pairs.push_back(m);
+  }
+  return f;
+}
+
+TEST(SerialCheck, NoisyShortSamplesWithoutAShiftPass) {
+  // The H200 at 20 round trips per sample: serial runs agree to ~0.1 %, a
+  // pair's samples scatter by ~2.5 %, the concurrent values do not move.
+  const Fixture f = make(0.001, 0.025, 0.0);
+  const SelfCheck c = judge_serial_check(f.sample, f.after, f.measured, 66, kLimit);
+  EXPECT_GT(c.agreement.median_rel_diff, c.serial_repeat.median_rel_diff + kLimit)  // the old floor would fail it
+      << c.agreement.median_rel_diff;
+  EXPECT_GT(c.sampling_noise, 0.005);
+  EXPECT_TRUE(c.passed) << "disagreement " << c.agreement.median_rel_diff << ", sampling noise " << c.sampling_noise;
+}
+
+TEST(SerialCheck, AShiftBeyondTheLimitFailsHoweverNoisy) {
+  const Fixture f = make(0.001, 0.025, 0.02);
+  const SelfCheck c = judge_serial_check(f.sample, f.after, f.measured, 66, kLimit);
+  EXPECT_NEAR(c.bias, 0.02, 0.005);
+  EXPECT_FALSE(c.passed);
+}
+
+TEST(SerialCheck, QuietSamplesKeepTheTightFloor) {
+  // Long samples: little sampling noise, so a concurrent run that scatters
+  // values by 2 % without moving their median still fails.
+  Fixture f = make(0.001, 0.0005, 0.0);
+  std::mt19937 rng(11);
+  std::normal_distribution<double> unit(0.0, 0.02);
+  for (PairMeasurement& m : f.measured.pairs) {
+    const double scatter = 1 + unit(rng);
+    for (double& v : m.rtt_cycles) v *= scatter;
+  }
+  const SelfCheck c = judge_serial_check(f.sample, f.after, f.measured, 66, kLimit);
+  EXPECT_LT(c.sampling_noise, 0.001);
+  EXPECT_FALSE(c.passed) << "disagreement " << c.agreement.median_rel_diff;
+}
+
+}  // namespace
+}  // namespace cumap
