@@ -26,12 +26,13 @@ std::map<std::string, int> largest_k(const SyncResult& r) {
   return most;
 }
 
-// Where two-level was measured: against the flag barrier of the same set,
-// k and home (the one-level barrier it replaces), faster or slower.
-std::vector<std::string> two_level_verdicts(const SyncResult& r) {
+// Where two-level was measured at a set's largest k: against the flag
+// barrier of the same set, k and home (the one-level barrier it replaces),
+// faster or slower.
+std::vector<std::string> two_level_verdicts(const SyncResult& r, const std::map<std::string, int>& most) {
   std::vector<std::string> lines;
   for (const SyncCaseResult& two : r.cases) {
-    if (two.what != "two-level" || !two.measured()) continue;
+    if (two.what != "two-level" || !two.measured() || two.label.k != most.at(two.label.set)) continue;
     for (const SyncCaseResult& flag : r.cases) {
       if (flag.what != "flag" || !flag.measured() || flag.label.set != two.label.set || flag.label.k != two.label.k ||
           flag.label.counter_home != two.label.counter_home)
@@ -92,15 +93,17 @@ std::string sync_summary_md(const SyncResult& r) {
 
   const std::map<std::string, int> most = largest_k(r);
   md += "## At k = every unit of each set\n\n";
-  md += contention ? "| set | k | op | counter home | median ns | p05 ns | p95 ns | ops/us | note |\n"
-                     "| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | --- |\n"
-                   : "| set | k | implementation | counter home | median ns | p05 ns | p95 ns | note |\n"
-                     "| --- | ---: | --- | --- | ---: | ---: | ---: | --- |\n";
+  const bool cycles = r.has_cycles();
+  md += fmt::format("| set | k | {} | counter home | median ns | p05 ns | p95 ns |{}{} note |\n",
+                    contention ? "op" : "implementation", cycles ? " median cycles |" : "", contention ? " ops/us |" : "");
+  md += fmt::format("| --- | ---: | --- | --- | ---: | ---: | ---: |{}{} --- |\n", cycles ? " ---: |" : "",
+                    contention ? " ---: |" : "");
   for (const SyncCaseResult& c : r.cases) {
     if (c.label.k != most.at(c.label.set)) continue;
     const std::string note = c.unsupported ? "not supported here" : c.timed_out ? "timed out" : "";
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |", c.label.set, c.label.k, c.what, c.label.counter_home,
                       ns_cell(c.ns.median), ns_cell(c.ns.p05), ns_cell(c.ns.p95));
+    if (cycles) md += fmt::format(" {} |", ns_cell(c.cycles.median));
     if (contention) md += fmt::format(" {} |", ns_cell(c.ops_per_us));
     md += fmt::format(" {} |\n", note);
   }
@@ -108,7 +111,7 @@ std::string sync_summary_md(const SyncResult& r) {
                                                   : "episodes, leave to leave as the first participant saw it") +
         "; every case is in " + sync_csv_name(r) + ", drawn in " + (contention ? "contention.png" : "barrier.png") +
         ".\n";
-  if (const std::vector<std::string> verdicts = two_level_verdicts(r); !verdicts.empty()) {
+  if (const std::vector<std::string> verdicts = two_level_verdicts(r, most); !verdicts.empty()) {
     md += "\n## Two-level against the flag barrier it replaces\n\n";
     for (const std::string& v : verdicts) md += v + "\n";
   }

@@ -73,14 +73,14 @@ inline SyncResult sync_result(bool contention) {
         platform.unsupported = true;
         platform.why = "grid.sync() needs every SM";
         platform.values = 0;
-        platform.ns = summarize({});
+        platform.ns = platform.cycles = summarize({});
       }
       r.cases.push_back(platform);
     }
   }
   r.cases[1].timed_out = true;
   r.cases[1].values = 0;
-  r.cases[1].ns = summarize({});
+  r.cases[1].ns = r.cases[1].cycles = summarize({});
   r.planned_cases = r.cases.size();
   r.notes = {"one-gpc: the topology (none) has no groups"};
   return r;
