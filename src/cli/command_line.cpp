@@ -430,7 +430,8 @@ CLI::App* add_sync_subcommand(CLI::App& app, SyncCommand& command, Choices& c, S
   }
   list("--sets", s.sets, {"one-side", "alternating", "one-gpc", "spread"},
        "participant sets by structure (default: one-side,alternating,one-gpc,spread)");
-  list("--homes", s.homes, {"near", "far"}, "counter lines by home class, relative to the participants (default: near,far)");
+  list("--homes", s.homes, {"near", "far"},
+       "counter lines by home class, relative to the participants (default: near,far)");
   f.k = sub->add_option("--k", s.k,
                         std::string("participant counts, e.g. 2,8,all (all: every unit of the set; default: ") +
                             (contention ? "1, 2, 4, ..." : "2, 4, 8, ...") + " and all)");
@@ -461,14 +462,16 @@ KSweep parse_k(const std::string& text) {
                                    printable_excerpt(token)));
     sweep.values.push_back(std::stoi(token));
   }
-  if (sweep.values.empty() && !sweep.every_unit) throw UsageError("--k: the list is empty (leave out --k for 2, 4, 8, ... and all)");
+  if (sweep.values.empty() && !sweep.every_unit)
+    throw UsageError("--k: the list is empty (leave out --k for the doubling sweep and every unit)");
   std::sort(sweep.values.begin(), sweep.values.end());
   sweep.values.erase(std::unique(sweep.values.begin(), sweep.values.end()), sweep.values.end());
   return sweep;
 }
 
 template <typename Enum>
-std::vector<Enum> distinct_words(const std::vector<std::string>& words, const char* flag, Enum (*from)(std::string_view)) {
+std::vector<Enum> distinct_words(const std::vector<std::string>& words, const char* flag,
+                                 Enum (*from)(std::string_view)) {
   std::vector<Enum> out;
   for (const std::string& w : words) {
     const Enum e = from(w);

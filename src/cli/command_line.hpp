@@ -64,8 +64,8 @@ struct Answered {
 };
 
 using Command =
-    std::variant<MapCommand, HomesCommand, SyncCommand, RenderCommand, TopologyCommand, CoherenceCommand, ListDevicesCommand,
-                 SummaryCommand, Answered>;
+    std::variant<MapCommand, HomesCommand, SyncCommand, RenderCommand, TopologyCommand, CoherenceCommand,
+                 ListDevicesCommand, SummaryCommand, Answered>;
 
 // Parses argv with CLI11. Throws UsageError with a one-line message on any
 // unknown flag or invalid value; prints help/version itself.

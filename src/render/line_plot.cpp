@@ -223,8 +223,8 @@ void draw_legend(Image& image, Font& font, int x, int y, const std::vector<const
     const double mid = y + pitch / 2.0;
     draw_segment(image, x, mid, x + kLegendSample, mid, palette(s->color), s->dash, travelled);
     draw_marker(image, x + kLegendSample / 2.0, mid, palette(s->color), s->dash);
-    font.draw(image, s->label, render::kLegendPx, x + kLegendSample + kGap, static_cast<int>(mid) + (e.ascent - e.descent) / 2,
-              render::kInk);
+    font.draw(image, s->label, render::kLegendPx, x + kLegendSample + kGap,
+              static_cast<int>(mid) + (e.ascent - e.descent) / 2, render::kInk);
     y += pitch;
   }
 }

@@ -52,13 +52,22 @@ struct Access {
 // What the threads of one case share.
 struct CaseState {
   CaseState(const SyncCase& c, const SyncWords& w, Probe p, Clock::duration b, const std::function<bool()>& s)
-      : sync(c), words(w), access{p}, budget(b), stop(s), platform(static_cast<std::ptrdiff_t>(c.participants.size())) {}
+      : sync(c), words(w), access{p}, budget(b), stop(s), platform(static_cast<std::ptrdiff_t>(c.participants.size())) {
+    // Two-level: each participant's group size and whether it leads, worked out once, not per episode.
+    for (std::size_t i = 0; i < c.group_of.size(); ++i) {
+      group_size.push_back(static_cast<u32>(std::count(c.group_of.begin(), c.group_of.end(), c.group_of[i])));
+      leads.push_back(std::find(c.group_of.begin(), c.group_of.end(), c.group_of[i]) - c.group_of.begin() ==
+                      static_cast<std::ptrdiff_t>(i));
+    }
+  }
   const SyncCase& sync;
   const SyncWords& words;
   Access access;
   Clock::duration budget;
   const std::function<bool()>& stop;
   std::barrier<> platform;           // BarrierImpl::Platform only
+  std::vector<u32> group_size;       // two-level, per participant
+  std::vector<bool> leads;
   std::atomic<bool> abort{false};    // someone gave up: everyone stops waiting
   std::atomic<bool> stopped{false};  // because the stop request came
   std::atomic<bool> timed_out{false};
@@ -120,12 +129,9 @@ bool episode(CaseState& st, std::size_t p, u32 e) {
     case BarrierImpl::Flag: return flag_barrier(st, *w.counter, *w.release, k, e);
     case BarrierImpl::TwoLevel: {
       const auto g = static_cast<std::size_t>(c.group_of[p]);
-      const auto members = static_cast<u32>(std::count(c.group_of.begin(), c.group_of.end(), c.group_of[p]));
-      const bool leader = std::find(c.group_of.begin(), c.group_of.end(), c.group_of[p]) - c.group_of.begin() ==
-                          static_cast<std::ptrdiff_t>(p);
       w.group_counter[g]->fetch_add(1, std::memory_order_acq_rel);
-      if (!leader) return wait_until(st, *w.group_release[g], e);
-      if (!wait_until(st, *w.group_counter[g], members * e)) return false;
+      if (!st.leads[p]) return wait_until(st, *w.group_release[g], e);
+      if (!wait_until(st, *w.group_counter[g], st.group_size[p] * e)) return false;
       if (!flag_barrier(st, *w.counter, *w.release, static_cast<u32>(c.group_counter.size()), e)) return false;
       st.access.write(*w.group_release[g], e);
       return true;
