@@ -92,6 +92,34 @@ struct HeatmapTable {
 // Throws UsageError on a table whose values do not match its labels.
 Image render_table_heatmap(const HeatmapTable& table, const HeatmapStyle& style);
 
+// A quantity against a count (what a barrier costs as k grows): panels
+// side by side (in rows of panels_per_row), each a plot area with its own
+// title, one line per series through markers at its points, whiskers where
+// a series has a range, and one legend for every panel. The y axis starts
+// at 0 and is shared by the panels, so that they compare at a glance.
+struct PlotSeries {
+  std::string label;                  // the legend's entry; series of one label share it
+  std::vector<double> x;              // ascending
+  std::vector<double> y;              // NaN: no point there (the line breaks)
+  std::vector<double> y_low, y_high;  // empty, or a whisker per point (p05 to p95)
+  int color = 0;                      // index into the palette: one colour per implementation
+  int dash = 0;                       // 0 solid, 1 dashed, 2 dotted; each with its own marker
+};
+struct PlotPanel {
+  std::string title;
+  std::vector<PlotSeries> series;
+};
+struct LinePlotStyle {
+  std::string title;
+  std::string x_title;
+  std::string y_title;
+  bool log_x = false;  // a doubling sweep (2, 4, 8, ...) reads evenly on a log scale
+  int panels_per_row = 2;
+  std::vector<std::string> notes;  // lines under the panels, e.g. which points are missing and why
+};
+// Throws UsageError when there is nothing to draw or the font is missing.
+Image render_line_plot(const std::vector<PlotPanel>& panels, const LinePlotStyle& style);
+
 // 8-bit RGB PNG, in memory: writers place the file themselves
 // (OutputDirectory::write, write_png).
 std::string encode_png(const Image& image);

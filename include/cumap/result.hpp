@@ -14,6 +14,7 @@
 #include "cumap/backend.hpp"
 #include "core/homes.hpp"
 #include "core/matrix.hpp"
+#include "core/sync_cases.hpp"
 #include "core/topology.hpp"
 
 namespace cumap {
@@ -164,6 +165,37 @@ struct MapResult {
   RunInfo run;
 
   std::vector<PairStats> timed_out() const;
+};
+
+// `cumap barrier` and `cumap contention` (cumap/sync.hpp): how they measured,
+// and every case summarized. The reporters of these commands read only this.
+// It lives here rather than in sync.hpp because it holds a MapResult, whose
+// header already includes sync.hpp (through backend.hpp).
+struct SyncSettings {
+  bool contention = false;  // `cumap contention`; else `cumap barrier`
+  Probe probe = Probe::Cas;
+  int episodes = 0;         // per case: timed episodes (barrier) or batches per participant (contention)
+  int warmup = 0;
+  int ops_per_batch = 0;    // contention
+  double timeout_ms = 0.0;
+  std::filesystem::path out_dir;
+  nlohmann::json options = nlohmann::json::object();  // every option as given, for meta.json
+};
+
+struct SyncResult {
+  SyncSettings settings;
+  // Home discovery and the units' layout, as `cumap homes` finds them (a
+  // map with no placement): device, topology, homes, run clock and command line.
+  MapResult discovery;
+  std::vector<SyncCaseResult> cases;  // in plan order; fewer than planned when interrupted
+  std::size_t planned_cases = 0;
+  std::vector<std::string> notes;     // what the planner left out, and why
+  double device_seconds = 0.0;
+  double clock_hz = 0.0;              // the cycle counter's measured rate; 0 without one
+  bool interrupted = false;
+
+  bool complete() const { return !interrupted && cases.size() == planned_cases; }
+  bool has_cycles() const { return clock_hz > 0; }
 };
 
 }  // namespace cumap

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -391,6 +392,129 @@ void check_resume_flags(const Options& o, const MapFlags& given) {
                                  printable_excerpt(o.out_dir.native()), printable_excerpt(dir)));
 }
 
+// `cumap barrier` and `cumap contention`: the device and home options of
+// `cumap homes`, --probe and --timeout-ms of the map, and their own lists,
+// read as words and mapped after parsing (as Choices are).
+struct SyncChoices {
+  std::vector<std::string> impls{"counter", "flag", "two-level", "platform"};
+  std::vector<std::string> ops{"cas", "add"};
+  std::vector<std::string> sets{"one-side", "alternating", "one-gpc", "spread"};
+  std::vector<std::string> homes{"near", "far"};
+  std::string k;
+};
+struct SyncFlags {
+  DeviceFlags device;
+  HomeFlags home;
+  CLI::Option* k = nullptr;
+};
+
+constexpr int kMaxEpisodes = 1000000;
+
+CLI::App* add_sync_subcommand(CLI::App& app, SyncCommand& command, Choices& c, SyncChoices& s, SyncFlags& f) {
+  SyncOptions& o = command.options;
+  const bool contention = o.contention;
+  o.common.out_dir = contention ? SyncOptions::kContentionOut : SyncOptions::kBarrierOut;
+  CLI::App* sub = app.add_subcommand(
+      contention ? "contention" : "barrier",
+      contention ? "k units performing dependent atomics (cas, add) on one line, near and far homes, k swept: "
+                   "latency per operation and aggregate rate"
+                 : "what a barrier of k units costs, by implementation, participant set and counter home, k swept");
+  f.device = add_device_options(*sub, o.common, c);
+  f.home = add_home_options(*sub, o.common, c);
+  const auto list = [&](const char* name, std::vector<std::string>& target, std::vector<std::string> allowed,
+                        const std::string& help) {
+    sub->add_option(name, target, help)->delimiter(',')->check(CLI::IsMember(std::move(allowed)));
+  };
+  if (contention) {
+    list("--op", s.ops, {"cas", "add"}, "operations on the contended line (default: cas,add)");
+    sub->add_option("--ops-per-batch", o.ops_per_batch, "dependent operations per timed batch")->capture_default_str();
+  } else {
+    list("--impl", s.impls, {"counter", "flag", "two-level", "platform"},
+         "barrier implementations (default: counter,flag,two-level,platform)");
+  }
+  list("--sets", s.sets, {"one-side", "alternating", "one-gpc", "spread"},
+       "participant sets by structure (default: one-side,alternating,one-gpc,spread)");
+  list("--homes", s.homes, {"near", "far"},
+       "counter lines by home class, relative to the participants (default: near,far)");
+  f.k = sub->add_option("--k", s.k,
+                        std::string("participant counts, e.g. 2,8,all (all: every unit of the set; default: ") +
+                            (contention ? "1, 2, 4, ..." : "2, 4, 8, ...") + " and all)");
+  sub->add_option("--episodes", o.episodes,
+                  contention ? "timed batches per participant" : "timed barrier episodes per case")
+      ->capture_default_str();
+  sub->add_option("--warmup", o.warmup, contention ? "untimed batches first" : "untimed episodes first")
+      ->capture_default_str();
+  sub->add_option("--timeout-ms", o.common.timeout_ms,
+                  "budget of every wait, at most 3600000 (an hour); a case past it is reported as timed out")
+      ->capture_default_str();
+  add_choice(*sub, "--probe", c.probe, kProbes, "how participants poll and signal: cas, exch, acq-rel, volatile");
+  return sub;
+}
+
+// --k: whole numbers of at least 1, and "all".
+KSweep parse_k(const std::string& text) {
+  KSweep sweep{{}, false, false};
+  std::stringstream in(text);
+  for (std::string token; std::getline(in, token, ',');) {
+    if (token == "all") {
+      sweep.every_unit = true;
+      continue;
+    }
+    if (!decimal_number_problem(token, false).empty() || token.starts_with('-') || token.size() > 9 ||
+        std::stoi(token) < 1)
+      throw UsageError(fmt::format("--k: '{}' is not a participant count (a whole number of at least 1, or all)",
+                                   printable_excerpt(token)));
+    sweep.values.push_back(std::stoi(token));
+  }
+  if (sweep.values.empty() && !sweep.every_unit)
+    throw UsageError("--k: the list is empty (leave out --k for the doubling sweep and every unit)");
+  std::sort(sweep.values.begin(), sweep.values.end());
+  sweep.values.erase(std::unique(sweep.values.begin(), sweep.values.end()), sweep.values.end());
+  return sweep;
+}
+
+template <typename Enum>
+std::vector<Enum> distinct_words(const std::vector<std::string>& words, const char* flag,
+                                 Enum (*from)(std::string_view)) {
+  std::vector<Enum> out;
+  for (const std::string& w : words) {
+    const Enum e = from(w);
+    if (std::find(out.begin(), out.end(), e) != out.end())
+      throw UsageError(fmt::format("{}: {} is named twice", flag, printable_excerpt(w)));
+    out.push_back(e);
+  }
+  if (out.empty()) throw UsageError(fmt::format("{}: the list is empty", flag));
+  return out;
+}
+
+// What CLI11 cannot check of a sync command, before anything is opened.
+void finish_sync(SyncCommand& command, const Choices& c, const SyncChoices& s, const SyncFlags& f) {
+  SyncOptions& o = command.options;
+  check_device_options(o.common, f.device);
+  check_home_flags(f.home, f.device, o.common, "measure with every unit");
+  if (f.home.devices->count() > 0)
+    throw UsageError("--devices: barriers and contention are measured on one GPU; name it with --device");
+  if (o.common.probe == Probe::Mbarrier)
+    throw UsageError("--probe mbarrier exists only with --via dsm; barriers poll with cas, exch, acq-rel or volatile");
+  o.common.flag_offset = parse_flag_offset(c.flag_offset);
+  if (o.contention) o.ops = distinct_words(s.ops, "--op", &contention_op_from_string);
+  else o.impls = distinct_words(s.impls, "--impl", &barrier_impl_from_string);
+  o.sets = distinct_words(s.sets, "--sets", &participant_set_from_string);
+  o.homes = distinct_words(s.homes, "--homes", &counter_home_from_string);
+  if (f.k->count() > 0) o.k = parse_k(s.k);
+  if (o.episodes < 1 || o.episodes > kMaxEpisodes)
+    throw UsageError(fmt::format("--episodes must be from 1 to {} (got {})", kMaxEpisodes, o.episodes));
+  if (o.warmup < 0 || o.warmup > kMaxEpisodes)
+    throw UsageError(fmt::format("--warmup must be from 0 to {} (got {})", kMaxEpisodes, o.warmup));
+  if (o.ops_per_batch < 1 || o.ops_per_batch > kMaxEpisodes)
+    throw UsageError(fmt::format("--ops-per-batch must be from 1 to {} (got {})", kMaxEpisodes, o.ops_per_batch));
+  // A flag barrier's counter and release flag are two lines of the arena.
+  if (o.common.home_lines < 2)
+    throw UsageError(fmt::format("--home-lines must be at least 2 for a counter and a flag line (got {})",
+                                 o.common.home_lines));
+  validate_options(o.common);
+}
+
 }  // namespace
 
 // 64 Ki lines: an 8 MiB arena, already larger than most L2 slices' share of
@@ -493,7 +617,17 @@ Command parse_command_line(int argc, char** argv) {
              "md (GitHub markdown, as summary.md), csv (the structure table, one row per placement, class and "
              "relation) or json");
 
-  for (CLI::App* a : {&app, render_app, topo_app, homes_app, coh_app, summary_app}) decimal_numbers_only(*a);
+  SyncCommand barrier, contention;
+  contention.options.contention = true;
+  Choices barrier_choices, contention_choices;
+  SyncChoices barrier_lists, contention_lists;
+  SyncFlags barrier_flags, contention_flags;
+  CLI::App* barrier_app = add_sync_subcommand(app, barrier, barrier_choices, barrier_lists, barrier_flags);
+  CLI::App* contention_app =
+      add_sync_subcommand(app, contention, contention_choices, contention_lists, contention_flags);
+
+  for (CLI::App* a : {&app, render_app, topo_app, homes_app, coh_app, summary_app, barrier_app, contention_app})
+    decimal_numbers_only(*a);
 
   try {
     app.parse(argc, argv);
@@ -516,6 +650,17 @@ Command parse_command_line(int argc, char** argv) {
     validate_options(homes.options);
     homes.command_line = join_argv(argc, argv);
     return homes;
+  }
+
+  for (auto [sub, command, choices, lists, flags] :
+       {std::tuple{barrier_app, &barrier, &barrier_choices, &barrier_lists, &barrier_flags},
+        std::tuple{contention_app, &contention, &contention_choices, &contention_lists, &contention_flags}}) {
+    if (!sub->parsed()) continue;
+    reject_top_level_options(app, sub->get_name(), {});
+    choices->apply(command->options.common);
+    finish_sync(*command, *choices, *lists, *flags);
+    command->command_line = join_argv(argc, argv);
+    return *command;
   }
 
   if (coh_app->parsed()) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <variant>
 
+#include "core/sync_options.hpp"
 #include "cumap/options.hpp"
 #include "cumap/render.hpp"
 #include "report/render_file.hpp"
@@ -22,6 +23,13 @@ struct MapCommand {
 // `cumap homes`: home discovery alone (the first step of every map), with its files.
 struct HomesCommand {
   Options options;
+  std::string command_line;  // as typed, for meta.json
+};
+// `cumap barrier` and `cumap contention`: what a barrier of k units costs
+// and where its counter should live; what an atomic costs when k units hit
+// one line.
+struct SyncCommand {
+  SyncOptions options;
   std::string command_line;  // as typed, for meta.json
 };
 struct RenderCommand {
@@ -56,8 +64,8 @@ struct Answered {
 };
 
 using Command =
-    std::variant<MapCommand, HomesCommand, RenderCommand, TopologyCommand, CoherenceCommand, ListDevicesCommand,
-                 SummaryCommand, Answered>;
+    std::variant<MapCommand, HomesCommand, SyncCommand, RenderCommand, TopologyCommand, CoherenceCommand,
+                 ListDevicesCommand, SummaryCommand, Answered>;
 
 // Parses argv with CLI11. Throws UsageError with a one-line message on any
 // unknown flag or invalid value; prints help/version itself.

@@ -14,6 +14,11 @@ int run_map(const MapCommand& command);
 // prints one summary line.
 int run_homes(const HomesCommand& command);
 
+// `cumap barrier` and `cumap contention`: home discovery, then the sweep of
+// cases; writes barrier.csv (contention.csv), its plot, summary.md, the
+// homes and meta.json into --out and prints one summary line.
+int run_sync(const SyncCommand& command);
+
 // `cumap topology`: prints the groups the backend discovered, and how.
 int run_topology(const TopologyCommand& command);
 

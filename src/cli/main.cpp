@@ -21,6 +21,7 @@ int dispatch(const cumap::cli::Command& command) {
         using T = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<T, MapCommand>) return run_map(c);
         else if constexpr (std::is_same_v<T, HomesCommand>) return run_homes(c);
+        else if constexpr (std::is_same_v<T, SyncCommand>) return run_sync(c);
         else if constexpr (std::is_same_v<T, RenderCommand>) {
           cumap::render_csv_file(c.request);
           return cumap::kExitOk;

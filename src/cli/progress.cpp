@@ -50,7 +50,8 @@ void Progress::finish() {
 MapObserver PhaseProgress::observer() {
   MapObserver o;
   o.progress = [this](const std::string& phase) -> ProgressFn {
-    current_ = std::make_shared<Progress>(phase, phase == "homes" ? "units" : "rounds", quiet_);
+    const char* steps = phase == "homes" ? "units" : phase == "cases" ? "cases" : "rounds";
+    current_ = std::make_shared<Progress>(phase, steps, quiet_);
     return [p = current_](std::size_t done, std::size_t total) { p->update(done, total); };
   };
   o.phase_done = [this](const std::string& phase) {

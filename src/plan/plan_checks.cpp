@@ -95,4 +95,61 @@ void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name
   }
 }
 
+namespace {
+
+void check_sync_case(const SyncCase& c, const FlagArena& arena, const std::string& unit_name) {
+  const std::string what(c.contention ? to_string(c.op) : to_string(c.impl));
+  if (c.participants.empty()) throw UsageError(fmt::format("plan: a {} case has no participants", what));
+  std::vector<UnitRef> units = c.participants;
+  if (const auto u = repeated(units))
+    throw UsageError(fmt::format("plan: a {} case names {} {} twice", what, unit_name, u->unit));
+  if (c.episodes < 1 || c.warmup < 0 || (c.contention && c.ops_per_batch < 1))
+    throw UsageError(fmt::format("plan: a {} case needs episodes and operations of at least 1, warmup of 0 or more",
+                                 what));
+  // Barrier counters grow by k every episode and are compared, never wrapped.
+  const auto k = static_cast<std::uint64_t>(c.participants.size());
+  if (!c.contention && k * static_cast<std::uint64_t>(c.episodes + c.warmup) > protocol::kMaxRoundTrips)
+    throw UsageError(fmt::format("plan: {} participants x {} episodes do not fit a 31-bit counter", k,
+                                 c.episodes + c.warmup));
+  std::vector<std::uint64_t> words{c.counter};
+  const bool flagged = !c.contention && (c.impl == BarrierImpl::Flag || c.impl == BarrierImpl::TwoLevel);
+  if (flagged) words.push_back(c.release);
+  if (!c.contention && c.impl == BarrierImpl::TwoLevel) {
+    if (c.group_of.size() != c.participants.size() || c.group_counter.size() != c.group_release.size() ||
+        c.group_counter.empty())
+      throw UsageError("plan: a two-level case needs a group for every participant and two lines per group");
+    std::vector<int> members(c.group_counter.size(), 0);
+    for (int g : c.group_of) {
+      if (g < 0 || static_cast<std::size_t>(g) >= members.size())
+        throw UsageError(fmt::format("plan: a two-level case names group {} of {}", g, members.size()));
+      ++members[static_cast<std::size_t>(g)];
+    }
+    if (std::find(members.begin(), members.end(), 0) != members.end())
+      throw UsageError("plan: a two-level case has a group without participants");
+    words.insert(words.end(), c.group_counter.begin(), c.group_counter.end());
+    words.insert(words.end(), c.group_release.begin(), c.group_release.end());
+  }
+  for (std::uint64_t w : words)
+    if (w % protocol::kFlagBytes != 0 || w + protocol::kFlagBytes > arena.bytes)
+      throw UsageError(fmt::format("plan: the {} case's word at byte {} is not an aligned word of the {}-byte flag "
+                                   "arena",
+                                   what, w, arena.bytes));
+  std::vector<std::uint64_t> lines;
+  for (std::uint64_t w : words) lines.push_back(w / protocol::kLineBytes);
+  if (const auto line = repeated(lines))
+    throw UsageError(fmt::format("plan: the {} case puts two of its words in the line at byte {}", what,
+                                 *line * protocol::kLineBytes));
+}
+
+}  // namespace
+
+void check_sync_plan(const SyncPlan& plan, const UnitsByDevice& available, const std::string& unit_name) {
+  if (plan.probe == Probe::Mbarrier)
+    throw UsageError("--probe mbarrier exists only with --via dsm; barriers poll with cas, exch, acq-rel or volatile");
+  for (const SyncCase& c : plan.cases) {
+    check_units_exist(c.participants, available, unit_name);
+    check_sync_case(c, plan.arena, unit_name);
+  }
+}
+
 }  // namespace cumap

@@ -176,11 +176,18 @@ std::string readme_text() { return repo_file("docs/options.md"); }
 // The README's own table: the options most runs use.
 std::string front_page_text() { return repo_file("README.md"); }
 
-std::string help_text() {
+std::string help_text(const std::vector<std::string>& args = {"--help"}) {
   TempDir cwd;
-  const RunResult r = run_cumap({"--help"}, cwd.path());
+  const RunResult r = run_cumap(args, cwd.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return r.out;
+}
+
+// The table of a subcommand: the first under its heading ("## `cumap barrier`").
+std::string section(const std::string& text, const std::string& heading) {
+  const std::size_t at = text.find("\n" + heading + "\n");
+  EXPECT_NE(at, std::string::npos) << heading << " is not a heading of docs/options.md";
+  return at == std::string::npos ? "" : text.substr(at);
 }
 
 TEST(HelpReadme, TheOptionTableSaysWhatHelpSays) {
@@ -191,6 +198,20 @@ TEST(HelpReadme, TheOptionTableSaysWhatHelpSays) {
   ASSERT_GE(readme.size(), 30u);
   const auto differences = disagreements(help, readme);
   EXPECT_TRUE(differences.empty()) << joined(differences);
+}
+
+// `cumap barrier` and `cumap contention` have options of their own, each
+// command's table under its heading.
+TEST(HelpReadme, TheSyncCommandsTablesSayWhatTheirHelpSays) {
+  for (const std::string command : {"barrier", "contention"}) {
+    SCOPED_TRACE(command);
+    const auto help = parse_help(help_text({command, "--help"}));
+    const auto table = parse_readme_table(section(readme_text(), "## `cumap " + command + "`"));
+    ASSERT_GE(help.size(), 15u);
+    ASSERT_GE(table.size(), 15u);
+    const auto differences = disagreements(help, table);
+    EXPECT_TRUE(differences.empty()) << joined(differences);
+  }
 }
 
 // The README lists a few options; each says what --help says.

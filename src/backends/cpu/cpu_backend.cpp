@@ -17,6 +17,7 @@
 #include "backends/cpu/cache_flush.hpp"
 #include "backends/cpu/cpu_affinity.hpp"
 #include "backends/cpu/cpu_pingpong.hpp"
+#include "backends/cpu/cpu_sync.hpp"
 #include "backends/cpu/flag_memory.hpp"
 #include "backends/cpu/line_probe.hpp"
 #include "backends/cpu/physical_cores.hpp"
@@ -166,6 +167,40 @@ class CpuBackend final : public Backend {
       if (progress && !out.stopped) progress(r + 1, plan.rounds.size());
     }
     out.stats.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+  }
+
+  SyncMeasurements measure_sync(const SyncPlan& plan, const ProgressFn& progress) override {
+    check_sync_plan(plan, {{0, cpus_}}, "cpu");
+    const cpu::FlagMemory& memory = memory_for(plan.arena);
+    SyncMeasurements out;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < plan.cases.size(); ++i) {
+      if (plan.stop && plan.stop()) {
+        out.stopped = true;
+        break;
+      }
+      const SyncCase& c = plan.cases[i];
+      cpu::SyncWords words{&memory.word(c.counter), &memory.word(c.release), {}, {}};
+      for (std::uint64_t w : c.group_counter) words.group_counter.push_back(&memory.word(w));
+      for (std::uint64_t w : c.group_release) words.group_release.push_back(&memory.word(w));
+      // Each case counts from 0, and a later case may reuse these words.
+      const auto reset = [&] {
+        for (auto* w : {words.counter, words.release}) w->store(0);
+        for (auto* w : words.group_counter) w->store(0);
+        for (auto* w : words.group_release) w->store(0);
+      };
+      reset();
+      cpu::SyncTiming t = cpu::run_cpu_sync_case(c, words, plan.probe, plan.timeout_ms, plan.stop);
+      reset();
+      if (t.stopped) {
+        out.stopped = true;
+        break;
+      }
+      out.cases.push_back(std::move(t.measurement));
+      if (progress) progress(i + 1, plan.cases.size());
+    }
+    out.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;
   }
 

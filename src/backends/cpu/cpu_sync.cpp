@@ -1,0 +1,267 @@
+// Barriers and contention on pinned threads: one thread per participant,
+// walking the same few lines a GPU block would.
+#include "backends/cpu/cpu_sync.hpp"
+
+#include <algorithm>
+#include <barrier>
+#include <chrono>
+#include <exception>
+#include <latch>
+#include <thread>
+
+#include "backends/cpu/cpu_affinity.hpp"
+#include "backends/cpu/cpu_pingpong.hpp"
+
+namespace cumap::cpu {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using u32 = std::uint32_t;
+using Word = std::atomic<u32>;
+
+// How participants read and write a word, by --probe, as the ping-pong
+// polls and signals its flags. Words only grow, so "at least" is the test.
+struct Access {
+  Probe probe;
+  u32 read(Word& w) const {
+    switch (probe) {
+      case Probe::Cas: {
+        // A CAS that fails (or rewrites 0 with 0) returns the value: every poll a read-modify-write.
+        u32 seen = 0;
+        w.compare_exchange_strong(seen, seen, std::memory_order_acq_rel);
+        return seen;
+      }
+      case Probe::AcqRel: return w.load(std::memory_order_acquire);
+      default: return w.load(std::memory_order_relaxed);  // Exch, Volatile
+    }
+  }
+  void write(Word& w, u32 value) const {
+    switch (probe) {
+      case Probe::Cas: {
+        u32 expected = value - 1;
+        w.compare_exchange_strong(expected, value, std::memory_order_acq_rel);
+        break;
+      }
+      case Probe::Exch: w.exchange(value, std::memory_order_acq_rel); break;
+      case Probe::AcqRel: w.store(value, std::memory_order_release); break;
+      default: w.store(value, std::memory_order_relaxed); break;  // Volatile
+    }
+  }
+};
+
+// What the threads of one case share.
+struct CaseState {
+  CaseState(const SyncCase& c, const SyncWords& w, Probe p, Clock::duration b, const std::function<bool()>& s)
+      : sync(c), words(w), access{p}, budget(b), stop(s), platform(static_cast<std::ptrdiff_t>(c.participants.size())) {
+    // Two-level: each participant's group size and whether it leads, worked out once, not per episode.
+    for (std::size_t i = 0; i < c.group_of.size(); ++i) {
+      group_size.push_back(static_cast<u32>(std::count(c.group_of.begin(), c.group_of.end(), c.group_of[i])));
+      leads.push_back(std::find(c.group_of.begin(), c.group_of.end(), c.group_of[i]) - c.group_of.begin() ==
+                      static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  const SyncCase& sync;
+  const SyncWords& words;
+  Access access;
+  Clock::duration budget;
+  const std::function<bool()>& stop;
+  std::barrier<> platform;           // BarrierImpl::Platform only
+  std::vector<u32> group_size;       // two-level, per participant
+  std::vector<bool> leads;
+  std::atomic<bool> abort{false};    // someone gave up: everyone stops waiting
+  std::atomic<bool> stopped{false};  // because the stop request came
+  std::atomic<bool> timed_out{false};
+
+  bool stop_requested() {
+    if (!stop || !stop()) return false;
+    stopped.store(true);
+    abort.store(true);
+    return true;
+  }
+};
+
+struct ParticipantResult {
+  std::vector<Clock::time_point> leave;  // participant 0 of a barrier: start, then each episode's end
+  std::vector<double> batch_ns;          // contention: per timed batch, ns per operation
+  Clock::time_point first{}, last{};     // contention: the timed batches' start and end
+  std::exception_ptr error;
+};
+
+// Spins until `word` reaches `target`; false when the budget ran out,
+// another participant gave up or the stop request came.
+bool wait_until(CaseState& st, Word& word, u32 target) {
+  const auto deadline = Clock::now() + st.budget;
+  for (unsigned spins = 1;; ++spins) {
+    if (st.access.read(word) >= target) return true;
+    // Reading the clock on every spin would slow the poll loop itself.
+    if ((spins & (kStopCheckRoundTrips - 1)) == 0) {
+      if (st.abort.load(std::memory_order_relaxed) || st.stop_requested()) return false;
+      if (Clock::now() > deadline) {
+        st.timed_out.store(true);
+        st.abort.store(true);
+        return false;
+      }
+      // More participants than free cores (a busy machine, tests): let the one being waited for run.
+      std::this_thread::yield();
+    }
+  }
+}
+
+// One episode e (from 1) of a flag barrier of k on (counter, release): the
+// last to arrive releases the others.
+bool flag_barrier(CaseState& st, Word& counter, Word& release, u32 k, u32 e) {
+  if (counter.fetch_add(1, std::memory_order_acq_rel) == k * e - 1) {
+    st.access.write(release, e);
+    return true;
+  }
+  return wait_until(st, release, e);
+}
+
+// One episode of the case's barrier for participant p.
+bool episode(CaseState& st, std::size_t p, u32 e) {
+  const SyncCase& c = st.sync;
+  const SyncWords& w = st.words;
+  const auto k = static_cast<u32>(c.participants.size());
+  switch (c.impl) {
+    case BarrierImpl::Counter:
+      w.counter->fetch_add(1, std::memory_order_acq_rel);
+      return wait_until(st, *w.counter, k * e);
+    case BarrierImpl::Flag: return flag_barrier(st, *w.counter, *w.release, k, e);
+    case BarrierImpl::TwoLevel: {
+      const auto g = static_cast<std::size_t>(c.group_of[p]);
+      w.group_counter[g]->fetch_add(1, std::memory_order_acq_rel);
+      if (!st.leads[p]) return wait_until(st, *w.group_release[g], e);
+      if (!wait_until(st, *w.group_counter[g], st.group_size[p] * e)) return false;
+      if (!flag_barrier(st, *w.counter, *w.release, static_cast<u32>(c.group_counter.size()), e)) return false;
+      st.access.write(*w.group_release[g], e);
+      return true;
+    }
+    case BarrierImpl::Platform:
+      // std::barrier has no timed wait: a participant that leaves drops out,
+      // which completes the phase the others wait in.
+      if (st.abort.load(std::memory_order_relaxed)) {
+        st.platform.arrive_and_drop();
+        return false;
+      }
+      st.platform.arrive_and_wait();
+      return true;
+  }
+  return false;
+}
+
+// Leaves the case early: a platform participant must drop out of the std::barrier.
+void give_up(CaseState& st) {
+  st.abort.store(true);
+  if (!st.sync.contention && st.sync.impl == BarrierImpl::Platform) st.platform.arrive_and_drop();
+}
+
+// The measured loop of a barrier: warm-up and timed episodes back to back,
+// participant 0 noting when it leaves each.
+void run_barrier(CaseState& st, std::size_t p, ParticipantResult& out) {
+  const int total = st.sync.warmup + st.sync.episodes;
+  if (p == 0) {
+    out.leave.reserve(static_cast<std::size_t>(total) + 1);
+    out.leave.push_back(Clock::now());
+  }
+  for (int e = 1; e <= total; ++e) {
+    // Short waits never reach wait_until's stop check: participant 0 asks too.
+    if (p == 0 && e % 64 == 0 && st.stop_requested()) return give_up(st);
+    if (!episode(st, p, static_cast<u32>(e))) return;
+    if (p == 0) out.leave.push_back(Clock::now());
+  }
+}
+
+// One participant of contention: batches of dependent operations on the
+// counter, each depending on the value the previous one returned.
+void run_contention(CaseState& st, std::latch& timed, ParticipantResult& out) {
+  const SyncCase& c = st.sync;
+  Word& w = *st.words.counter;
+  u32 last = 0;
+  const auto batch = [&] {
+    for (int i = 0; i < c.ops_per_batch; ++i) {
+      if (c.op == ContentionOp::Add) {
+        last = w.fetch_add(1, std::memory_order_acq_rel);
+      } else {
+        u32 expected = last;
+        last = w.compare_exchange_strong(expected, expected + 1, std::memory_order_acq_rel) ? expected + 1 : expected;
+      }
+    }
+  };
+  for (int b = 0; b < c.warmup && !st.abort.load(std::memory_order_relaxed) && !st.stop_requested(); ++b) batch();
+  timed.arrive_and_wait();  // every participant contends during the timed batches
+  out.first = Clock::now();
+  for (int b = 0; b < c.episodes; ++b) {
+    if (st.abort.load(std::memory_order_relaxed) || st.stop_requested()) return;
+    const auto t0 = Clock::now();
+    batch();
+    out.batch_ns.push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / c.ops_per_batch);
+  }
+  out.last = Clock::now();
+}
+
+void run_participant(CaseState& st, std::size_t p, std::latch& start, std::latch& timed, ParticipantResult& out) {
+  try {
+    pin_current_thread(st.sync.participants[p].unit);
+  } catch (...) {
+    out.error = std::current_exception();
+    give_up(st);
+    start.count_down();  // the case must not wait for this thread
+    if (st.sync.contention) timed.count_down();
+    return;
+  }
+  start.arrive_and_wait();
+  if (st.sync.contention) return run_contention(st, timed, out);
+  run_barrier(st, p, out);
+}
+
+// The timed episodes' leave-to-leave times, or the contention batches'
+// per-operation times participant after participant, and the aggregate rate.
+SyncMeasurement measurement(const CaseState& st, const std::vector<ParticipantResult>& results) {
+  const SyncCase& c = st.sync;
+  SyncMeasurement m;
+  m.tag = c.tag;
+  m.timed_out = st.timed_out.load();
+  if (m.timed_out) return m;
+  if (!c.contention) {
+    const std::vector<Clock::time_point>& leave = results.front().leave;
+    for (std::size_t e = static_cast<std::size_t>(c.warmup) + 1; e < leave.size(); ++e)
+      m.ns.push_back(std::chrono::duration<double, std::nano>(leave[e] - leave[e - 1]).count());
+    return m;
+  }
+  Clock::time_point first = results.front().first, last = results.front().last;
+  for (const ParticipantResult& r : results) {
+    m.ns.insert(m.ns.end(), r.batch_ns.begin(), r.batch_ns.end());
+    first = std::min(first, r.first);
+    last = std::max(last, r.last);
+  }
+  const double us = std::chrono::duration<double, std::micro>(last - first).count();
+  const double ops = static_cast<double>(m.ns.size()) * c.ops_per_batch;
+  m.ops_per_us = us > 0 ? ops / us : 0.0;
+  return m;
+}
+
+}  // namespace
+
+SyncTiming run_cpu_sync_case(const SyncCase& c, const SyncWords& words, Probe probe, double timeout_ms,
+                             const std::function<bool()>& stop) {
+  const auto budget =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(timeout_ms));
+  CaseState st(c, words, probe, budget, stop);
+  const auto k = static_cast<std::ptrdiff_t>(c.participants.size());
+  std::latch start(k), timed(k);
+  std::vector<ParticipantResult> results(c.participants.size());
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t p = 0; p < c.participants.size(); ++p)
+      threads.emplace_back(run_participant, std::ref(st), p, std::ref(start), std::ref(timed), std::ref(results[p]));
+  }  // jthreads join here: the next case's threads never overlap these
+  for (const ParticipantResult& r : results)
+    if (r.error) std::rethrow_exception(r.error);
+  SyncTiming t;
+  t.stopped = st.stopped.load();
+  if (!t.stopped) t.measurement = measurement(st, results);
+  t.measurement.tag = c.tag;
+  return t;
+}
+
+}  // namespace cumap::cpu

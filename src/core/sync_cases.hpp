@@ -1,0 +1,48 @@
+#pragma once
+// One case of `cumap barrier` or `cumap contention` as the outputs show it:
+// what ran (implementation or operation), among which units (set, k), with
+// the counter where (home), and what it cost, summarized once.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/stats.hpp"
+#include "core/value_matrix.hpp"
+#include "cumap/sync.hpp"
+
+namespace cumap {
+
+// The planner's words for a case, beside the SyncCase the backend runs.
+struct SyncCaseLabel {
+  std::string set;           // "one-side", "alternating", "one-gpc", "spread"
+  int k = 0;                 // participants
+  // "near" or "far" (the counter's line relative to the participants), "any"
+  // where the device has one home class (near and far are the same), "own"
+  // for the platform's barrier (it keeps its own state).
+  std::string counter_home;
+  int counter_class = -1;    // home class of the counter's line; -1 for "own"
+  int groups = 0;            // two-level: how many groups (sides or GPCs)
+  std::string grouped_by;    // two-level: "side" or "group"
+};
+
+struct SyncCaseResult {
+  SyncCaseLabel label;
+  std::string what;                 // "counter", "flag", "two-level", "platform"; "cas", "add"
+  std::vector<int> participants;    // unit ids, participant 0 first
+  std::uint64_t counter_offset = 0;  // byte offset of the counter's line in the flag arena
+  // Barrier: per episode (leave to leave, seen by participant 0).
+  // Contention: per operation (each participant's batches).
+  Summary ns{};
+  Summary cycles{};                 // NaN without a cycle clock
+  int values = 0;                   // episodes (barrier) or batches (contention) that gave a value
+  double ops_per_us = kNaN;         // contention: all participants together
+  bool timed_out = false;
+  bool unsupported = false;
+  std::string why;                  // unsupported: the backend's reason
+  bool measured() const { return !timed_out && !unsupported && values > 0; }
+};
+
+// The case's values in order statistics, with its label and participants.
+SyncCaseResult summarize_sync_case(const SyncCase& planned, const SyncCaseLabel& label, const SyncMeasurement& m);
+
+}  // namespace cumap

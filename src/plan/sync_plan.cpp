@@ -1,0 +1,335 @@
+#include "plan/sync_plan.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "core/units.hpp"
+#include "cumap/error.hpp"
+
+namespace cumap {
+namespace {
+
+// Each list's units in turn: the first of every list, then the second, ...
+std::vector<int> interleave(const std::vector<std::vector<int>>& lists) {
+  std::vector<int> out;
+  for (std::size_t i = 0;; ++i) {
+    bool any = false;
+    for (const auto& list : lists)
+      if (i < list.size()) {
+        out.push_back(list[i]);
+        any = true;
+      }
+    if (!any) return out;
+  }
+}
+
+// Units by side, each side's by id; sides in label order.
+std::vector<std::vector<int>> by_side(const std::vector<int>& units, const std::vector<int>& side) {
+  std::map<int, std::vector<int>> sides;
+  for (std::size_t i = 0; i < units.size(); ++i) sides[side[i]].push_back(units[i]);
+  std::vector<std::vector<int>> out;
+  for (auto& [s, members] : sides) out.push_back(std::move(members));
+  return out;
+}
+
+std::vector<std::vector<int>> by_group(const Topology& topology) {
+  std::vector<std::vector<int>> out;
+  for (const UnitGroup& g : topology.groups) {
+    std::vector<int> members = g.units;
+    std::sort(members.begin(), members.end());
+    if (!members.empty()) out.push_back(std::move(members));
+  }
+  return out;
+}
+
+const std::vector<int>& largest(const std::vector<std::vector<int>>& lists) {
+  return *std::max_element(lists.begin(), lists.end(),
+                           [](const auto& a, const auto& b) { return a.size() < b.size(); });
+}
+
+// 0..n-1 in bit-reversed order of their index: every prefix is spread
+// evenly over the range (0, n/2, n/4, 3n/4, ...).
+std::vector<int> evenly_spread(const std::vector<int>& units) {
+  const unsigned bits = std::bit_width(std::max<std::size_t>(units.size(), 1) - 1);
+  std::vector<std::pair<unsigned, int>> keyed;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    unsigned reversed = 0;
+    for (unsigned b = 0; b < bits; ++b) reversed |= ((static_cast<unsigned>(i) >> b) & 1u) << (bits - 1 - b);
+    keyed.emplace_back(reversed, units[i]);
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<int> out;
+  for (const auto& [key, unit] : keyed) out.push_back(unit);
+  return out;
+}
+
+// Row of each unit id in the home table.
+std::map<int, std::size_t> table_rows(const HomesResult& homes) {
+  std::map<int, std::size_t> rows;
+  for (std::size_t i = 0; i < homes.unit_ids.size(); ++i) rows[homes.unit_ids[i]] = i;
+  return rows;
+}
+
+// Mean latency (ns) of every line over the participants.
+std::vector<double> mean_latency(const std::vector<int>& participants, const HomesResult& homes) {
+  const std::map<int, std::size_t> rows = table_rows(homes);
+  const LineLatencyTable& t = homes.table;
+  std::vector<double> mean(t.lines.size(), 0.0);
+  for (std::size_t l = 0; l < t.lines.size(); ++l) {
+    double sum = 0;
+    int n = 0;
+    for (int u : participants) {
+      const auto row = rows.find(u);
+      if (row == rows.end()) throw UsageError(fmt::format("unit {} is not in the home table", u));
+      const double v = t.ns_at(row->second, l);
+      if (std::isfinite(v)) {
+        sum += v;
+        ++n;
+      }
+    }
+    mean[l] = n > 0 ? sum / n : std::numeric_limits<double>::infinity();
+  }
+  return mean;
+}
+
+// The participants' groups for a two-level barrier: by side where they span
+// two sides or more, else by topology group; empty where they are all in one.
+struct TwoLevelGroups {
+  std::vector<int> group_of;  // per participant; groups numbered by first appearance
+  int count = 0;
+  std::string by;
+};
+TwoLevelGroups two_level_groups(const std::vector<int>& participants, const std::map<int, int>& side_of,
+                                const std::map<int, int>& group_of_unit) {
+  for (const auto* key : {&side_of, &group_of_unit}) {
+    TwoLevelGroups g;
+    std::map<int, int> number;
+    for (int u : participants) {
+      const auto it = key->find(u);
+      const int k = it == key->end() ? -1 : it->second;
+      const auto [at, added] = number.emplace(k, static_cast<int>(number.size()));
+      g.group_of.push_back(at->second);
+    }
+    g.count = static_cast<int>(number.size());
+    g.by = key == &side_of ? "side" : "group";
+    if (g.count >= 2) return g;
+  }
+  return {};
+}
+
+// Takes the first line of `choice` not yet used by the case.
+std::uint64_t take_line(const LineChoice& choice, std::set<std::uint64_t>& taken) {
+  for (std::uint64_t line : choice.lines)
+    if (taken.insert(line).second) return line;
+  throw UsageError(fmt::format("the flag arena has {} lines, too few for one case's counters and flags (raise "
+                               "--home-lines)",
+                               choice.lines.size()));
+}
+
+std::string k_list(const std::vector<int>& ks) {
+  std::string s;
+  for (int k : ks) s += (s.empty() ? "" : ",") + std::to_string(k);
+  return s;
+}
+
+}  // namespace
+
+ParticipantOrder participant_order(ParticipantSet set, const std::vector<int>& units, const std::vector<int>& side,
+                                   const Topology& topology) {
+  const std::vector<std::vector<int>> sides = by_side(units, side);
+  const std::vector<std::vector<int>> groups = by_group(topology);
+  switch (set) {
+    case ParticipantSet::OneSide: return {largest(sides), ""};
+    case ParticipantSet::Alternating:
+      if (sides.size() < 2) return {{}, "alternating: home discovery found one side, so it is one-side's set"};
+      return {interleave(sides), ""};
+    case ParticipantSet::OneGroup:
+      if (groups.empty()) return {{}, fmt::format("one-gpc: the topology ({}) has no groups", topology.source)};
+      return {largest(groups), ""};
+    case ParticipantSet::Spread:
+      if (groups.size() >= 2) return {interleave(groups), ""};
+      if (sides.size() >= 2) return {interleave(sides), ""};
+      return {evenly_spread(units), ""};
+  }
+  return {};
+}
+
+std::vector<int> k_values(const KSweep& sweep, int set_size, int smallest) {
+  std::set<int> ks;
+  if (sweep.doubling)
+    for (int k = smallest; k < set_size; k = k == 1 ? 2 : 2 * k) ks.insert(k);
+  for (int k : sweep.values)
+    if (k >= smallest && k <= set_size) ks.insert(k);
+  if (sweep.every_unit && set_size >= smallest) ks.insert(set_size);
+  return {ks.begin(), ks.end()};
+}
+
+LineChoice counter_lines(const std::vector<int>& participants, CounterHome home, const HomesResult& homes) {
+  const std::vector<double> mean = mean_latency(participants, homes);
+  const std::vector<int>& line_class = homes.classes.line_class;
+  const std::size_t n = mean.size();
+  if (n == 0) throw UsageError("home discovery probed no lines: there is no line to put a counter in");
+  std::vector<std::size_t> by_mean(n);
+  std::iota(by_mean.begin(), by_mean.end(), std::size_t{0});
+  std::stable_sort(by_mean.begin(), by_mean.end(), [&](std::size_t a, std::size_t b) { return mean[a] < mean[b]; });
+
+  LineChoice choice;
+  const int near_class = line_class[by_mean.front()];
+  choice.home_class = near_class;
+  choice.label = homes.classes.class_count < 2 ? "any" : to_string(home);
+  std::vector<std::size_t> first;  // the chosen class's lines, in the order to take them
+  if (home == CounterHome::Near || homes.classes.class_count < 2) {
+    for (std::size_t l : by_mean)
+      if (line_class[l] == near_class) first.push_back(l);
+  } else {
+    // The class whose lines are slowest for these participants on average.
+    std::map<int, std::pair<double, int>> per_class;
+    for (std::size_t l = 0; l < n; ++l)
+      if (std::isfinite(mean[l])) {
+        per_class[line_class[l]].first += mean[l];
+        ++per_class[line_class[l]].second;
+      }
+    double slowest = -1;
+    for (const auto& [c, sum] : per_class)
+      if (c != near_class && sum.first / sum.second > slowest) {
+        slowest = sum.first / sum.second;
+        choice.home_class = c;
+      }
+    std::vector<std::size_t> members;
+    for (std::size_t l : by_mean)
+      if (line_class[l] == choice.home_class) members.push_back(l);
+    const double median = mean[members[members.size() / 2]];
+    first = members;
+    std::stable_sort(first.begin(), first.end(), [&](std::size_t a, std::size_t b) {
+      return std::abs(mean[a] - median) < std::abs(mean[b] - median);
+    });
+  }
+  for (std::size_t l : first) choice.lines.push_back(homes.table.lines[l]);
+  for (std::size_t l : by_mean)
+    if (line_class[l] != choice.home_class) choice.lines.push_back(homes.table.lines[l]);
+  return choice;
+}
+
+PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topology& topology) {
+  PlannedSync out;
+  out.plan.probe = o.common.probe;
+  out.plan.timeout_ms = o.common.timeout_ms;
+  out.plan.arena = homes.arena;
+
+  const std::vector<int>& units = homes.unit_ids;
+  const std::vector<int>& side = homes.classes.unit_side;
+  std::map<int, int> side_of, group_of_unit;
+  for (std::size_t i = 0; i < units.size(); ++i) side_of[units[i]] = side[i];
+  for (std::size_t g = 0; g < topology.groups.size(); ++g)
+    for (int u : topology.groups[g].units) group_of_unit[u] = static_cast<int>(g);
+  const int smallest = o.contention ? 1 : 2;
+
+  std::vector<std::vector<int>> orders_seen;
+  std::map<std::string, std::vector<int>> single_group;  // two-level left out: set -> k
+  for (ParticipantSet set : o.sets) {
+    const std::string set_name(to_string(set));
+    ParticipantOrder order = participant_order(set, units, side, topology);
+    const auto same = std::find(orders_seen.begin(), orders_seen.end(), order.units);
+    if (order.units.empty() || same != orders_seen.end()) {
+      if (order.left_out.empty())
+        order.left_out = fmt::format("{}: the same units in the same order as {} here", set_name,
+                                     to_string(o.sets[static_cast<std::size_t>(same - orders_seen.begin())]));
+      out.notes.push_back(order.left_out);
+      orders_seen.emplace_back();  // keeps orders_seen parallel to o.sets
+      continue;
+    }
+    orders_seen.push_back(order.units);
+    const std::vector<int> ks = k_values(o.k, static_cast<int>(order.units.size()), smallest);
+    if (ks.empty())
+      out.notes.push_back(fmt::format("{}: {} unit(s), fewer than the k asked for", set_name, order.units.size()));
+    for (int k : ks) {
+      const std::vector<int> members(order.units.begin(), order.units.begin() + k);
+      SyncCase base;
+      base.contention = o.contention;
+      for (int u : members) base.participants.push_back(unit_ref(u, homes.device));
+      base.episodes = o.episodes;
+      base.warmup = o.warmup;
+      base.ops_per_batch = o.ops_per_batch;
+      const auto add_case = [&](SyncCase c, SyncCaseLabel label) {
+        c.tag = static_cast<int>(out.labels.size());
+        out.plan.cases.push_back(std::move(c));
+        out.labels.push_back(std::move(label));
+      };
+      const auto homed = [&](SyncCase c, const TwoLevelGroups* groups) {
+        std::vector<std::string> done;  // "any" once where near and far are one class
+        for (CounterHome h : o.homes) {
+          const LineChoice choice = counter_lines(members, h, homes);
+          if (std::find(done.begin(), done.end(), choice.label) != done.end()) continue;
+          done.push_back(choice.label);
+          std::set<std::uint64_t> taken;
+          c.counter = take_line(choice, taken);
+          c.release = take_line(choice, taken);
+          SyncCaseLabel label{set_name, k, choice.label, choice.home_class, 0, ""};
+          if (groups) {
+            c.group_of = groups->group_of;
+            c.group_counter.clear();
+            c.group_release.clear();
+            for (int g = 0; g < groups->count; ++g) {
+              std::vector<int> group_members;
+              for (std::size_t p = 0; p < members.size(); ++p)
+                if (groups->group_of[p] == g) group_members.push_back(members[p]);
+              // Each group's own counter and release: near the group, whatever the leaders' home.
+              const LineChoice near = counter_lines(group_members, CounterHome::Near, homes);
+              c.group_counter.push_back(take_line(near, taken));
+              c.group_release.push_back(take_line(near, taken));
+            }
+            label.groups = groups->count;
+            label.grouped_by = groups->by;
+          }
+          add_case(c, label);
+        }
+      };
+      if (o.contention) {
+        for (ContentionOp op : o.ops) {
+          SyncCase c = base;
+          c.op = op;
+          homed(c, nullptr);
+        }
+        continue;
+      }
+      for (BarrierImpl impl : o.impls) {
+        SyncCase c = base;
+        c.impl = impl;
+        if (impl == BarrierImpl::Platform) {
+          // The platform's barrier keeps its own state: no counter of ours to place.
+          std::set<std::uint64_t> taken;
+          const LineChoice near = counter_lines(members, CounterHome::Near, homes);
+          c.counter = take_line(near, taken);
+          c.release = take_line(near, taken);
+          add_case(c, SyncCaseLabel{set_name, k, "own", -1, 0, ""});
+        } else if (impl == BarrierImpl::TwoLevel) {
+          const TwoLevelGroups groups = two_level_groups(members, side_of, group_of_unit);
+          if (groups.count < 2) {
+            single_group[set_name].push_back(k);
+            continue;
+          }
+          homed(c, &groups);
+        } else {
+          homed(c, nullptr);
+        }
+      }
+    }
+  }
+  for (const auto& [set_name, ks] : single_group)
+    out.notes.push_back(fmt::format("two-level: {} at k={}: the participants are in one side and one topology "
+                                    "group, so there are no two levels",
+                                    set_name, k_list(ks)));
+  if (out.plan.cases.empty()) {
+    std::string why;
+    for (const std::string& n : out.notes) why += "; " + n;
+    throw UsageError("nothing to measure with these units and choices" + why);
+  }
+  return out;
+}
+
+}  // namespace cumap

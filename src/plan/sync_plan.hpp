@@ -1,0 +1,63 @@
+#pragma once
+// Planning `cumap barrier` and `cumap contention`, in plain C++ and tested
+// without a device: which units take part (sets chosen by the structure home
+// discovery and the topology found), how many (the k sweep), and where the
+// counter lives (lines chosen by their measured latency to the participants).
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/sync_cases.hpp"
+#include "core/sync_options.hpp"
+#include "core/topology.hpp"
+#include "cumap/result.hpp"
+#include "cumap/sync.hpp"
+
+namespace cumap {
+
+// A set's units in the order a case of k takes them (its first k); empty,
+// with `left_out` saying why, where the set does not exist on this device or
+// is another set's sequence again.
+struct ParticipantOrder {
+  std::vector<int> units;
+  std::string left_out;
+};
+
+// `units` ascending with `side[i]` the side of units[i]; `topology` restricted
+// to them (groups in display order). See ParticipantSet for each order.
+ParticipantOrder participant_order(ParticipantSet set, const std::vector<int>& units, const std::vector<int>& side,
+                                   const Topology& topology);
+
+// The k of the sweep for a set of `set_size` units, ascending and distinct,
+// none below `smallest` (2 for a barrier, 1 for contention) or above the set.
+std::vector<int> k_values(const KSweep& sweep, int set_size, int smallest);
+
+// Where a counter line goes for `participants` (unit ids of `homes`): lines
+// in the order they should be taken. "near": the lines of the class of the
+// line whose mean latency over the participants is lowest, lowest first.
+// "far": the class with the highest mean latency to the participants, its
+// typical lines first (nearest its median: the class, not one slow line,
+// is what is compared). Either list ends with every other line, lowest
+// first, so that a case needing several lines always finds them. With one
+// home class, "far" is "near" (label "any").
+struct LineChoice {
+  std::vector<std::uint64_t> lines;  // offsets, best first
+  int home_class = 0;                // of the first line
+  std::string label;                 // "near", "far" or "any"
+};
+LineChoice counter_lines(const std::vector<int>& participants, CounterHome home, const HomesResult& homes);
+
+// The whole sweep: every case in run order with its label (SyncCase::tag
+// indexes `labels`), and what was left out and why.
+struct PlannedSync {
+  SyncPlan plan;  // stop left empty: the run sets it
+  std::vector<SyncCaseLabel> labels;
+  std::vector<std::string> notes;
+};
+// `homes` is one device's home discovery over the run's units; `topology`
+// its groups restricted to those units. UsageError when nothing is left to
+// measure or the flag arena has too few lines for a case.
+PlannedSync plan_sync(const SyncOptions& options, const HomesResult& homes, const Topology& topology);
+
+}  // namespace cumap

@@ -1,0 +1,75 @@
+// barrier.csv and contention.csv: the long form, one row per case.
+//
+// Columns, all times in nanoseconds:
+//   implementation (barrier) or op (contention)   counter, flag, two-level, platform; cas, add
+//   k                     participants
+//   set                   one-side, alternating, one-gpc, spread (how they were chosen)
+//   counter_home          near or far (the counter's line relative to the participants), any
+//                         (one home class: the two are the same), own (the platform's barrier)
+//   counter_class         home class of the counter's line (empty for own)
+//   counter_offset        byte offset of the counter's line in the flag arena
+//   median_ns, p05_ns, p95_ns   barrier: per episode, leave to leave, seen by the first
+//                         participant; contention: per operation, over every participant's batches
+//   median_cycles, p05_cycles, p95_cycles   the same in device cycles (empty without a cycle clock)
+//   episodes              barrier: timed episodes; contention: timed batches per participant
+//   ops_per_batch, ops_per_us   contention: dependent operations per batch; operations all
+//                         participants completed per microsecond together
+//   timeouts              1 when the case hit --timeout-ms (it then has no values), else 0
+//   groups                two-level: how many groups, and by what ("2 by side")
+//   participants          unit ids in participant order, space-separated (the first times the barrier)
+//   note                  why a case has no values (not supported here, timed out)
+// Empty cells mark values that do not exist.
+#include <cmath>
+#include <iterator>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "report/sync_outputs.hpp"
+
+namespace cumap {
+namespace {
+
+std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.3f}", v) : ""; }
+
+// A cell of free text: quoted, with quotes doubled, where it holds a comma or quote.
+std::string text_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' ? ' ' : c);
+  return quoted + "\"";
+}
+
+std::string note(const SyncCaseResult& c) {
+  if (c.unsupported) return "not supported here: " + c.why;
+  if (c.timed_out) return "timed out";
+  return "";
+}
+
+}  // namespace
+
+std::string sync_csv_name(const SyncResult& r) { return r.settings.contention ? "contention.csv" : "barrier.csv"; }
+
+std::string sync_csv(const SyncResult& r) {
+  const bool contention = r.settings.contention;
+  std::string out = fmt::format(
+      "{},k,set,counter_home,counter_class,counter_offset,median_ns,p05_ns,p95_ns,median_cycles,p05_cycles,"
+      "p95_cycles,episodes,{}timeouts,groups,participants,note\n",
+      contention ? "op" : "implementation", contention ? "ops_per_batch,ops_per_us," : "");
+  for (const SyncCaseResult& c : r.cases) {
+    std::string participants;
+    for (int u : c.participants) participants += (participants.empty() ? "" : " ") + std::to_string(u);
+    auto it = std::back_inserter(out);
+    fmt::format_to(it, "{},{},{},{},{},{},", c.what, c.label.k, c.label.set, c.label.counter_home,
+                   c.label.counter_class >= 0 ? std::to_string(c.label.counter_class) : "", c.counter_offset);
+    fmt::format_to(it, "{},{},{},{},{},{},{},", number(c.ns.median), number(c.ns.p05), number(c.ns.p95),
+                   number(c.cycles.median), number(c.cycles.p05), number(c.cycles.p95), c.values);
+    if (contention) fmt::format_to(it, "{},{},", r.settings.ops_per_batch, number(c.ops_per_us));
+    fmt::format_to(it, "{},{},{},{}\n", c.timed_out ? 1 : 0,
+                   c.label.groups > 0 ? fmt::format("{} by {}", c.label.groups, c.label.grouped_by) : "",
+                   participants, text_cell(note(c)));
+  }
+  return out;
+}
+
+}  // namespace cumap

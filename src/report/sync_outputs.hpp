@@ -1,0 +1,32 @@
+#pragma once
+// The files of `cumap barrier` and `cumap contention`, from their result:
+//   barrier.csv or contention.csv   every case, long form (sync_csv)
+//   barrier.png or contention.png   latency against k, a panel per participant set (sync_plot)
+//   summary.md                      the run in a page: the table at k = every unit of each set
+//   homes.csv, homes.json           the home discovery the counter lines were chosen by
+//   meta.json                       the device, command line, options, clock, homes, complete true/false
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cumap/render.hpp"
+#include "cumap/result.hpp"
+#include "report/output_set.hpp"
+
+namespace cumap {
+
+void write_sync_outputs(const SyncResult& result, OutputSet& out);
+
+// The CSV's name and content: one row per case in plan order.
+std::string sync_csv_name(const SyncResult& result);  // "barrier.csv" or "contention.csv"
+std::string sync_csv(const SyncResult& result);
+
+// The plot's panels (one per participant set, in the order measured) and style.
+std::vector<PlotPanel> sync_plot_panels(const SyncResult& result);
+LinePlotStyle sync_plot_style(const SyncResult& result);
+
+nlohmann::json make_sync_meta(const SyncResult& result);
+std::string sync_summary_md(const SyncResult& result);
+
+}  // namespace cumap

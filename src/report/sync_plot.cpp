@@ -1,0 +1,92 @@
+// barrier.png and contention.png: median latency against k, a panel per
+// participant set, a line per implementation (operation) and counter home.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "report/sync_outputs.hpp"
+
+namespace cumap {
+namespace {
+
+// One colour per implementation (operation), the same in every run.
+int color_of(const std::string& what) {
+  static const std::map<std::string, int> colors{{"counter", 0}, {"flag", 1}, {"two-level", 2}, {"platform", 3},
+                                                 {"cas", 0},     {"add", 1}};
+  const auto it = colors.find(what);
+  return it == colors.end() ? 4 : it->second;
+}
+
+// One line style per counter home: near solid, far dashed, the platform's own dotted.
+int dash_of(const std::string& home) { return home == "far" ? 1 : home == "own" ? 2 : 0; }
+
+}  // namespace
+
+std::vector<PlotPanel> sync_plot_panels(const SyncResult& r) {
+  std::vector<PlotPanel> panels;
+  std::map<std::string, std::size_t> panel_of;                           // set -> panel
+  std::map<std::pair<std::string, std::string>, std::size_t> series_of;  // (set, label) -> series
+  std::map<std::string, int> most_k;
+  // In the order the cases ran: sets as measured, k ascending within each series.
+  for (const SyncCaseResult& c : r.cases) {
+    const std::string& set = c.label.set;
+    if (!panel_of.contains(set)) {
+      panel_of[set] = panels.size();
+      panels.emplace_back();
+    }
+    PlotPanel& p = panels[panel_of[set]];
+    most_k[set] = std::max(most_k[set], c.label.k);
+    p.title = fmt::format("{} (up to {} {}s)", set, most_k[set], r.discovery.device.unit_name);
+    const std::string label = c.what + ", " + c.label.counter_home;
+    if (!series_of.contains({set, label})) {
+      series_of[{set, label}] = p.series.size();
+      PlotSeries s;
+      s.label = label;
+      s.color = color_of(c.what);
+      s.dash = dash_of(c.label.counter_home);
+      p.series.push_back(std::move(s));
+    }
+    PlotSeries& s = p.series[series_of[{set, label}]];
+    s.x.push_back(c.label.k);
+    s.y.push_back(c.measured() ? c.ns.median : kNaN);
+    s.y_low.push_back(c.measured() ? c.ns.p05 : kNaN);
+    s.y_high.push_back(c.measured() ? c.ns.p95 : kNaN);
+  }
+  return panels;
+}
+
+LinePlotStyle sync_plot_style(const SyncResult& r) {
+  LinePlotStyle style;
+  const DeviceInfo& d = r.discovery.device;
+  style.title = r.settings.contention
+                    ? fmt::format("{} - contention: ns per dependent atomic on one line (median, whiskers p05-p95)",
+                                  d.name)
+                    : fmt::format("{} - barrier: ns per episode (median, whiskers p05-p95)", d.name);
+  style.x_title = fmt::format("participants k ({}s)", d.unit_name);
+  style.y_title = r.settings.contention ? "ns per operation" : "ns per barrier episode";
+  int low = 0, high = 0;
+  for (const SyncCaseResult& c : r.cases) {
+    low = low == 0 ? c.label.k : std::min(low, c.label.k);
+    high = std::max(high, c.label.k);
+  }
+  style.log_x = low > 0 && high >= 4 * low;
+  style.panels_per_row = 2;
+  // A missing point says why: the plot alone must not read as "not tried".
+  constexpr std::size_t kMostNotes = 6;
+  std::size_t missing = 0;
+  for (const SyncCaseResult& c : r.cases) {
+    if (c.measured()) continue;
+    if (++missing > kMostNotes) continue;
+    style.notes.push_back(fmt::format("No point for {}, {} at {} k={}: {}", c.what, c.label.counter_home, c.label.set,
+                                      c.label.k, c.unsupported ? "not supported here (" + c.why + ")"
+                                                 : c.timed_out ? "timed out" : "no value"));
+  }
+  if (missing > kMostNotes)
+    style.notes.push_back(fmt::format("... and {} more without a point: see {}", missing - kMostNotes, sync_csv_name(r)));
+  return style;
+}
+
+}  // namespace cumap

@@ -1,0 +1,277 @@
+// The barrier and contention sweeps: participant sets by structure, the k
+// sweep, counter lines by home, and the checks every backend makes of the plan.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "cumap/error.hpp"
+#include "plan/plan_checks.hpp"
+#include "plan/sync_plan.hpp"
+
+namespace cumap {
+namespace {
+
+// Eight units, 0-3 near home class 0 and 4-7 near class 1 (100 ns near, 200
+// far, a few ns apart line by line), in two GPCs across the sides; eight
+// lines, even ones in class 0.
+HomesResult two_sided_homes(int classes = 2) {
+  HomesResult h;
+  h.arena.bytes = 64 * 1024;
+  for (int u = 0; u < 8; ++u) {
+    h.unit_ids.push_back(u);
+    h.table.units.push_back({0, u});
+    h.classes.unit_side.push_back(classes == 2 ? u / 4 : 0);
+  }
+  for (int l = 0; l < 8; ++l) {
+    h.table.lines.push_back(static_cast<std::uint64_t>(l) * 4224);
+    h.classes.line_class.push_back(classes == 2 ? l % 2 : 0);
+  }
+  h.classes.class_count = classes;
+  for (int u = 0; u < 8; ++u)
+    for (int l = 0; l < 8; ++l) {
+      const bool near = classes == 1 || h.classes.unit_side[u] == h.classes.line_class[l];
+      h.table.ns.push_back((near ? 100.0 : 200.0) + l);
+    }
+  return h;
+}
+
+Topology two_gpcs() {
+  Topology t;
+  t.source = "test";
+  t.groups = {{"GPC0", {0, 1, 4, 5}}, {"GPC1", {2, 3, 6, 7}}};
+  return t;
+}
+
+const std::vector<int> kUnits{0, 1, 2, 3, 4, 5, 6, 7};
+const std::vector<int> kSides{0, 0, 0, 0, 1, 1, 1, 1};
+
+TEST(ParticipantSets, FollowTheSidesAndGroupsFound) {
+  EXPECT_EQ(participant_order(ParticipantSet::OneSide, kUnits, kSides, two_gpcs()).units,
+            (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(participant_order(ParticipantSet::Alternating, kUnits, kSides, two_gpcs()).units,
+            (std::vector<int>{0, 4, 1, 5, 2, 6, 3, 7}));
+  EXPECT_EQ(participant_order(ParticipantSet::OneGroup, kUnits, kSides, two_gpcs()).units,
+            (std::vector<int>{0, 1, 4, 5}));
+  EXPECT_EQ(participant_order(ParticipantSet::Spread, kUnits, kSides, two_gpcs()).units,
+            (std::vector<int>{0, 2, 1, 3, 4, 6, 5, 7}));
+}
+
+TEST(ParticipantSets, OneSideIsTheLargestSide) {
+  EXPECT_EQ(participant_order(ParticipantSet::OneSide, {0, 1, 2}, {0, 1, 1}, Topology{}).units,
+            (std::vector<int>{1, 2}));
+}
+
+TEST(ParticipantSets, SetsTheDeviceLacksAreLeftOutSayingWhy) {
+  const std::vector<int> one_side(8, 0);
+  const ParticipantOrder alternating = participant_order(ParticipantSet::Alternating, kUnits, one_side, two_gpcs());
+  EXPECT_TRUE(alternating.units.empty());
+  EXPECT_NE(alternating.left_out.find("one side"), std::string::npos) << alternating.left_out;
+  const ParticipantOrder gpc = participant_order(ParticipantSet::OneGroup, kUnits, kSides, Topology{});
+  EXPECT_TRUE(gpc.units.empty());
+  EXPECT_NE(gpc.left_out.find("no groups"), std::string::npos) << gpc.left_out;
+}
+
+TEST(ParticipantSets, SpreadWithoutStructureKeepsEveryPrefixSpread) {
+  const std::vector<int> order =
+      participant_order(ParticipantSet::Spread, kUnits, std::vector<int>(8, 0), Topology{}).units;
+  EXPECT_EQ(order, (std::vector<int>{0, 4, 2, 6, 1, 5, 3, 7}));
+  // By sides where there are no groups.
+  EXPECT_EQ(participant_order(ParticipantSet::Spread, kUnits, kSides, Topology{}).units,
+            (std::vector<int>{0, 4, 1, 5, 2, 6, 3, 7}));
+}
+
+TEST(KSweep, DoublesUpToTheSetAndEndsAtEveryUnit) {
+  EXPECT_EQ(k_values(KSweep{}, 6, 2), (std::vector<int>{2, 4, 6}));
+  EXPECT_EQ(k_values(KSweep{}, 8, 2), (std::vector<int>{2, 4, 8}));
+  EXPECT_EQ(k_values(KSweep{}, 6, 1), (std::vector<int>{1, 2, 4, 6}));
+  EXPECT_EQ(k_values(KSweep{}, 1, 2), (std::vector<int>{}));
+}
+
+TEST(KSweep, ExplicitValuesAreBoundedByTheSet) {
+  EXPECT_EQ(k_values(KSweep{{1, 3, 10}, true, false}, 8, 2), (std::vector<int>{3, 8}));
+  EXPECT_EQ(k_values(KSweep{{3, 10}, false, false}, 8, 2), (std::vector<int>{3}));
+  EXPECT_EQ(k_values(KSweep{{}, true, false}, 5, 2), (std::vector<int>{5}));
+}
+
+TEST(CounterLines, NearIsTheParticipantsClassFastestFirstAndFarTheOther) {
+  const HomesResult h = two_sided_homes();
+  const LineChoice near = counter_lines({0, 1}, CounterHome::Near, h);
+  EXPECT_EQ(near.label, "near");
+  EXPECT_EQ(near.home_class, 0);
+  ASSERT_EQ(near.lines.size(), 8u);  // every line, the chosen class first
+  EXPECT_EQ(near.lines[0], 0u);
+  EXPECT_EQ(near.lines[1], 2u * 4224);
+  const LineChoice far = counter_lines({0, 1}, CounterHome::Far, h);
+  EXPECT_EQ(far.label, "far");
+  EXPECT_EQ(far.home_class, 1);
+  EXPECT_EQ(h.classes.line_class[far.lines[0] / 4224], 1);
+  // The other side's near is this side's far.
+  EXPECT_EQ(counter_lines({5, 6}, CounterHome::Near, h).home_class, 1);
+  EXPECT_EQ(counter_lines({5, 6}, CounterHome::Far, h).home_class, 0);
+}
+
+TEST(CounterLines, OneHomeClassMakesNearAndFarOneChoice) {
+  const HomesResult h = two_sided_homes(1);
+  EXPECT_EQ(counter_lines({0, 1}, CounterHome::Near, h).label, "any");
+  EXPECT_EQ(counter_lines({0, 1}, CounterHome::Far, h).label, "any");
+  EXPECT_EQ(counter_lines({0, 1}, CounterHome::Far, h).lines, counter_lines({0, 1}, CounterHome::Near, h).lines);
+}
+
+SyncOptions barrier_options() {
+  SyncOptions o;
+  o.episodes = 10;
+  o.warmup = 2;
+  return o;
+}
+
+TEST(PlanSync, EveryCaseIsLabelledAndPassesTheBackendsCheck) {
+  const HomesResult h = two_sided_homes();
+  const PlannedSync p = plan_sync(barrier_options(), h, two_gpcs());
+  ASSERT_EQ(p.plan.cases.size(), p.labels.size());
+  ASSERT_FALSE(p.plan.cases.empty());
+  for (std::size_t i = 0; i < p.plan.cases.size(); ++i) {
+    const SyncCase& c = p.plan.cases[i];
+    EXPECT_EQ(c.tag, static_cast<int>(i));
+    EXPECT_EQ(c.participants.size(), static_cast<std::size_t>(p.labels[i].k));
+    EXPECT_EQ(c.episodes, 10);
+  }
+  EXPECT_NO_THROW(check_sync_plan(p.plan, {{0, kUnits}}, "SM"));
+  // Every set exists on this chip, and the platform's barrier, which keeps
+  // its own state, is planned once per set and k, with no home of ours.
+  std::set<std::string> sets;
+  for (const SyncCaseLabel& l : p.labels) sets.insert(l.set);
+  EXPECT_EQ(sets, (std::set<std::string>{"one-side", "alternating", "one-gpc", "spread"}));
+  for (std::size_t i = 0; i < p.labels.size(); ++i)
+    if (p.plan.cases[i].impl == BarrierImpl::Platform) EXPECT_EQ(p.labels[i].counter_home, "own");
+}
+
+TEST(PlanSync, TwoLevelGroupsBySideWithEachGroupsLinesNearIt) {
+  const HomesResult h = two_sided_homes();
+  SyncOptions o = barrier_options();
+  o.impls = {BarrierImpl::TwoLevel};
+  o.sets = {ParticipantSet::Alternating};
+  o.homes = {CounterHome::Near};
+  o.k = KSweep{{4}, false, false};
+  const PlannedSync p = plan_sync(o, h, two_gpcs());
+  ASSERT_EQ(p.plan.cases.size(), 1u);
+  const SyncCase& c = p.plan.cases[0];
+  // Participants 0, 4, 1, 5: groups by side, numbered as they appear.
+  EXPECT_EQ(c.group_of, (std::vector<int>{0, 1, 0, 1}));
+  ASSERT_EQ(c.group_counter.size(), 2u);
+  EXPECT_EQ(p.labels[0].groups, 2);
+  EXPECT_EQ(p.labels[0].grouped_by, "side");
+  for (int g = 0; g < 2; ++g) {
+    EXPECT_EQ(h.classes.line_class[c.group_counter[g] / 4224], g) << "group " << g << "'s counter is near it";
+    EXPECT_EQ(h.classes.line_class[c.group_release[g] / 4224], g);
+  }
+  std::set<std::uint64_t> lines{c.counter, c.release};
+  lines.insert(c.group_counter.begin(), c.group_counter.end());
+  lines.insert(c.group_release.begin(), c.group_release.end());
+  EXPECT_EQ(lines.size(), 6u) << "every word of the case in a line of its own";
+}
+
+TEST(PlanSync, TwoLevelFallsBackToGroupsWithinOneSideAndIsLeftOutWithNeither) {
+  const HomesResult h = two_sided_homes();
+  SyncOptions o = barrier_options();
+  o.impls = {BarrierImpl::TwoLevel};
+  o.sets = {ParticipantSet::OneSide};  // 0, 1, 2, 3: one side, GPC0 and GPC1
+  o.homes = {CounterHome::Near};
+  const PlannedSync p = plan_sync(o, h, two_gpcs());
+  // k = 2 (units 0, 1: one side, one GPC) is left out; k = 4 groups by GPC.
+  ASSERT_EQ(p.plan.cases.size(), 1u);
+  EXPECT_EQ(p.labels[0].k, 4);
+  EXPECT_EQ(p.labels[0].grouped_by, "group");
+  EXPECT_EQ(p.plan.cases[0].group_of, (std::vector<int>{0, 0, 1, 1}));
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_NE(p.notes[0].find("one-side at k=2"), std::string::npos) << p.notes[0];
+}
+
+TEST(PlanSync, OneHomeClassMeasuresNearAndFarOnceAsAny) {
+  const HomesResult h = two_sided_homes(1);
+  SyncOptions o = barrier_options();
+  o.impls = {BarrierImpl::Counter};
+  o.sets = {ParticipantSet::OneSide, ParticipantSet::Spread};
+  const PlannedSync p = plan_sync(o, h, Topology{});
+  // one-side is every unit by id; spread every unit spread: both kept.
+  for (const SyncCaseLabel& l : p.labels) EXPECT_EQ(l.counter_home, "any");
+  EXPECT_EQ(p.plan.cases.size(), 2u * 3u) << "k 2, 4, 8 for each set, once each";
+}
+
+TEST(PlanSync, ASetThatRepeatsAnotherIsLeftOut) {
+  // Two units, one side, no groups: every set is the units by id.
+  HomesResult h = two_sided_homes(1);
+  h.unit_ids = {0, 1};
+  h.table.units = {{0, 0}, {0, 1}};
+  h.classes.unit_side = {0, 0};
+  h.table.ns.resize(2 * 8);
+  SyncOptions o = barrier_options();
+  o.sets = {ParticipantSet::OneSide, ParticipantSet::Spread};
+  const PlannedSync p = plan_sync(o, h, Topology{});
+  for (const SyncCaseLabel& l : p.labels) EXPECT_EQ(l.set, "one-side");
+  ASSERT_FALSE(p.notes.empty());
+  EXPECT_NE(p.notes[0].find("spread: the same units in the same order as one-side"), std::string::npos) << p.notes[0];
+}
+
+TEST(PlanSync, ContentionStartsAtOneUnitWithACounterPerOperation) {
+  const HomesResult h = two_sided_homes();
+  SyncOptions o = barrier_options();
+  o.contention = true;
+  o.sets = {ParticipantSet::OneSide};
+  const PlannedSync p = plan_sync(o, h, two_gpcs());
+  // k 1, 2, 4 x cas, add x near, far.
+  ASSERT_EQ(p.plan.cases.size(), 3u * 2u * 2u);
+  EXPECT_EQ(p.labels.front().k, 1);
+  EXPECT_TRUE(p.plan.cases.front().contention);
+  EXPECT_EQ(p.plan.cases[0].op, ContentionOp::Cas);
+  EXPECT_EQ(p.plan.cases[2].op, ContentionOp::Add);
+}
+
+TEST(PlanSync, NothingToMeasureIsBadInputSayingWhy) {
+  HomesResult h = two_sided_homes(1);
+  SyncOptions o = barrier_options();
+  o.sets = {ParticipantSet::Alternating};
+  try {
+    plan_sync(o, h, Topology{});
+    FAIL() << "a plan of no case was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("alternating"), std::string::npos) << e.what();
+  }
+}
+
+SyncPlan one_case_plan(SyncCase c) {
+  SyncPlan plan;
+  c.participants = c.participants.empty() ? std::vector<UnitRef>{{0, 0}, {0, 1}} : c.participants;
+  plan.cases.push_back(std::move(c));
+  return plan;
+}
+
+TEST(CheckSyncPlan, RefusesWhatNoBackendCanRun) {
+  const UnitsByDevice units{{0, {0, 1, 2}}};
+  SyncCase twice;
+  twice.participants = {{0, 1}, {0, 1}};
+  EXPECT_THROW(check_sync_plan(one_case_plan(twice), units, "SM"), UsageError);
+  SyncCase missing;
+  missing.participants = {{0, 0}, {0, 7}};
+  EXPECT_THROW(check_sync_plan(one_case_plan(missing), units, "SM"), UsageError);
+  SyncCase one_line;
+  one_line.impl = BarrierImpl::Flag;
+  one_line.release = 64;  // the counter's own line
+  EXPECT_THROW(check_sync_plan(one_case_plan(one_line), units, "SM"), UsageError);
+  SyncCase outside;
+  outside.counter = 64 * 1024;
+  EXPECT_THROW(check_sync_plan(one_case_plan(outside), units, "SM"), UsageError);
+  SyncCase groupless;
+  groupless.impl = BarrierImpl::TwoLevel;
+  groupless.group_of = {0, 1};
+  groupless.group_counter = {256};
+  groupless.group_release = {384};
+  EXPECT_THROW(check_sync_plan(one_case_plan(groupless), units, "SM"), UsageError);
+  SyncPlan mbarrier = one_case_plan(SyncCase{});
+  mbarrier.probe = Probe::Mbarrier;
+  EXPECT_THROW(check_sync_plan(mbarrier, units, "SM"), UsageError);
+  EXPECT_NO_THROW(check_sync_plan(one_case_plan(SyncCase{}), units, "SM"));
+}
+
+}  // namespace
+}  // namespace cumap
