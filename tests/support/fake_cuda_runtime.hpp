@@ -38,10 +38,11 @@ struct FakeCudaConfig {
   // that pings it, whichever side that SM plays: who pinged shows in the times.
   std::map<int, std::uint64_t> ping_cycles_by_sm;
   std::optional<int> timeout_sm;           // every pair (and sync case) with this SM times out
-  std::optional<unsigned> abort_launch;    // every ping-pong launch with pairs, and every sync launch, ends with this abort code
+  // Every ping-pong launch with pairs, and every sync launch, ends with this abort code.
+  std::optional<unsigned> abort_launch;
 
-  // Sync cases: participant 0 leaves episode e at e * sync_episode_cycles
-  // (+ the episode number, so episodes differ); a contender's batch takes
+  // Sync cases: participant 0 leaves episode e sync_episode_cycles + e after
+  // e - 1 (so that episodes differ); a contender's batch takes
   // sync_op_cycles per operation; participant p starts its timed batches at
   // p * 100 ns and ends them sync_span_ns later; a launch lasts sync_case_ms.
   std::uint64_t sync_episode_cycles = 1800;
