@@ -29,6 +29,14 @@ constexpr std::size_t kMinL2FlushBytes = 256u << 20;
 
 hipStream_t as_stream(HipStream s) { return reinterpret_cast<hipStream_t>(s); }
 
+// The seam's sync kinds are the kernels' codes.
+static_assert(static_cast<std::uint32_t>(HipSyncKind::Counter) == hk::kSyncCounter);
+static_assert(static_cast<std::uint32_t>(HipSyncKind::Flag) == hk::kSyncFlag);
+static_assert(static_cast<std::uint32_t>(HipSyncKind::TwoLevel) == hk::kSyncTwoLevel);
+static_assert(static_cast<std::uint32_t>(HipSyncKind::Platform) == hk::kSyncPlatform);
+static_assert(static_cast<std::uint32_t>(HipSyncKind::ContentionAdd) == hk::kSyncContentionAdd);
+static_assert(static_cast<std::uint32_t>(HipSyncKind::ContentionCas) == hk::kSyncContentionCas);
+
 std::string version_string(int v) {
   // HIP encodes versions as major * 10'000'000 + minor * 100'000 + patch.
   return fmt::format("{}.{}.{}", v / 10000000, (v / 100000) % 100, v % 100000);
