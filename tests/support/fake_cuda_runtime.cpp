@@ -164,6 +164,35 @@ LineProbeOutcome FakeCudaRuntime::run_line_probe(const LineProbeLaunch& launch) 
   return out;
 }
 
+SyncOutcome FakeCudaRuntime::run_sync(const SyncLaunch& launch) {
+  sync_launches.push_back(launch);
+  for (std::uint32_t w : launch.zero_words) check_inside(launch.arena + 4ull * w, 4);
+  for (std::uint32_t w : {launch.counter_word, launch.release_word}) check_inside(launch.arena + 4ull * w, 4);
+  for (const SyncRole& r : launch.roles)
+    for (std::uint32_t w : {r.group_counter_word, r.group_release_word}) check_inside(launch.arena + 4ull * w, 4);
+  const SyncSettings& s = launch.settings;
+  SyncOutcome out;
+  out.block_sm = config_.sm_ids;
+  out.elapsed_ms = config_.sync_case_ms;
+  out.clock_marks = marks_for(config_.sync_case_ms);
+  if (config_.abort_launch) out.abort_code = *config_.abort_launch;
+  for (int sm : launch.participant_sms)
+    if (sm == s.silent_sm || config_.timeout_sm == sm) out.timed_out = true;
+  if (out.timed_out) return out;
+  std::uint64_t leave = 5000;
+  out.leave_cycles.push_back(leave);
+  for (int e = 1; e <= s.warmup + s.episodes; ++e) out.leave_cycles.push_back(leave += config_.sync_episode_cycles + e);
+  if (is_contention(s.kind)) {
+    for (std::size_t p = 0; p < launch.participant_sms.size(); ++p) {
+      for (int b = 0; b < s.episodes; ++b)
+        out.batch_cycles.push_back(config_.sync_op_cycles * static_cast<std::uint64_t>(s.ops_per_batch));
+      out.span_ns.push_back(p * 100);
+      out.span_ns.push_back(p * 100 + config_.sync_span_ns);
+    }
+  }
+  return out;
+}
+
 std::size_t FakeCudaRuntime::set_persisting_window(DeviceAddress base, std::size_t bytes) {
   check_inside(base, bytes);
   window_live = true;

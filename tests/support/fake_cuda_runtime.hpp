@@ -37,8 +37,18 @@ struct FakeCudaConfig {
   // When set, every round trip (the cold one too) costs the cycles of the SM
   // that pings it, whichever side that SM plays: who pinged shows in the times.
   std::map<int, std::uint64_t> ping_cycles_by_sm;
-  std::optional<int> timeout_sm;           // every pair with this SM times out
-  std::optional<unsigned> abort_launch;    // every ping-pong launch with pairs ends with this abort code
+  std::optional<int> timeout_sm;           // every pair (and sync case) with this SM times out
+  // Every ping-pong launch with pairs, and every sync launch, ends with this abort code.
+  std::optional<unsigned> abort_launch;
+
+  // Sync cases: participant 0 leaves episode e sync_episode_cycles + e after
+  // e - 1 (so that episodes differ); a contender's batch takes
+  // sync_op_cycles per operation; participant p starts its timed batches at
+  // p * 100 ns and ends them sync_span_ns later; a launch lasts sync_case_ms.
+  std::uint64_t sync_episode_cycles = 1800;
+  std::uint64_t sync_op_cycles = 400;
+  std::uint64_t sync_span_ns = 100000;
+  double sync_case_ms = 1.0;
 
   // Cycles per dependent atomic from `sm` to the line at word `word`: lines
   // in the SM's own half (line parity == SM parity) are near.
@@ -63,6 +73,7 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
   cuda::DeviceAddress control_words() const override { return control_; }
   cuda::PeerAccess open_peer_access(int peer_ordinal) override;
   cuda::LineProbeOutcome run_line_probe(const cuda::LineProbeLaunch& launch) override;
+  cuda::SyncOutcome run_sync(const cuda::SyncLaunch& launch) override;
   std::size_t set_persisting_window(cuda::DeviceAddress base, std::size_t bytes) override;
   void clear_persisting_window() noexcept override { window_live = false; }
   Topology discover_gpcs(const std::vector<int>& sm_ids) override;
@@ -77,6 +88,7 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
   // What happened, for the tests to check.
   std::vector<cuda::PingPongLaunch> pingpong_launches;  // with pairs (the census is counted apart)
   std::vector<cuda::LineProbeLaunch> probe_launches;
+  std::vector<cuda::SyncLaunch> sync_launches;
   int census_launches = 0;
   std::vector<int> peers_opened;  // open_peer_access's arguments, in order
   int started = 0;                // start_pingpong calls

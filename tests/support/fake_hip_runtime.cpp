@@ -17,6 +17,7 @@ HipDeviceProperties FakeHipRuntime::properties(int device) {
   p.l2_cache_bytes = config_.l2_bytes;
   p.runtime_version = "5.2.21153";
   p.driver_version = "50221153";
+  p.cooperative_launch = config_.cooperative_launch;
   return p;
 }
 
@@ -187,6 +188,55 @@ LineProbeResult FakeHipRuntime::probe_lines(const LineProbeLaunch& launch) {
       r.ticks.push_back(ticks);
       r.cycles.push_back(ticks * 17);
     }
+  }
+  return r;
+}
+
+HipSyncResult FakeHipRuntime::run_sync(const HipSyncLaunch& launch) {
+  auto buffer = buffers_.find(launch.flags);
+  if (buffer == buffers_.end()) throw std::logic_error("sync launch on freed flags");
+  for (std::uint64_t offset : launch.zero_offsets)
+    if (offset + 4 > buffer->second) throw std::logic_error("sync word outside the allocation");
+  const bool platform = launch.kind == HipSyncKind::Platform;
+  if (platform != launch.streams.empty() || (platform && launch.platform_blocks < 1))
+    throw std::logic_error("the platform barrier is a cooperative launch, the others kernels on streams");
+  if (std::set<HipStream>(launch.streams.begin(), launch.streams.end()).size() != launch.streams.size())
+    throw std::logic_error("two participants share a stream: they would run one after the other");
+  SyncRun run{{}, launch};
+  HipSyncResult r;
+  r.all_started = true;
+  for (HipStream s : launch.streams) {
+    run.cus.push_back(cu_of(s));
+    r.hw.push_back(reported_reading(run.cus.back()));
+    if (config_.timeout_cu == run.cus.back()) r.timed_out = true;
+  }
+  sync_runs.push_back(run);
+  const double cycles_per_tick = config_.shader_clock_hz / config_.wall_clock_hz;
+  const auto cycles = [&](std::uint64_t ticks) {
+    return static_cast<std::uint64_t>(static_cast<double>(ticks) * cycles_per_tick);
+  };
+  std::uint64_t leave = 1000;
+  r.leave_ticks.push_back(leave);
+  r.leave_cycles.push_back(cycles(leave));
+  for (int e = 1; e <= launch.warmup + launch.episodes; ++e) {
+    leave += config_.sync_episode_ticks + static_cast<std::uint64_t>(e);
+    r.leave_ticks.push_back(leave);
+    r.leave_cycles.push_back(cycles(leave));
+  }
+  const bool contention = launch.kind == HipSyncKind::ContentionAdd || launch.kind == HipSyncKind::ContentionCas;
+  const std::uint64_t batch = config_.sync_op_ticks * static_cast<std::uint64_t>(launch.ops_per_batch);
+  for (std::size_t p = 0; contention && p < launch.streams.size(); ++p) {
+    for (int b = 0; b < launch.episodes; ++b) {
+      r.batch_ticks.push_back(batch);
+      r.batch_cycles.push_back(cycles(batch));
+    }
+    r.span_ticks.push_back(1000 + 10 * p);
+    r.span_ticks.push_back(1000 + 10 * p + batch * static_cast<std::uint64_t>(launch.episodes));
+  }
+  r.event_ms = static_cast<double>(leave) / config_.wall_clock_hz * 1e3;
+  if (r.timed_out) {
+    r.leave_ticks.clear();
+    r.leave_cycles.clear();
   }
   return r;
 }

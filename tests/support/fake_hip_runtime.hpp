@@ -55,7 +55,15 @@ struct FakeHipConfig {
   std::uint64_t near_line_ticks = 30;
   std::uint64_t far_line_ticks = 50;
 
-  std::optional<int> timeout_cu;   // any pair with this CU times out after 1 sample
+  // Sync cases: participant 0 leaves episode e sync_episode_ticks + e after
+  // e - 1; a contender's operation takes sync_op_ticks; participant p
+  // starts its timed batches at tick 1000 + 10 p. Cycles are ticks at the
+  // two clocks' rates.
+  bool cooperative_launch = true;
+  std::uint64_t sync_episode_ticks = 80;
+  std::uint64_t sync_op_ticks = 20;
+
+  std::optional<int> timeout_cu;   // any pair (or sync case) with this CU times out after 1 sample
   std::map<int, int> alias_cu;     // kernels on CU k report CU v's slot
   std::optional<int> drifting_cu;  // reports another slot on every second launch
 };
@@ -73,6 +81,7 @@ class FakeHipRuntime final : public HipRuntime {
   void free_flags(HipBuffer buffer) override;
   std::vector<PingPongResult> run_pairs(const std::vector<PingPongLaunch>& launches) override;
   LineProbeResult probe_lines(const LineProbeLaunch& launch) override;
+  HipSyncResult run_sync(const HipSyncLaunch& launch) override;
   HwReading read_hw_id(HipStream stream) override;
   void flush_icache() override { ++icache_flushes; }
   void flush_l2() override { ++l2_flushes; }
@@ -89,6 +98,11 @@ class FakeHipRuntime final : public HipRuntime {
     std::size_t call;  // which run_pairs call (a round or a wave of one)
   };
   std::vector<Launch> launches;
+  struct SyncRun {
+    std::vector<int> cus;  // per participant, from its stream
+    HipSyncLaunch args;
+  };
+  std::vector<SyncRun> sync_runs;
   std::size_t run_pairs_calls = 0;
   std::size_t max_pairs_per_call = 0;
   std::size_t max_live_streams = 0;

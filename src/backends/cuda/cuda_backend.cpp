@@ -15,6 +15,7 @@
 #include "backends/cuda/cuda_gpu.hpp"
 #include "backends/cuda/gpu_nvml_facts.hpp"
 #include "backends/cuda/launch_plan.hpp"
+#include "backends/cuda/sync_measure.hpp"
 #include "cumap/error.hpp"
 #include "core/units.hpp"
 
@@ -243,6 +244,43 @@ class CudaBackend final : public Backend {
       if (progress) progress(end, plan.units.size());
     }
     return table;
+  }
+
+  // One launch per case, the stop request asked between them. A case whose
+  // wait ran out comes back timed out and the next one runs: the kernel
+  // bounds every wait, and each case starts from zeroed words.
+  SyncMeasurements measure_sync(const SyncPlan& plan, const ProgressFn& progress) override {
+    if (gpus_.size() > 1) throw UsageError("barriers and contention run inside one GPU; --devices names several");
+    CudaGpu& gpu = *gpus_.front();
+    check_cuda_sync_plan(plan, sm_ids_by_gpu());
+    const DeviceAddress arena = gpu.arena_for(plan.arena, false);
+    const std::uint64_t budget = budget_cycles(plan.timeout_ms, gpu.facts().max_sm_clock_hz);
+    SyncMeasurements out;
+    ClockTally run_clock;
+    for (std::size_t i = 0; i < plan.cases.size(); ++i) {
+      if (plan.stop && plan.stop()) {
+        out.stopped = true;
+        break;
+      }
+      const SyncCase& c = plan.cases[i];
+      if (std::string why = why_sync_case_unsupported(c, gpu.sm_ids()); !why.empty()) {
+        SyncMeasurement m;
+        m.tag = c.tag;
+        m.unsupported = true;
+        m.why = std::move(why);
+        out.cases.push_back(std::move(m));
+      } else {
+        SyncLaunch launch = sync_launch_for(c, plan, arena, budget);
+        launch.settings.silent_sm = hooks_.silent_sm;
+        const SyncOutcome done = gpu.runtime().run_sync(launch);
+        check_abort(done, "sync");
+        out.cases.push_back(sync_measurement_from(c, done, gpu.launch_cycles_per_ns(done, run_clock)));
+        out.device_seconds += done.elapsed_ms * 1e-3;
+      }
+      if (progress) progress(i + 1, plan.cases.size());
+    }
+    out.clock_hz = (run_clock.ns > 0 ? run_clock.cycles_per_ns() : gpu.fallback_cycles_per_ns()) * 1e9;
+    return out;
   }
 
   CoherenceReport check_coherence(int reader, int writer, double window_ms) override {

@@ -13,6 +13,7 @@
 #include "backends/cuda/cuda_device_facts.hpp"
 #include "backends/cuda/launch_params.hpp"
 #include "backends/cuda/launch_plan.hpp"
+#include "backends/cuda/sync_params.hpp"
 #include "cumap/backend.hpp"
 #include "core/topology.hpp"
 
@@ -72,6 +73,26 @@ struct LineProbeOutcome : LaunchOutcome {
   std::vector<std::uint64_t> cycles;  // [turn][line][repeat]: cycles of a whole chain
 };
 
+// One case of a SyncPlan (`cumap barrier`, `cumap contention`) as one
+// launch (sync_measure.hpp builds it). Word offsets are from `arena`, the
+// flag arena's base, in 32-bit words.
+struct SyncLaunch {
+  SyncSettings settings;
+  DeviceAddress arena = 0;
+  std::uint32_t counter_word = 0;
+  std::uint32_t release_word = 0;
+  std::vector<int> participant_sms;  // in participant order: participant 0 times
+  std::vector<SyncRole> roles;       // two-level: per participant; else empty
+  unsigned groups = 0;               // two-level: groups (their leaders meet)
+  std::vector<std::uint32_t> zero_words;  // the case's counters and flags, zeroed before it starts
+};
+struct SyncOutcome : LaunchOutcome {
+  bool timed_out = false;                   // a participant's wait ran out
+  std::vector<std::uint64_t> leave_cycles;  // barrier: SyncParams::leave_cycles
+  std::vector<std::uint64_t> batch_cycles;  // contention: SyncParams::batch_cycles
+  std::vector<std::uint64_t> span_ns;       // contention: SyncParams::span_ns
+};
+
 class CudaRuntime {
  public:
   virtual ~CudaRuntime() = default;
@@ -107,6 +128,8 @@ class CudaRuntime {
   virtual DeviceAddress control_words() const = 0;
 
   virtual LineProbeOutcome run_line_probe(const LineProbeLaunch& launch) = 0;
+  // One sync case: zeroes its words, launches, waits and reads it back.
+  virtual SyncOutcome run_sync(const SyncLaunch& launch) = 0;
 
   // Checks that this GPU can reach `peer_ordinal`'s memory and enables it.
   virtual PeerAccess open_peer_access(int peer_ordinal) = 0;

@@ -19,6 +19,7 @@
 #include "backends/cuda/launch_buffers.hpp"
 #include "backends/cuda/launches.hpp"
 #include "backends/cuda/sm_topology.hpp"
+#include "backends/cuda/sync_launches.hpp"
 
 namespace cumap::cuda {
 namespace {
@@ -44,6 +45,7 @@ class RealCudaRuntime final : public CudaRuntime {
     prepare_line_probe_kernel(smem_bytes_);
     prepare_cluster_census(smem_bytes_);
     prepare_coherence_kernels();
+    prepare_sync_kernels(smem_bytes_);
   }
 
   // Members are freed after this body: on this GPU.
@@ -191,6 +193,8 @@ class RealCudaRuntime final : public CudaRuntime {
     return out;
   }
 
+  SyncOutcome run_sync(const SyncLaunch& launch) override;
+
   std::size_t set_persisting_window(DeviceAddress base, std::size_t bytes) override {
     const OnDevice on(facts_.ordinal);
     if (persisting_window_bytes(bytes, facts_.persisting_l2_max_bytes, facts_.access_policy_max_window_bytes) == 0)
@@ -257,6 +261,59 @@ class RealCudaRuntime final : public CudaRuntime {
   std::optional<PingPongParams> pending_;  // prepared, not yet finished
   std::optional<PersistingL2Window> persist_;
 };
+
+SyncOutcome RealCudaRuntime::run_sync(const SyncLaunch& launch) {
+  const OnDevice on(facts_.ordinal);
+  const SyncSettings& s = launch.settings;
+  const std::size_t k = launch.participant_sms.size();
+  const std::size_t leaves = static_cast<std::size_t>(s.warmup + s.episodes) + 1;
+  const std::size_t batches = is_contention(s.kind) ? k * static_cast<std::size_t>(s.episodes) : 1;
+  std::vector<int> participant_of_sm(static_cast<std::size_t>(sm_id_limit()), -1);
+  for (std::size_t p = 0; p < k; ++p) participant_of_sm.at(launch.participant_sms[p]) = static_cast<int>(p);
+  DeviceBuffer<int> participants(participant_of_sm.size());
+  DeviceBuffer<SyncRole> roles(std::max<std::size_t>(launch.roles.size(), 1));
+  DeviceBuffer<std::uint64_t> leave_cycles(leaves), batch_cycles(batches), span_ns(2 * std::max<std::size_t>(k, 1));
+  DeviceBuffer<unsigned> timed_out(1);
+  cudaStream_t st = stream_.get();
+  participants.upload(participant_of_sm, st);
+  if (!launch.roles.empty()) roles.upload(launch.roles, st);
+  leave_cycles.zero(st);
+  batch_cycles.zero(st);
+  span_ns.zero(st);
+  timed_out.zero(st);
+  auto* const arena = as_pointer<std::uint32_t>(launch.arena);
+  for (std::uint32_t w : launch.zero_words)
+    CUMAP_CUDA_CHECK(cudaMemsetAsync(arena + w, 0, sizeof(std::uint32_t), st));
+
+  SyncParams sp{};
+  sp.settings = s;
+  sp.counter = arena + launch.counter_word;
+  sp.release = arena + launch.release_word;
+  sp.arena = arena;
+  sp.participant_of_sm = participants.get();
+  sp.roles = roles.get();
+  sp.participants = static_cast<int>(k);
+  sp.groups = launch.groups;
+  sp.zero_mask = 0;
+  sp.leave_cycles = leave_cycles.get();
+  sp.batch_cycles = batch_cycles.get();
+  sp.span_ns = span_ns.get();
+  sp.timed_out = timed_out.get();
+  control_.reset(st);
+  control_.point(sp);
+  sp.control = control_.words();
+
+  SyncOutcome out;
+  out.elapsed_ms = timed([&](cudaStream_t s2) { launch_sync(sp, facts_.sm_count, smem_bytes_, s2); });
+  read_outcome(out);
+  out.timed_out = timed_out.download(1, st)[0] != 0;
+  out.leave_cycles = leave_cycles.download(leaves, st);
+  if (is_contention(s.kind)) {
+    out.batch_cycles = batch_cycles.download(batches, st);
+    out.span_ns = span_ns.download(2 * k, st);
+  }
+  return out;
+}
 
 CoherenceReport RealCudaRuntime::check_coherence(int reader, int writer, double window_ms, double cpn) {
   const OnDevice on(facts_.ordinal);

@@ -10,11 +10,13 @@
 #include <fmt/format.h>
 
 #include "backends/hip/cu_mask.hpp"
+#include "backends/hip/hip_sync.hpp"
 #include "backends/hip/hw_id.hpp"
 #include "backends/hip/pair_timing.hpp"
 #include "backends/hip/queue_budget.hpp"
 #include "backends/hip/stream_pool.hpp"
 #include "cumap/error.hpp"
+#include "plan/sync_checks.hpp"
 
 namespace cumap {
 namespace {
@@ -30,6 +32,7 @@ class HipBackend final : public Backend {
   Topology topology() override;
   LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) override;
   Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) override;
+  SyncMeasurements measure_sync(const SyncPlan& plan, const ProgressFn& progress) override;
 
  private:
   HipDeviceProperties probe_device(int device);
@@ -296,6 +299,56 @@ Measurements HipBackend::measure(const MeasurementPlan& plan, const ProgressFn& 
   stats.extra["remeasured_pairs"] = remeasured_pairs_;
   stats.extra["hw_id_warnings"] = checker_->warnings();
   stats.extra["notes"] = notes_;
+  return out;
+}
+
+// One case at a time, the stop request asked between cases: each
+// participant a kernel on its unit's masked stream (the streams of a case
+// alive together), the platform barrier a cooperative launch. A case whose
+// wait ran out comes back timed out and the next one runs.
+SyncMeasurements HipBackend::measure_sync(const SyncPlan& plan, const ProgressFn& progress) {
+  if (plan.probe == Probe::Mbarrier)
+    throw UsageError("--probe mbarrier exists only with --via dsm on the cuda backend");
+  check_sync_plan(plan, {{device_, units()}}, unit_name_);
+  ensure_xcd_striping();
+  const HipBuffer flags = flags_for(plan.arena);
+  const HipClocks clocks{props_.wall_clock_hz, props_.shader_clock_hz};
+  SyncMeasurements out;
+  double cycles = 0.0, seconds = 0.0;  // the shader clock, measured over every barrier episode
+  for (std::size_t i = 0; i < plan.cases.size(); ++i) {
+    if (plan.stop && plan.stop()) {
+      out.stopped = true;
+      break;
+    }
+    const SyncCase& c = plan.cases[i];
+    const HipSyncLimits limits{units().size(), pool_->capacity(), props_.cooperative_launch};
+    if (std::string why = why_hip_sync_case_unsupported(c, limits); !why.empty()) {
+      SyncMeasurement m;
+      m.tag = c.tag;
+      m.unsupported = true;
+      m.why = std::move(why);
+      out.cases.push_back(std::move(m));
+    } else {
+      HipSyncLaunch launch = hip_sync_launch_for(c, plan, flags, props_.wall_clock_hz);
+      std::vector<int> ids;
+      for (const UnitRef& u : c.participants) ids.push_back(u.unit);
+      if (launch.kind == HipSyncKind::Platform) launch.platform_blocks = static_cast<int>(ids.size());
+      else launch.streams = pool_->acquire_all(ids);
+      const HipSyncResult result = runtime_->run_sync(launch);
+      for (std::size_t p = 0; p < result.hw.size() && p < ids.size(); ++p)
+        checker().record(ids[p], result.hw[p], expected_xcd(ids[p]));
+      SyncMeasurement m = sync_measurement_from_result(c, result, clocks);
+      if (!c.contention)
+        for (std::size_t e = 0; e < m.cycles.size(); ++e) {
+          cycles += m.cycles[e];
+          seconds += m.ns[e] * 1e-9;
+        }
+      out.cases.push_back(std::move(m));
+      out.device_seconds += result.event_ms * 1e-3;
+    }
+    if (progress) progress(i + 1, plan.cases.size());
+  }
+  out.clock_hz = seconds > 0.0 ? cycles / seconds : 0.0;
   return out;
 }
 

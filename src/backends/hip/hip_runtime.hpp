@@ -23,6 +23,7 @@ struct HipDeviceProperties {
   std::int64_t l2_cache_bytes = 0;
   std::string runtime_version;
   std::string driver_version;
+  bool cooperative_launch = false;  // hipDeviceAttributeCooperativeLaunch: grid sync is possible
 };
 
 // Opaque handles; 0 is "none".
@@ -97,6 +98,51 @@ struct LineProbeResult {
   std::vector<std::uint64_t> cycles;
 };
 
+// One case of a SyncPlan (`cumap barrier`, `cumap contention`), built by
+// hip_sync.hpp. Each participant is a one-wave kernel on its unit's
+// CU-masked stream (`streams`, participant order), all resident at once;
+// the platform barrier is instead one cooperative launch of
+// `platform_blocks` blocks synchronizing with grid sync (no streams).
+// Offsets are bytes from the start of `flags`.
+enum class HipSyncKind : std::uint32_t { Counter, Flag, TwoLevel, Platform, ContentionAdd, ContentionCas };
+struct HipSyncRole {  // two-level: the participant's group
+  std::uint64_t group_counter_offset = 0;
+  std::uint64_t group_release_offset = 0;
+  std::uint32_t group_size = 0;
+  bool leader = false;  // the group's first participant
+};
+struct HipSyncLaunch {
+  HipSyncKind kind = HipSyncKind::Counter;
+  protocol::ProbeCode probe = protocol::kCas;
+  std::vector<HipStream> streams;
+  int platform_blocks = 0;
+  HipBuffer flags = 0;
+  std::uint64_t counter_offset = 0;
+  std::uint64_t release_offset = 0;
+  std::vector<HipSyncRole> roles;  // two-level: per participant; else empty
+  std::uint32_t groups = 0;
+  int warmup = 0;
+  int episodes = 1;
+  int ops_per_batch = 1;
+  std::uint64_t wait_budget_ticks = 0;       // each wait, the participants' start included
+  std::vector<std::uint64_t> zero_offsets;   // the case's words, zeroed before it starts
+};
+struct HipSyncResult {
+  bool timed_out = false;    // a participant's wait ran out
+  bool all_started = false;  // every participant's kernel began
+  // Barrier: participant 0 (block 0 of the platform barrier) before the first
+  // episode and as it leaves each, wall_clock64 ticks and clock64 cycles.
+  std::vector<std::uint64_t> leave_ticks;
+  std::vector<std::uint64_t> leave_cycles;
+  // Contention: each timed batch, participant-major; each participant's
+  // wall_clock64 at the start of its first timed batch and the end of its last.
+  std::vector<std::uint64_t> batch_ticks;
+  std::vector<std::uint64_t> batch_cycles;
+  std::vector<std::uint64_t> span_ticks;
+  std::vector<HwReading> hw;  // per participant (not for the platform barrier)
+  double event_ms = 0.0;      // hipEvents around the case's launches
+};
+
 class HipRuntime {
  public:
   virtual ~HipRuntime() = default;
@@ -119,6 +165,9 @@ class HipRuntime {
   // round may reuse them. The flags must be zero on entry. Results in order.
   virtual std::vector<PingPongResult> run_pairs(const std::vector<PingPongLaunch>& launches) = 0;
   virtual LineProbeResult probe_lines(const LineProbeLaunch& launch) = 0;
+  // One sync case: zeroes its words, launches, waits for every kernel and
+  // reads the results back.
+  virtual HipSyncResult run_sync(const HipSyncLaunch& launch) = 0;
   // Where a one-wave kernel on `stream` runs.
   virtual HwReading read_hw_id(HipStream stream) = 0;
 

@@ -11,6 +11,7 @@
 #include "backends/hip/hip_check.hpp"
 #include "backends/hip/kernel_abi.hpp"
 #include "backends/hip/pingpong_launch.hpp"
+#include "backends/hip/sync_launch.hpp"
 
 namespace cumap {
 namespace {
@@ -27,6 +28,14 @@ constexpr double kAssumedWallClockHz = 100e6;
 constexpr std::size_t kMinL2FlushBytes = 256u << 20;
 
 hipStream_t as_stream(HipStream s) { return reinterpret_cast<hipStream_t>(s); }
+
+// The seam's sync kinds are the kernels' codes.
+static_assert(static_cast<std::uint32_t>(HipSyncKind::Counter) == hk::kSyncCounter);
+static_assert(static_cast<std::uint32_t>(HipSyncKind::Flag) == hk::kSyncFlag);
+static_assert(static_cast<std::uint32_t>(HipSyncKind::TwoLevel) == hk::kSyncTwoLevel);
+static_assert(static_cast<std::uint32_t>(HipSyncKind::Platform) == hk::kSyncPlatform);
+static_assert(static_cast<std::uint32_t>(HipSyncKind::ContentionAdd) == hk::kSyncContentionAdd);
+static_assert(static_cast<std::uint32_t>(HipSyncKind::ContentionCas) == hk::kSyncContentionCas);
 
 std::string version_string(int v) {
   // HIP encodes versions as major * 10'000'000 + minor * 100'000 + patch.
@@ -76,6 +85,9 @@ class RealHipRuntime final : public HipRuntime {
     int driver = 0;
     CUMAP_HIP_CHECK(hipRuntimeGetVersion(&runtime));
     CUMAP_HIP_CHECK(hipDriverGetVersion(&driver));
+    int cooperative = 0;
+    CUMAP_HIP_CHECK(hipDeviceGetAttribute(&cooperative, hipDeviceAttributeCooperativeLaunch, device));
+    out.cooperative_launch = cooperative != 0;
     out.runtime_version = version_string(runtime);
     out.driver_version = std::to_string(driver);
     cu_count_ = out.cu_count;
@@ -219,6 +231,95 @@ class RealHipRuntime final : public HipRuntime {
     return r;
   }
 
+  HipSyncResult run_sync(const HipSyncLaunch& launch) override {
+    const bool platform = launch.kind == HipSyncKind::Platform;
+    const std::size_t k = platform ? 0 : launch.streams.size();
+    const std::size_t leaves = static_cast<std::size_t>(launch.warmup + launch.episodes) + 1;
+    const std::size_t batches = std::max<std::size_t>(k * static_cast<std::size_t>(launch.episodes), 1);
+    std::vector<hk::SyncRole> roles;
+    for (const HipSyncRole& r : launch.roles)
+      roles.push_back({flag_word(launch.flags, r.group_counter_offset), flag_word(launch.flags, r.group_release_offset),
+                       r.group_size, r.leader ? 1u : 0u});
+    DeviceBytes started(sizeof(std::uint32_t));
+    DeviceBytes role_bytes(std::max<std::size_t>(roles.size(), 1) * sizeof(hk::SyncRole));
+    DeviceBytes leave_ticks(leaves * sizeof(std::uint64_t)), leave_cycles(leaves * sizeof(std::uint64_t));
+    DeviceBytes batch_ticks(batches * sizeof(std::uint64_t)), batch_cycles(batches * sizeof(std::uint64_t));
+    DeviceBytes span_ticks(std::max<std::size_t>(2 * k, 1) * sizeof(std::uint64_t));
+    DeviceBytes status(std::max<std::size_t>(k, 1) * sizeof(hk::SideStatus));
+    for (DeviceBytes* b : {&started, &leave_ticks, &leave_cycles, &batch_ticks, &batch_cycles, &span_ticks, &status})
+      CUMAP_HIP_CHECK(hipMemset(b->p, 0, b->bytes));
+    if (!roles.empty()) CUMAP_HIP_CHECK(hipMemcpy(role_bytes.p, roles.data(), role_bytes.bytes, hipMemcpyHostToDevice));
+    for (std::uint64_t offset : launch.zero_offsets)
+      CUMAP_HIP_CHECK(hipMemset(flag_word(launch.flags, offset), 0, sizeof(std::uint32_t)));
+    // The masked streams do not order against the memsets above; wait for them.
+    CUMAP_HIP_CHECK(hipDeviceSynchronize());
+
+    hk::SyncArgs args{};
+    args.kind = static_cast<std::uint32_t>(launch.kind);
+    args.probe = launch.probe;
+    args.counter = flag_word(launch.flags, launch.counter_offset);
+    args.release = flag_word(launch.flags, launch.release_offset);
+    args.started = static_cast<std::uint32_t*>(started.p);
+    args.roles = static_cast<const hk::SyncRole*>(role_bytes.p);
+    args.participants = static_cast<std::uint32_t>(k);
+    args.groups = launch.groups;
+    args.warmup = launch.warmup;
+    args.episodes = launch.episodes;
+    args.ops_per_batch = launch.ops_per_batch;
+    args.wait_budget_ticks = launch.wait_budget_ticks;
+    args.zero_mask = 0;
+    args.leave_ticks = static_cast<std::uint64_t*>(leave_ticks.p);
+    args.leave_cycles = static_cast<std::uint64_t*>(leave_cycles.p);
+    args.batch_ticks = static_cast<std::uint64_t*>(batch_ticks.p);
+    args.batch_cycles = static_cast<std::uint64_t*>(batch_cycles.p);
+    args.span_ticks = static_cast<std::uint64_t*>(span_ticks.p);
+    args.status = static_cast<hk::SideStatus*>(status.p);
+
+    // Events on the null stream around the case's kernels: device_seconds.
+    ensure_events(1);
+    const auto [start, stop] = events_.front();
+    if (platform) {
+      CUMAP_HIP_CHECK(hk::launch_platform_barrier(args, launch.platform_blocks, start, stop));
+    } else {
+      // Participant 0 last: once it starts, the others are already queued.
+      CUMAP_HIP_CHECK(hipEventRecord(start, nullptr));
+      for (std::size_t p = k; p-- > 0;)
+        CUMAP_HIP_CHECK(hk::launch_sync_participant(args, static_cast<std::uint32_t>(p), as_stream(launch.streams[p])));
+    }
+    for (HipStream s : launch.streams) CUMAP_HIP_CHECK(hipStreamSynchronize(as_stream(s)));
+    if (!platform) CUMAP_HIP_CHECK(hipEventRecord(stop, nullptr));
+    CUMAP_HIP_CHECK(hipDeviceSynchronize());
+
+    HipSyncResult r;
+    float event_ms = 0.0f;
+    CUMAP_HIP_CHECK(hipEventElapsedTime(&event_ms, start, stop));
+    r.event_ms = event_ms;
+    std::vector<hk::SideStatus> sides(k);
+    if (k > 0)
+      CUMAP_HIP_CHECK(hipMemcpy(sides.data(), status.p, k * sizeof(hk::SideStatus), hipMemcpyDeviceToHost));
+    r.all_started = true;
+    for (const hk::SideStatus& s : sides) {
+      r.timed_out |= s.timed_out == hk::kTimedOutMarker;
+      r.all_started &= s.started == hk::kStartedMarker;
+      r.hw.push_back({s.hw_id, s.xcc_id});
+    }
+    const auto download = [](const DeviceBytes& b, std::size_t n) {
+      std::vector<std::uint64_t> host(n);
+      if (n > 0) CUMAP_HIP_CHECK(hipMemcpy(host.data(), b.p, n * sizeof(std::uint64_t), hipMemcpyDeviceToHost));
+      return host;
+    };
+    const bool contention = launch.kind == HipSyncKind::ContentionAdd || launch.kind == HipSyncKind::ContentionCas;
+    if (contention) {
+      r.batch_ticks = download(batch_ticks, k * static_cast<std::size_t>(launch.episodes));
+      r.batch_cycles = download(batch_cycles, k * static_cast<std::size_t>(launch.episodes));
+      r.span_ticks = download(span_ticks, 2 * k);
+    } else {
+      r.leave_ticks = download(leave_ticks, leaves);
+      r.leave_cycles = download(leave_cycles, leaves);
+    }
+    return r;
+  }
+
   HwReading read_hw_id(HipStream stream) override {
     if (!probe_out_) CUMAP_HIP_CHECK(hipMalloc(&probe_out_, 2 * sizeof(std::uint32_t)));
     CUMAP_HIP_CHECK(hk::launch_hw_id_probe(static_cast<std::uint32_t*>(probe_out_), as_stream(stream)));
@@ -259,14 +360,19 @@ class RealHipRuntime final : public HipRuntime {
   // The cold round trip, then per sample each side's ticks and cycles.
   static std::size_t counter_words(std::size_t samples) { return 1 + 4 * samples; }
 
-  // Counters, status words and timing events for `pairs` pairs of `samples` samples.
-  void ensure_scratch(std::size_t pairs, std::size_t samples) {
-    while (events_.size() < pairs) {
+  // At least `n` start/stop pairs of timing events.
+  void ensure_events(std::size_t n) {
+    while (events_.size() < n) {
       std::pair<hipEvent_t, hipEvent_t> e{nullptr, nullptr};
       CUMAP_HIP_CHECK(hipEventCreate(&e.first));
       CUMAP_HIP_CHECK(hipEventCreate(&e.second));
       events_.push_back(e);
     }
+  }
+
+  // Counters, status words and timing events for `pairs` pairs of `samples` samples.
+  void ensure_scratch(std::size_t pairs, std::size_t samples) {
+    ensure_events(pairs);
     if (pairs <= scratch_pairs_ && samples <= scratch_samples_) return;
     for (void** p : {&scratch_counters_, &scratch_status_}) {
       if (*p) CUMAP_HIP_CHECK(hipFree(*p));
@@ -280,7 +386,8 @@ class RealHipRuntime final : public HipRuntime {
 
   int cu_count_ = 0;
   std::size_t l2_bytes_ = 0;
-  std::vector<std::pair<hipEvent_t, hipEvent_t>> events_;  // start/stop of pair p's side-a kernel
+  // Start/stop of pair p's side-a kernel; the first pair also brackets a sync case.
+  std::vector<std::pair<hipEvent_t, hipEvent_t>> events_;
   void* scratch_counters_ = nullptr;
   void* scratch_status_ = nullptr;
   std::size_t scratch_pairs_ = 0;

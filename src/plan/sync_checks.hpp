@@ -1,0 +1,29 @@
+#pragma once
+// The checks every backend applies to a SyncPlan (cumap barrier, cumap
+// contention) before running it: a bad plan fails as bad input, not on the
+// device. What only one device can or cannot run (grid.sync() with fewer
+// than every SM) is the backend's to say, as SyncMeasurement::unsupported.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cumap/sync.hpp"
+#include "plan/plan_checks.hpp"
+
+namespace cumap {
+
+// The arena words one case touches: the counter, and for flag and two-level
+// barriers the release flag, and for two-level every group's counter and
+// release flag (byte offsets, in that order).
+std::vector<std::uint64_t> sync_case_words(const SyncCase& c);
+
+// Throws UsageError unless every case has participants that exist on
+// `available` (each once), counts a kernel can run (episodes and operations
+// at least 1, warm-up at least 0, counter values that fit in 31 bits), a
+// well-formed two-level grouping (a group per participant, every group with
+// a participant, a counter and a release line per group), and its words
+// aligned inside the arena, each at least a line (128 bytes) from every
+// other, so that no two share a cache line.
+void check_sync_plan(const SyncPlan& plan, const UnitsByDevice& available, const std::string& unit_name);
+
+}  // namespace cumap
