@@ -31,6 +31,7 @@ suites=(
   "homes      cumap homes; --home-chain 8 against 32 on two 100-round-trip maps"
   "defaults   choosing the default counts: a 64 x 1000 reference, a grid of lines x round trips at two offsets each, --iters 10 against 200, home discovery together against --home-serial"
   "cost       the default map at 16, 32, 64 and every SM, and at 16 and 64 lines per class: wall and kernel seconds; the default map three times"
+  "sync       cumap barrier and cumap contention twice each into OUT/plots/barrier and OUT/plots/contention, repeats compared"
   "offsets    the defaults (plus CUMAP_ARGS) at flag offsets 0 and 1052672, every matrix file compared by name, sides, classes"
   "stride     64 lines per class at each --home-stride of STRIDES, two offsets each, by first k lines"
   "speed      the 100-round-trip map (16 lines, concurrent) three times, then under auto twice: kernel, wall, phases"
@@ -220,6 +221,15 @@ suite_cost() {
   for i in 1 2 3; do map "$OUT/default$i" "${G[@]}"; done
   step python3 "$here/analyze_runs.py" "$OUT/default1" "$OUT/default2"
   rm -f "$OUT"/cost-*/pairs.csv
+}
+
+suite_sync() {
+  timed "$C" barrier "${G[@]}" --out "$OUT/plots/barrier"
+  timed "$C" barrier "${G[@]}" --quiet --out "$OUT/barrier-repeat"
+  step python3 "$here/analyze_sync.py" "$OUT/plots/barrier" "$OUT/barrier-repeat"
+  timed "$C" contention "${G[@]}" --out "$OUT/plots/contention"
+  timed "$C" contention "${G[@]}" --quiet --out "$OUT/contention-repeat"
+  step python3 "$here/analyze_sync.py" "$OUT/plots/contention" "$OUT/contention-repeat"
 }
 
 suite_stride() {

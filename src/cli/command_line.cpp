@@ -266,7 +266,7 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
                "last-level cache)");
   f.lines_per_class = app.add_option("--rotating-count", c.lines_per_class,
                                     "flag lines every pair uses in every home class; cells are the median over "
-                                    "them (default: the backend's choice: CUDA 16, AMD 32, CPU 1)");
+                                    "them (default: the backend's choice: CUDA 24, AMD 32, CPU 1)");
   app.add_flag("--l2-persist", o.l2_persist, "CUDA: keep the flags in a persisting L2 window");
   add_choice(app, "--probe", c.probe, kProbes,
              "signalling operation: cas, exch, acq-rel, volatile; mbarrier with --via dsm");

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "cumap/plan.hpp"
-#include "cumap/sync.hpp"
 
 namespace cumap {
 
@@ -29,13 +28,5 @@ void check_plan_units(const MeasurementPlan& plan, const UnitsByDevice& availabl
 // flags on one word, and no round uses a unit or a flag word in two pairs
 // (the pairs of a round run at once: they would answer each other).
 void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name);
-
-// Every backend's check of a barrier or contention plan: throws UsageError
-// unless every case has distinct participants that exist, at least one
-// episode and operation, words that are aligned and inside the arena, a
-// release line apart from the counter (flag, two-level), groups that cover
-// the participants with lines of their own (two-level), counter values that
-// fit 31 bits, and a probe barriers can poll with (not mbarrier).
-void check_sync_plan(const SyncPlan& plan, const UnitsByDevice& available, const std::string& unit_name);
 
 }  // namespace cumap

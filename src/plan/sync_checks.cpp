@@ -80,6 +80,8 @@ std::vector<std::uint64_t> sync_case_words(const SyncCase& c) {
 }
 
 void check_sync_plan(const SyncPlan& plan, const UnitsByDevice& available, const std::string& unit_name) {
+  if (plan.probe == Probe::Mbarrier)
+    throw UsageError("--probe mbarrier exists only with --via dsm; barriers poll with cas, exch, acq-rel or volatile");
   for (std::size_t i = 0; i < plan.cases.size(); ++i) {
     const SyncCase& c = plan.cases[i];
     check_counts(c, i);

@@ -23,7 +23,8 @@ std::vector<std::uint64_t> sync_case_words(const SyncCase& c);
 // well-formed two-level grouping (a group per participant, every group with
 // a participant, a counter and a release line per group), and its words
 // aligned inside the arena, each at least a line (128 bytes) from every
-// other, so that no two share a cache line.
+// other, so that no two share a cache line; and a probe barriers can poll
+// with (not mbarrier).
 void check_sync_plan(const SyncPlan& plan, const UnitsByDevice& available, const std::string& unit_name);
 
 }  // namespace cumap

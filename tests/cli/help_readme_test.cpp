@@ -259,12 +259,12 @@ TEST(HelpReadme, DeliberateMismatchesAreCaught) {
   // A default as the README had it before (64; the code's is 256).
   EXPECT_TRUE(mentions(edited("| `--check-pairs N` | 256 |", "| `--check-pairs N` | 64 |"), "--check-pairs"));
   // A default stated only in --help's text.
-  EXPECT_TRUE(mentions(edited("| CUDA 64, AMD 32, CPU 1 |", "| GPU 32, CPU 1 |"), "--rotating-count"));
+  EXPECT_TRUE(mentions(edited("| CUDA 24, AMD 32, CPU 1 |", "| GPU 32, CPU 1 |"), "--rotating-count"));
   // A flag said to be on.
   EXPECT_TRUE(mentions(edited("| `--ordered` | off |", "| `--ordered` | on |"), "--ordered"));
   // A row lost, and a row for an option that does not exist.
-  EXPECT_TRUE(mentions(edited("| `--warmup N` | 20 |", "| `--warm-up N` | 20 |"), "--warmup: in --help, not in the option table"));
-  EXPECT_TRUE(mentions(edited("| `--warmup N` | 20 |", "| `--warm-up N` | 20 |"), "--warm-up: in the option table"));
+  EXPECT_TRUE(mentions(edited("| `--samples S` | 3 |", "| `--sample S` | 3 |"), "--samples: in --help, not in the option table"));
+  EXPECT_TRUE(mentions(edited("| `--samples S` | 3 |", "| `--sample S` | 3 |"), "--sample: in the option table"));
   // And --help drifting instead.
   std::map<std::string, HelpOption> drifted = help;
   drifted["--samples"].value = "7";

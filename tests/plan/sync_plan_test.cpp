@@ -6,7 +6,7 @@
 #include <set>
 
 #include "cumap/error.hpp"
-#include "plan/plan_checks.hpp"
+#include "plan/sync_checks.hpp"
 #include "plan/sync_plan.hpp"
 
 namespace cumap {

@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "plan/plan_checks.hpp"
+#include "plan/sync_checks.hpp"
 
 #include <sys/utsname.h>
 

@@ -105,11 +105,11 @@ class CudaBackend final : public Backend {
     c.dsm = gpus_.size() == 1 && gpus_.front()->facts().cc_major >= 9;
     // One line's home shapes a map as much as the pair does, and so do the
     // L2 slices within a home: precision comes from lines more than from
-    // round trips per line. On an H200, 16 lines of 5 x 20 round trips per
-    // class kept per-class maps of two allocations at r >= 0.99 in 0.56 s of
-    // kernel per placement, where 64 x 250 took 4.25 s (bench/RESULTS.md,
-    // "The default counts").
-    c.default_lines_per_class = 16;
+    // round trips per line. On an H200, 24 lines of 3 x 20 round trips per
+    // class kept per-class maps of two allocations at r 0.991 in 0.55 s of
+    // kernel per placement (16 lines of 5 x 20: r 0.990 in the same time),
+    // where 64 x 5 x 50 took 4.25 s (bench/RESULTS.md, "The default counts").
+    c.default_lines_per_class = 24;
     c.default_iters = 20;
     return c;
   }

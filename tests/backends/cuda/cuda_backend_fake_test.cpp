@@ -45,8 +45,8 @@ TEST(CudaBackendFake, OpeningAndDescribingRunNoKernel) {
   EXPECT_EQ(c.max_pairs_per_round, 4);
   EXPECT_TRUE(c.l2_persist);
   EXPECT_TRUE(c.dsm);
-  EXPECT_EQ(c.default_lines_per_class, 64);
-  EXPECT_EQ(c.default_iters, 50);
+  EXPECT_EQ(c.default_lines_per_class, 24);
+  EXPECT_EQ(c.default_iters, 20);
   // The census happens once, on first use.
   EXPECT_EQ(r.backend->units(), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(r.backend->units().size(), 8u);
