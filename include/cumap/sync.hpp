@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cumap/plan.hpp"
@@ -93,6 +94,15 @@ struct SyncMeasurement {
   bool unsupported = false;
   std::string why;
 };
+
+// A case the backend cannot run here, and why.
+inline SyncMeasurement unsupported_case(const SyncCase& c, std::string why) {
+  SyncMeasurement m;
+  m.tag = c.tag;
+  m.unsupported = true;
+  m.why = std::move(why);
+  return m;
+}
 
 struct SyncMeasurements {
   std::vector<SyncMeasurement> cases;  // in plan order; fewer when stopped

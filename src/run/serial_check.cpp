@@ -24,16 +24,21 @@ std::pair<std::vector<double>, std::vector<double>> paired(const std::map<PairKe
   return {a, b};
 }
 
-// Relative standard error of a median of samples: 1.2533 sigma / sqrt(n),
-// sigma from the median absolute deviation (robust to one hit sample).
-double median_standard_error(std::span<const double> samples) {
-  if (samples.size() < 2) return 0.0;
-  const double m = summarize(samples).median;
+// The standard error of the median `center` of `values`: 1.2533 sigma /
+// sqrt(n), sigma from the median absolute deviation (1.4826 MAD, robust to
+// a hit sample or a few odd pairs).
+double median_standard_error(std::span<const double> values, double center) {
+  if (values.empty()) return 0.0;
   std::vector<double> deviation;
-  for (double v : samples) deviation.push_back(std::abs(v - m));
+  for (double v : values) deviation.push_back(std::abs(v - center));
   const double sigma = 1.4826 * summarize(deviation).median;
-  return m > 0 ? 1.2533 * sigma / std::sqrt(static_cast<double>(samples.size())) / m : 0.0;
+  return 1.2533 * sigma / std::sqrt(static_cast<double>(values.size()));
 }
+
+PairKey key_of(const PairMeasurement& p) { return {p.a, p.b, p.flags.device, p.flags.first, p.flags.second}; }
+// A pair's samples in device cycles where the backend counts them (a run's
+// ns depend on the SM clock it measured, which moves between launches).
+const std::vector<double>& samples_of(const PairMeasurement& p) { return p.rtt_cycles.empty() ? p.rtt_ns : p.rtt_cycles; }
 
 // The median |relative difference| expected between a pair's concurrent
 // value and the mean of its two serial ones if only sampling noise
@@ -45,22 +50,23 @@ double median_standard_error(std::span<const double> samples) {
 // alone would fail every short-sample map for noise that is not concurrency's.
 double sampling_noise(const Measurements& measured, const std::map<PairKey, double>& sampled) {
   std::vector<double> errors;
-  for (const PairMeasurement& p : measured.pairs)
-    if (!p.timed_out && sampled.count({p.a, p.b, p.flags.device, p.flags.first, p.flags.second}))
-      errors.push_back(median_standard_error(p.rtt_cycles.empty() ? p.rtt_ns : p.rtt_cycles));
+  for (const PairMeasurement& p : measured.pairs) {
+    if (p.timed_out || !sampled.count(key_of(p))) continue;
+    const double median = summarize(samples_of(p)).median;  // one sample has no spread to go by: 0
+    errors.push_back(samples_of(p).size() > 1 && median > 0 ? median_standard_error(samples_of(p), median) / median
+                                                            : 0.0);
+  }
   return errors.empty() ? 0.0 : 0.6745 * std::sqrt(1.5) * summarize(errors).median;
 }
 
 }  // namespace
 
 // Per-pair median round trip of every measurement that completed, in device
-// cycles where the backend counts them (a run's ns depend on the SM clock it
-// measured, which moves between launches), else in ns.
+// cycles where the backend counts them, else in ns (samples_of).
 std::map<PairKey, double> pair_medians(const Measurements& measured) {
   std::map<PairKey, double> out;
   for (const PairMeasurement& p : measured.pairs)
-    if (!p.timed_out)
-      out[{p.a, p.b, p.flags.device, p.flags.first, p.flags.second}] = summarize(p.rtt_cycles.empty() ? p.rtt_ns : p.rtt_cycles).median;
+    if (!p.timed_out) out[key_of(p)] = summarize(samples_of(p)).median;
   return out;
 }
 
@@ -82,13 +88,9 @@ SelfCheck judge_serial_check(const SerialSample& sample, const std::map<PairKey,
   std::vector<double> shift;
   for (std::size_t i = 0; i < conc.size(); ++i) shift.push_back((conc[i] - ser[i]) / ser[i]);
   check.bias = summarize(shift).median;
-  // The median shift of n noisy pairs is itself uncertain, by about 1.25
-  // sigma / sqrt(n) (sigma from the shifts' median absolute deviation): a
-  // shift counts only beyond two of those.
-  std::vector<double> deviation;
-  for (double v : shift) deviation.push_back(std::abs(v - check.bias));
-  const double sigma = 1.4826 * summarize(deviation).median;
-  check.bias_uncertainty = shift.empty() ? 0.0 : 1.2533 * sigma / std::sqrt(static_cast<double>(shift.size()));
+  // The median shift of n noisy pairs is itself uncertain: a shift counts
+  // only beyond two of its standard errors.
+  check.bias_uncertainty = median_standard_error(shift, check.bias);
   check.sampling_noise = sampling_noise(measured, serial);
   check.passed = check.agreement.n > 0 && std::abs(check.bias) <= limit + 2 * check.bias_uncertainty &&
                  check.agreement.median_rel_diff <=

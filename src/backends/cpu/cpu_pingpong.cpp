@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "backends/cpu/cpu_affinity.hpp"
+#include "backends/cpu/probe_signal.hpp"
 
 namespace cumap::cpu {
 namespace {
@@ -20,18 +21,7 @@ using u32 = std::uint32_t;
 // only grow, so a CAS that expects k can never be fooled by an older k.
 struct Signal {
   Probe probe;
-  void send(std::atomic<u32>& flag, u32 k) const {
-    switch (probe) {
-      case Probe::Cas: {
-        u32 expected = k - 1;
-        flag.compare_exchange_strong(expected, k, std::memory_order_acq_rel);
-        break;
-      }
-      case Probe::Exch: flag.exchange(k, std::memory_order_acq_rel); break;
-      case Probe::AcqRel: flag.store(k, std::memory_order_release); break;
-      default: flag.store(k, std::memory_order_relaxed); break;  // Volatile
-    }
-  }
+  void send(std::atomic<u32>& flag, u32 k) const { probe_signal(probe, flag, k); }
   bool arrived(std::atomic<u32>& flag, u32 k) const {
     switch (probe) {
       case Probe::Cas: {

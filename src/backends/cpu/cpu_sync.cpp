@@ -11,6 +11,7 @@
 
 #include "backends/cpu/cpu_affinity.hpp"
 #include "backends/cpu/cpu_pingpong.hpp"
+#include "backends/cpu/probe_signal.hpp"
 
 namespace cumap::cpu {
 namespace {
@@ -35,18 +36,7 @@ struct Access {
       default: return w.load(std::memory_order_relaxed);  // Exch, Volatile
     }
   }
-  void write(Word& w, u32 value) const {
-    switch (probe) {
-      case Probe::Cas: {
-        u32 expected = value - 1;
-        w.compare_exchange_strong(expected, value, std::memory_order_acq_rel);
-        break;
-      }
-      case Probe::Exch: w.exchange(value, std::memory_order_acq_rel); break;
-      case Probe::AcqRel: w.store(value, std::memory_order_release); break;
-      default: w.store(value, std::memory_order_relaxed); break;  // Volatile
-    }
-  }
+  void write(Word& w, u32 value) const { probe_signal(probe, w, value); }
 };
 
 // What the threads of one case share.

@@ -264,11 +264,7 @@ class CudaBackend final : public Backend {
       }
       const SyncCase& c = plan.cases[i];
       if (std::string why = why_sync_case_unsupported(c, gpu.sm_ids()); !why.empty()) {
-        SyncMeasurement m;
-        m.tag = c.tag;
-        m.unsupported = true;
-        m.why = std::move(why);
-        out.cases.push_back(std::move(m));
+        out.cases.push_back(unsupported_case(c, std::move(why)));
       } else {
         SyncLaunch launch = sync_launch_for(c, plan, arena, budget);
         launch.settings.silent_sm = hooks_.silent_sm;

@@ -24,6 +24,22 @@ __device__ __forceinline__ std::uint64_t globaltimer_ns() {
   return t;
 }
 
+// clock64, read only once `after` is known: the read is predicated on a
+// test of `after`, a dependence the assembler must keep (a plain clock read
+// may issue before an outstanding atomic returns).
+__device__ __forceinline__ std::uint64_t clock_after(unsigned after) {
+  std::uint64_t t;
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "setp.ne.u32 p, %1, 0xffffffff;\n\t"
+      "@p mov.u64 %0, %%clock64;\n\t"
+      "@!p mov.u64 %0, %%clock64;\n\t}"
+      : "=l"(t)
+      : "r"(after)
+      : "memory");
+  return t;
+}
+
 // The scope of an operation: the GPU for two SMs of one GPU, the system for
 // a pair across GPUs (the flags are in one GPU's memory, the other side
 // reaches them over the link: atomicCAS_system and .sys loads and stores).

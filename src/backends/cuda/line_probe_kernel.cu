@@ -15,22 +15,6 @@ namespace {
 
 using namespace dev;
 
-// clock64, read only once `after` is known: the read is predicated on a
-// test of `after`, a dependence the assembler must keep (a plain clock read
-// may issue before an outstanding atomic returns).
-__device__ __forceinline__ std::uint64_t clock_after(unsigned after) {
-  std::uint64_t t;
-  asm volatile(
-      "{\n\t.reg .pred p;\n\t"
-      "setp.ne.u32 p, %1, 0xffffffff;\n\t"
-      "@p mov.u64 %0, %%clock64;\n\t"
-      "@!p mov.u64 %0, %%clock64;\n\t}"
-      : "=l"(t)
-      : "r"(after)
-      : "memory");
-  return t;
-}
-
 // `chain` atomicAdd(line, 0), each address depending on the previous result
 // (and the first on the start time), so they cannot overlap: cycles of the
 // whole chain.

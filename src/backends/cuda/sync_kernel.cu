@@ -121,7 +121,7 @@ __device__ void run_contention(const SyncParams& sp, int index) {
   unsigned v = 0;  // add: the previous result; cas: the value expected next
   for (int b = 0; b < s.warmup + s.episodes; ++b) {
     if (b == s.warmup) sp.span_ns[2 * index] = globaltimer_ns();
-    const std::uint64_t t0 = clock_once(v);
+    const std::uint64_t t0 = clock_after(v);
     for (int i = 0; i < s.ops_per_batch; ++i) {
       if constexpr (kCasOp) {
         const unsigned old = atomicCAS(line, v, v + 1);
@@ -130,7 +130,7 @@ __device__ void run_contention(const SyncParams& sp, int index) {
         v = atomicAdd(line + (v & sp.zero_mask), 1u);
       }
     }
-    const std::uint64_t t1 = clock_once(v);
+    const std::uint64_t t1 = clock_after(v);
     if (b >= s.warmup) sp.batch_cycles[static_cast<std::size_t>(index) * s.episodes + (b - s.warmup)] = t1 - t0;
   }
   sp.span_ns[2 * index + 1] = globaltimer_ns();

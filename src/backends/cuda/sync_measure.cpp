@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <limits>
 
-#include <fmt/format.h>
-
 #include "backends/cuda/launch_plan.hpp"
 #include "cumap/error.hpp"
 #include "plan/sync_checks.hpp"
@@ -34,10 +32,6 @@ std::vector<SyncRole> two_level_roles(const SyncCase& c) {
 }  // namespace
 
 void check_cuda_sync_plan(const SyncPlan& plan, const UnitsByDevice& sms) {
-  if (plan.probe != Probe::Cas && plan.probe != Probe::Exch && plan.probe != Probe::AcqRel &&
-      plan.probe != Probe::Volatile)
-    throw UsageError(fmt::format("--probe {}: barriers poll with cas, exch, acq-rel or volatile",
-                                 to_string(plan.probe)));
   check_arena(plan.arena);
   check_sync_plan(plan, sms, "SM");
 }

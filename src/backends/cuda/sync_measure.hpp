@@ -12,8 +12,8 @@
 
 namespace cumap::cuda {
 
-// UsageError unless check_sync_plan passes and the kernel can run the plan:
-// a probe it has (cas, exch, acq-rel, volatile) and an arena it can address.
+// UsageError unless check_sync_plan passes (which also refuses mbarrier, a
+// probe barriers cannot poll with) and the arena is one the kernel can address.
 void check_cuda_sync_plan(const SyncPlan& plan, const UnitsByDevice& sms);
 
 // Why this GPU cannot run `c`, or "" when it can. grid.sync() synchronizes

@@ -33,20 +33,4 @@ __device__ __forceinline__ bool wait_to_reach(unsigned* counter, unsigned target
   }
 }
 
-// clock64, read only once `after` is known: the read is predicated on a
-// test of `after`, a dependence the assembler must keep (a plain clock read
-// may issue before an outstanding atomic returns).
-__device__ __forceinline__ std::uint64_t clock_once(unsigned after) {
-  std::uint64_t t;
-  asm volatile(
-      "{\n\t.reg .pred p;\n\t"
-      "setp.ne.u32 p, %1, 0xffffffff;\n\t"
-      "@p mov.u64 %0, %%clock64;\n\t"
-      "@!p mov.u64 %0, %%clock64;\n\t}"
-      : "=l"(t)
-      : "r"(after)
-      : "memory");
-  return t;
-}
-
 }  // namespace cumap::cuda::dev

@@ -307,8 +307,6 @@ Measurements HipBackend::measure(const MeasurementPlan& plan, const ProgressFn& 
 // alive together), the platform barrier a cooperative launch. A case whose
 // wait ran out comes back timed out and the next one runs.
 SyncMeasurements HipBackend::measure_sync(const SyncPlan& plan, const ProgressFn& progress) {
-  if (plan.probe == Probe::Mbarrier)
-    throw UsageError("--probe mbarrier exists only with --via dsm on the cuda backend");
   check_sync_plan(plan, {{device_, units()}}, unit_name_);
   ensure_xcd_striping();
   const HipBuffer flags = flags_for(plan.arena);
@@ -323,11 +321,7 @@ SyncMeasurements HipBackend::measure_sync(const SyncPlan& plan, const ProgressFn
     const SyncCase& c = plan.cases[i];
     const HipSyncLimits limits{units().size(), pool_->capacity(), props_.cooperative_launch};
     if (std::string why = why_hip_sync_case_unsupported(c, limits); !why.empty()) {
-      SyncMeasurement m;
-      m.tag = c.tag;
-      m.unsupported = true;
-      m.why = std::move(why);
-      out.cases.push_back(std::move(m));
+      out.cases.push_back(unsupported_case(c, std::move(why)));
     } else {
       HipSyncLaunch launch = hip_sync_launch_for(c, plan, flags, props_.wall_clock_hz);
       std::vector<int> ids;

@@ -14,79 +14,17 @@
 // After hip_runtime.h, whose index macros it uses.
 #include <hip/hip_cooperative_groups.h>
 
+#include "backends/hip/device_ops.hpp"
 #include "backends/hip/sync_launch.hpp"
 
 namespace cumap::hip_kernels {
 namespace {
-
-__device__ std::uint32_t read_hw_id() {
-  std::uint32_t id = 0;
-#if defined(__HIP_DEVICE_COMPILE__)
-#if defined(__GFX10__) || defined(__GFX11__)
-  asm volatile("s_getreg_b32 %0, hwreg(HW_REG_HW_ID1)" : "=s"(id));
-#else
-  asm volatile("s_getreg_b32 %0, hwreg(HW_REG_HW_ID)" : "=s"(id));
-#endif
-#endif
-  return id;
-}
-
-__device__ std::uint32_t read_xcc_id() {
-  std::uint32_t id = 0;
-#if defined(__HIP_DEVICE_COMPILE__) && (defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__))
-  asm volatile("s_getreg_b32 %0, hwreg(20)" : "=s"(id));
-#endif
-  return id;
-}
-
-__device__ std::uint64_t wall_ticks() {
-#if defined(__HIP_DEVICE_COMPILE__)
-  return static_cast<std::uint64_t>(wall_clock64());
-#else
-  return 0;
-#endif
-}
-
-__device__ std::uint64_t shader_cycles() { return static_cast<std::uint64_t>(clock64()); }
-
-// The --probe operations of pingpong_kernels.hip. A poll returns what it
-// read: a counter is waited for until it reaches a target, a release flag
-// until it holds the episode.
-__device__ std::uint32_t poll(std::uint32_t* word, std::uint32_t expected, std::uint32_t probe) {
-  switch (probe) {
-    case protocol::kExch: return __hip_atomic_load(word, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-    case protocol::kAcqRel: return __hip_atomic_load(word, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
-    case protocol::kVolatile: return *static_cast<volatile std::uint32_t*>(word);
-    default: return atomicCAS(word, expected, expected);  // an RMW at L2 on every poll
-  }
-}
-
-// Writes `k` to a flag that holds k - 1.
-__device__ void signal(std::uint32_t* flag, std::uint32_t k, std::uint32_t probe) {
-  switch (probe) {
-    case protocol::kExch:
-      __hip_atomic_exchange(static_cast<volatile std::uint32_t*>(flag), k, __ATOMIC_RELAXED,
-                            __HIP_MEMORY_SCOPE_AGENT);
-      break;
-    case protocol::kAcqRel: __hip_atomic_store(flag, k, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT); break;
-    case protocol::kVolatile: *static_cast<volatile std::uint32_t*>(flag) = k; break;
-    default: atomicCAS(flag, k - 1, k); break;
-  }
-}
 
 // Spins until *counter >= target (a participant that left episode e may
 // already have arrived at e + 1, so a counter can run past k * e).
 __device__ bool wait_to_reach(std::uint32_t* counter, std::uint32_t target, const SyncArgs& a) {
   const std::uint64_t start = wall_ticks();
   for (std::uint32_t polls = 1; poll(counter, target, a.probe) < target; ++polls)
-    if (polls % 32 == 0 && wall_ticks() - start > a.wait_budget_ticks) return false;
-  return true;
-}
-
-// Spins until *flag == k.
-__device__ bool wait_for(std::uint32_t* flag, std::uint32_t k, const SyncArgs& a) {
-  const std::uint64_t start = wall_ticks();
-  for (std::uint32_t polls = 1; poll(flag, k, a.probe) != k; ++polls)
     if (polls % 32 == 0 && wall_ticks() - start > a.wait_budget_ticks) return false;
   return true;
 }
