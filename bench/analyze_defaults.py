@@ -7,27 +7,13 @@ as the issue does), and against the reference the median signed and
 absolute relative difference of every cell of those files.
 
 usage: bench/analyze_defaults.py REFERENCE_DIR NAME:DIR_OFFSET_A:DIR_OFFSET_B ..."""
-import csv, glob, json, math, os, sys
+import glob, json, os, sys
 
-
-def read_matrix(path):
-    with open(path, newline="") as f:
-        rows = list(csv.reader(f))
-    units = rows[0][1:]
-    return {(row[0], b): float(v) for row in rows[1:] for b, v in zip(units, row[1:]) if v != ""}
+from analyze_runs import pearson, read_matrix
 
 
 def class_files(d):
     return sorted(os.path.basename(p) for p in glob.glob(f"{d}/matrix-*-home*.csv"))
-
-
-def pearson(x, y):
-    n = len(x)
-    mx, my = sum(x) / n, sum(y) / n
-    sxy = sum((p - mx) * (q - my) for p, q in zip(x, y))
-    sxx = sum((p - mx) ** 2 for p in x)
-    syy = sum((q - my) ** 2 for q in y)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
 
 
 def paired(a, b):

@@ -6,8 +6,10 @@ they are matched by the lines they share), and Pearson r over the table's
 cells (unit x line, ns).
 
 usage: bench/analyze_homes.py DIR_A DIR_B"""
-import csv, json, math, sys
+import csv, json, sys
 from collections import Counter
+
+from analyze_runs import pearson
 
 
 def load(d):
@@ -28,15 +30,6 @@ def relabel(a, b):
         if la not in best and lb not in best.values():
             best[la] = lb
     return best
-
-
-def pearson(x, y):
-    n = len(x)
-    mx, my = sum(x) / n, sum(y) / n
-    sxy = sum((p - mx) * (q - my) for p, q in zip(x, y))
-    sxx = sum((p - mx) ** 2 for p in x)
-    syy = sum((q - my) ** 2 for q in y)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
 
 
 def main(a_dir, b_dir):

@@ -30,13 +30,18 @@ def agree(x, y):
     n = len(xs)
     if n < 2:
         return n, float("nan"), float("nan")
+    rel = sorted(abs(a - b) / ((a + b) / 2) for a, b in zip(xs, ys))
+    return n, pearson(xs, ys), rel[n // 2]
+
+
+def pearson(xs, ys):
+    """Pearson r of two equally long lists; NaN where either is constant."""
+    n = len(xs)
     mx, my = sum(xs) / n, sum(ys) / n
     sxy = sum((a - mx) * (b - my) for a, b in zip(xs, ys))
     sxx = sum((a - mx) ** 2 for a in xs)
     syy = sum((b - my) ** 2 for b in ys)
-    r = sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
-    rel = sorted(abs(a - b) / ((a + b) / 2) for a, b in zip(xs, ys))
-    return n, r, rel[n // 2]
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
 
 
 def ari(a, b):

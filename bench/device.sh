@@ -189,10 +189,11 @@ suite_defaults() {
         --samples "$samples" --warmup "$warmup" --flag-offset "$off"
     done
     runs+=("$lines x $iters x $samples (warm-up $warmup):$OUT/grid-$cfg-offset0:$OUT/grid-$cfg-offset1052672")
-  done <<<"${CONFIGS:-32 10 3 4
-32 10 5 8
-24 10 5 8
+  done <<<"${CONFIGS:-24 20 3 8
 16 20 5 8
+20 20 4 8
+32 10 3 4
+24 10 5 8
 16 10 5 8}"
   step python3 "$here/analyze_defaults.py" "$OUT/reference" "${runs[@]}"
   # --iters independence: the same lines at 10 and at 200 round trips per sample.

@@ -1,6 +1,8 @@
 #include "cli_harness.hpp"
 
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -9,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -103,6 +106,28 @@ bool has_png_signature(const fs::path& file) {
   const std::string head = read_text(file).substr(0, 8);
   return head.size() == 8 && std::equal(kSignature.begin(), kSignature.end(), head.begin(),
                                         [](unsigned char a, char b) { return a == static_cast<unsigned char>(b); });
+}
+
+int run_and_interrupt(std::vector<std::string> args, const std::filesystem::path& cwd,
+                      std::chrono::milliseconds delay, std::chrono::milliseconds* after_signal) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (chdir(cwd.c_str()) != 0) _exit(127);
+    std::vector<char*> argv{const_cast<char*>(CUMAP_BINARY)};
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(CUMAP_BINARY, argv.data());
+    _exit(127);
+  }
+  std::this_thread::sleep_for(delay);
+  kill(pid, SIGINT);
+  const auto signalled = std::chrono::steady_clock::now();
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (after_signal)
+    *after_signal =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - signalled);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 }  // namespace cumap::test

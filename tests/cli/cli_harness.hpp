@@ -1,4 +1,5 @@
 #pragma once
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -28,6 +29,12 @@ std::map<std::string, long long> snapshot(const std::filesystem::path& dir);
 // Bad input's contract: exit code 2 and exactly one line on stderr,
 // "cumap: error: ...", naming `mentions` (lowercase; compared case-blind).
 void expect_one_usage_line(const RunResult& r, const std::string& mentions);
+
+// Starts cumap in `cwd`, sends SIGINT after `delay`, returns its exit status
+// (-1 if it did not exit normally); `after_signal`, where given, is how long
+// it took to exit after the signal.
+int run_and_interrupt(std::vector<std::string> args, const std::filesystem::path& cwd,
+                      std::chrono::milliseconds delay, std::chrono::milliseconds* after_signal = nullptr);
 
 std::string read_text(const std::filesystem::path& file);
 void write_text(const std::filesystem::path& file, const std::string& text);

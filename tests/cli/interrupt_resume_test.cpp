@@ -3,9 +3,6 @@
 // about 3 s on CI's 2-core machine) so that a signal half a second in lands in
 // the middle of it: at 20000 round trips the whole map once ended in 0.3 s,
 // before the signal, and the test failed.
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,7 +10,6 @@
 #include <map>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -29,31 +25,6 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kLongMap{"--backend", "cpu", "--same-line", "--units", "0-1", "--iters", "200000",
                                         "--samples", "5", "--home-lines", "64", "--rotating-count", "64",
                                         "--timeout-ms", "30000", "--quiet"};
-
-// Starts cumap in `cwd`, sends SIGINT after `delay`, returns its exit status
-// (-1 if it did not exit normally); `after_signal`, where given, is how long
-// it took to exit after the signal.
-int run_and_interrupt(std::vector<std::string> args, const fs::path& cwd, std::chrono::milliseconds delay,
-                      std::chrono::milliseconds* after_signal = nullptr) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (chdir(cwd.c_str()) != 0) _exit(127);
-    std::vector<char*> argv{const_cast<char*>(CUMAP_BINARY)};
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(CUMAP_BINARY, argv.data());
-    _exit(127);
-  }
-  std::this_thread::sleep_for(delay);
-  kill(pid, SIGINT);
-  const auto signalled = std::chrono::steady_clock::now();
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (after_signal)
-    *after_signal =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - signalled);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 std::size_t rows(const fs::path& csv) {
   const std::string text = read_text(csv);

@@ -1,9 +1,6 @@
 // `cumap barrier` and `cumap contention` end to end on the cpu backend: the
 // files they write, bad input that exits 2 leaving nothing, and Ctrl-C
 // keeping the cases measured.
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -11,7 +8,6 @@
 #include <chrono>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -124,24 +120,6 @@ TEST(SyncUsage, ADirectoryOfOtherFilesIsRefused) {
   const RunResult r = run_cumap(sync_args("barrier", {"--out", "D"}), cwd.path());
   expect_one_usage_line(r, "not a cumap output set");
   EXPECT_EQ(snapshot(cwd.path()), before);
-}
-
-// Starts cumap in `cwd` and sends SIGINT after `delay`; its exit status.
-int run_and_interrupt(std::vector<std::string> args, const fs::path& cwd, std::chrono::milliseconds delay) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (chdir(cwd.c_str()) != 0) _exit(127);
-    std::vector<char*> argv{const_cast<char*>(CUMAP_BINARY)};
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(CUMAP_BINARY, argv.data());
-    _exit(127);
-  }
-  std::this_thread::sleep_for(delay);
-  kill(pid, SIGINT);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 TEST(SyncInterrupt, TheFirstSignalKeepsTheCasesMeasured) {

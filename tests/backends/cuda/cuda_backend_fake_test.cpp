@@ -9,6 +9,7 @@
 #include "backends/cuda/cuda_backend_on_runtime.hpp"
 #include "cumap/error.hpp"
 #include "fake_cuda_runtime.hpp"
+#include "fake_rig.hpp"
 #include "plan_fixtures.hpp"
 
 namespace cumap::cuda {
@@ -18,17 +19,6 @@ using testing::FakeCudaConfig;
 using testing::FakeCudaRuntime;
 using testing::plan_of;
 using testing::serial_plan;
-
-// The backend and a view of its fake runtime (owned by the backend).
-struct Rig {
-  std::unique_ptr<Backend> backend;
-  FakeCudaRuntime* rt;
-};
-Rig rig(FakeCudaConfig config = {}, CudaTestHooks hooks = {}) {
-  auto rt = std::make_unique<FakeCudaRuntime>(std::move(config));
-  FakeCudaRuntime* view = rt.get();
-  return {make_cuda_backend_on(std::move(rt), hooks), view};
-}
 
 // Counts whose round (one pair's 200 001 round trips at the backend's guess
 // of 700 ns) lasts longer than the 0.1 s a launch aims at: one round a launch.

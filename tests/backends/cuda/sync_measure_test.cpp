@@ -10,6 +10,7 @@
 #include "backends/cuda/sync_measure.hpp"
 #include "cumap/error.hpp"
 #include "fake_cuda_runtime.hpp"
+#include "fake_rig.hpp"
 
 namespace cumap::cuda {
 namespace {
@@ -18,16 +19,6 @@ using testing::FakeCudaConfig;
 using testing::FakeCudaRuntime;
 
 constexpr std::uint64_t kLine = protocol::kLineBytes;
-
-struct Rig {
-  std::unique_ptr<Backend> backend;
-  FakeCudaRuntime* rt;
-};
-Rig rig(FakeCudaConfig config = {}, CudaTestHooks hooks = {}) {
-  auto rt = std::make_unique<FakeCudaRuntime>(std::move(config));
-  FakeCudaRuntime* view = rt.get();
-  return {make_cuda_backend_on(std::move(rt), hooks), view};
-}
 
 SyncCase barrier(BarrierImpl impl, std::vector<int> sms, int tag = 0) {
   SyncCase c;
