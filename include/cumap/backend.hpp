@@ -105,6 +105,10 @@ struct Capabilities {
   // --iters when the user gives none. With many lines per class a pair's
   // round trips are better spent on more lines than on more per line.
   int default_iters = Options::kDefaultIters;
+  // The measuring runs on host cores (the cpu backend's spinning threads):
+  // host work must then wait for it rather than run beside it, where it
+  // would take those cores from the pairs.
+  bool measures_on_host_cores = false;
 };
 
 // Raw result for one planned pair.

@@ -112,6 +112,15 @@ struct PlacementResult {
   // measure_map, which knows the sides; none on the dsm path.
   std::vector<std::vector<StructureRow>> structure_by_class;
   RunStats stats;                   // summed over the plans that made the kept maps
+  // Where the placement's wall time went (meta.json "seconds"): measuring
+  // the maps (launches and the backend's work between them, maps measured
+  // again at a lower concurrency included), the serial checks and pilots,
+  // and summarizing what the measuring did not hide.
+  struct Seconds {
+    double measuring = 0.0;
+    double checks = 0.0;
+    double summaries = 0.0;
+  } seconds;
 
   std::vector<PairStats> timed_out() const;  // of every class
 };

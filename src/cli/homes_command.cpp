@@ -99,9 +99,9 @@ int run_homes(const HomesCommand& command) {
   clock.stamp(command.command_line);
   r.run = std::move(run);
 
-  PendingFiles files;
+  PendingFiles files(out);
   add_homes_outputs(r, files);
-  files.write_all_then_meta(out, [&] { return make_homes_meta(r); });
+  files.write_all_then_meta([&] { return make_homes_meta(r); });
   out.publish();
 
   if (interrupt.stop_requested()) {

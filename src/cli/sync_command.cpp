@@ -27,14 +27,15 @@ std::string summary_line(const SyncResult& r, const SyncOptions& o) {
   for (const SyncCaseResult& c : r.cases) most = std::max(most, c.label.k);
   for (const SyncCaseResult& c : r.cases) {
     timed_out += c.timed_out;
-    if (c.measured() && c.label.k == most && (!fastest || c.ns.median < fastest->ns.median)) fastest = &c;
+    if (c.measured() && c.label.k == most && (!fastest || c.headline_ns() < fastest->headline_ns())) fastest = &c;
   }
   std::string line = fmt::format("{} ({}): {} {} case(s)", d.name, d.backend, r.cases.size(),
                                  o.contention ? "contention" : "barrier");
   if (timed_out > 0) line += fmt::format(", {} timed out", timed_out);
   if (fastest)
     line += fmt::format("; fastest at k={}: {} ({}, {}) {:.1f} ns{}", most, fastest->what, fastest->label.set,
-                        fastest->label.counter_home, fastest->ns.median, o.contention ? " per operation" : "");
+                        fastest->label.counter_home, fastest->headline_ns(),
+                        o.contention ? " per operation" : " per barrier");
   return line + fmt::format("; written to {}", o.common.out_dir.string());
 }
 

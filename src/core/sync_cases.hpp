@@ -2,6 +2,7 @@
 // One case of `cumap barrier` or `cumap contention` as the outputs show it:
 // what ran (implementation or operation), among which units (set, k), with
 // the counter where (home), and what it cost, summarized once.
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -34,13 +35,25 @@ struct SyncCaseResult {
   // Contention: per operation (each participant's batches).
   Summary ns{};
   Summary cycles{};                 // NaN without a cycle clock
+  // Barrier: what one barrier costs in a loop of them, the median over
+  // kPerBarrierBlocks blocks of consecutive episodes of each block's mean.
+  // Episodes trade time with their neighbours (participant 0 leaving one
+  // late shortens the next), so their own median jumps between modes from
+  // run to run; a block's mean does not. NaN for contention.
+  double per_barrier_ns = kNaN;
+  double per_barrier_cycles = kNaN;
   int values = 0;                   // episodes (barrier) or batches (contention) that gave a value
   double ops_per_us = kNaN;         // contention: all participants together
   bool timed_out = false;
   bool unsupported = false;
   std::string why;                  // unsupported: the backend's reason
   bool measured() const { return !timed_out && !unsupported && values > 0; }
+  // The case's one number: a barrier's per_barrier_ns, an operation's median.
+  double headline_ns() const { return std::isnan(per_barrier_ns) ? ns.median : per_barrier_ns; }
+  double headline_cycles() const { return std::isnan(per_barrier_cycles) ? cycles.median : per_barrier_cycles; }
 };
+
+inline constexpr int kPerBarrierBlocks = 20;
 
 // The case's values in order statistics, with its label and participants.
 SyncCaseResult summarize_sync_case(const SyncCase& planned, const SyncCaseLabel& label, const SyncMeasurement& m);

@@ -164,9 +164,9 @@ std::string display_order_words(const MapResult& r) {
 
 void write_map_outputs(const MapResult& r, OutputSet& out) {
   const MapSettings& settings = r.settings;
-  // Every file only reads `r`: all are made at once on other threads, and
-  // written one at a time in this order, meta.json last.
-  PendingFiles files;
+  // Every file only reads `r`: all are made and written at once on other
+  // threads, meta.json last.
+  PendingFiles files(out);
   std::vector<PictureRecord> records;
   // Each placement's per-class pictures and its headline, for heatmap.png.
   std::vector<std::pair<std::vector<MatrixPicture>, MatrixPicture>> overview;
@@ -213,7 +213,7 @@ void write_map_outputs(const MapResult& r, OutputSet& out) {
                                                     return j;
                                                   }).share();
   add_unit_and_summary_files(r, meta, files);
-  files.write_all_then_meta(out, [meta] { return meta.get(); });
+  files.write_all_then_meta([meta] { return meta.get(); });
 }
 
 }  // namespace cumap

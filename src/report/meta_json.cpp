@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <ctime>
 #include <limits>
 #include <set>
@@ -77,32 +78,47 @@ nlohmann::json agreement_json(const Agreement& a) {
   return {{"n", a.n}, {"pearson_r", number_or_null(a.pearson_r)}, {"median_rel_diff", number_or_null(a.median_rel_diff)}};
 }
 
-// How many distinct (a, b) pairs `maps` hold: a headline has ~280 000
-// values of ~8 600 pairs, counted on a grid of the map's units (a std::set
-// of pairs made meta.json the slowest output file).
-std::size_t distinct_pairs(const std::vector<int>& spec_units, std::span<const LatencyMap> maps) {
-  std::vector<int> units = spec_units;
-  std::sort(units.begin(), units.end());
-  const auto index = [&](int u) {
-    return static_cast<std::size_t>(std::lower_bound(units.begin(), units.end(), u) - units.begin());
-  };
-  const std::size_t n = units.size() + 1;  // the last row and column: units outside the spec
-  std::vector<char> seen(n * n, 0);
-  std::size_t count = 0;
+// How many distinct (a, b) pairs `maps` hold, and how many of them have a
+// value on at least one line. A headline has ~280 000 values of ~8 600
+// pairs: they are counted on a grid of the map's units, each id found in a
+// table (a std::set of pairs, then a binary search per id, made meta.json
+// the slowest output file).
+struct PairCounts {
+  std::size_t all = 0;
+  std::size_t completed = 0;
+};
+PairCounts distinct_pairs(const std::vector<int>& spec_units, std::span<const LatencyMap> maps) {
+  int top = 0;
+  for (const LatencyMap& map : maps)
+    for (const PairStats& p : map.pairs) top = std::max({top, p.a, p.b});
+  for (int u : spec_units) top = std::max(top, u);
+  // Ids are below (GPUs + 1) x kDeviceUnitStride: a table of them is small.
+  std::vector<std::uint32_t> index(static_cast<std::size_t>(top) + 1, 0);  // 0: outside the spec
+  std::uint32_t n = 1;
+  for (int u : spec_units)
+    if (u >= 0 && index[static_cast<std::size_t>(u)] == 0) index[static_cast<std::size_t>(u)] = n++;
+  const auto at = [&](int u) { return u < 0 ? 0 : index[static_cast<std::size_t>(u)]; };
+  std::vector<char> seen(std::size_t{n} * n, 0);  // 1: measured, 2: with a value
+  PairCounts counts;
   for (const LatencyMap& map : maps)
     for (const PairStats& p : map.pairs) {
-      char& cell = seen[std::min(index(p.a), n - 1) * n + std::min(index(p.b), n - 1)];
-      count += cell == 0;
-      cell = 1;
+      char& cell = seen[std::size_t{at(p.a)} * n + at(p.b)];
+      counts.all += cell == 0;
+      if (cell < 2 && !p.timed_out && std::isfinite(p.oneway_median_ns())) {
+        ++counts.completed;
+        cell = 2;
+      } else if (cell == 0) {
+        cell = 1;
+      }
     }
-  return count;
+  return counts;
 }
 
 // A map's entry: `spec` says which, `maps` hold its pairs (one class, or
 // every class for the headline), `oneway` its matrix.
 nlohmann::json map_json(const MapSpec& spec, std::span<const LatencyMap> maps, const ValueMatrix& oneway) {
   std::vector<double> cycles;
-  std::set<std::pair<int, int>> timed_out, completed;
+  std::set<std::pair<int, int>> timed_out;  // few: a set is cheap
   nlohmann::json timed_out_json = nlohmann::json::array();
   std::size_t measurements = 0;
   for (const LatencyMap& map : maps) measurements += map.pairs.size();
@@ -112,16 +128,15 @@ nlohmann::json map_json(const MapSpec& spec, std::span<const LatencyMap> maps, c
       if (std::isfinite(p.cycles_median)) cycles.push_back(p.cycles_median);
       // A pair may time out on several lines; list it once.
       if (p.timed_out && timed_out.emplace(p.a, p.b).second) timed_out_json.push_back({p.a, p.b});
-      if (!p.timed_out && std::isfinite(p.oneway_median_ns())) completed.emplace(p.a, p.b);
     }
-  const std::size_t pair_count = distinct_pairs(spec.units, maps);
+  const PairCounts pairs = distinct_pairs(spec.units, maps);
   return {
       {"placement", to_string(spec.placement)},
       {"home_class", spec.home_class == MapSpec::kAllClasses ? nlohmann::json("all") : nlohmann::json(spec.home_class)},
-      {"pair_count", pair_count},
+      {"pair_count", pairs.all},
       // Pairs with a value on at least one of their lines (pair_count less
       // those that timed out on every line): 0 when no pair completed.
-      {"completed_pairs", completed.size()},
+      {"completed_pairs", pairs.completed},
       {"measurements", measurements},
       {"oneway_ns", summary_json(summarize(oneway.values))},  // NaN cells are ignored
       {"rtt_cycles_median", number_or_null(summarize(cycles).median)},
@@ -155,6 +170,11 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides, b
   // pair completed at all: completed_pairs 0).
   j["complete"] = p.complete && j["timed_out_pairs"].empty();
   j["pairs_per_round"] = p.pairs_per_round;
+  // Wall seconds by what they went to; kernel: the device's share of measuring.
+  j["seconds"] = {{"measuring", p.seconds.measuring},
+                  {"kernel", p.stats.device_seconds},
+                  {"checks", p.seconds.checks},
+                  {"summaries", p.seconds.summaries}};
   j["serial_checks"] = checks;
   if (homes) {
     j["line_sets_agreement"] = agreement_json(p.line_sets);

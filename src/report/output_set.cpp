@@ -124,7 +124,10 @@ void OutputSet::write(const fs::path& name, std::string_view content) {
   const fs::path file = staging_ / name;
   // Registered before it exists, so that a second interrupt while it is
   // written (or after) removes it with the staging directory.
-  staging_registrations_.push_back(std::make_unique<RegisteredTempFile>(file));
+  {
+    const std::lock_guard<std::mutex> lock(registrations_mutex_);
+    staging_registrations_.push_back(std::make_unique<RegisteredTempFile>(file));
+  }
   write_file_atomic(file, content);
 }
 

@@ -5,6 +5,7 @@
 // earlier set never survive beside a new one.
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <vector>
 
@@ -35,7 +36,8 @@ class OutputSet {
   OutputSet& operator=(const OutputSet&) = delete;
 
   const std::filesystem::path& path() const { return dir_; }
-  // Writes `name` into the set (atomically, into the staging directory).
+  // Writes `name` into the set (atomically, into the staging directory);
+  // safe to call from several threads at once.
   void write(const std::filesystem::path& name, std::string_view content);
   // Replaces the set at path() by the staged one in one step (renameat2's
   // exchange where the file system has it, else two renames), then removes
@@ -56,6 +58,7 @@ class OutputSet {
   std::vector<std::unique_ptr<RegisteredTempFile>> created_registrations_;  // parents made for the set
   std::unique_ptr<RegisteredTempFile> lock_registration_;
   std::vector<std::unique_ptr<RegisteredTempFile>> staging_registrations_;
+  std::mutex registrations_mutex_;  // write() runs on the threads of PendingFiles
   bool published_ = false;
 };
 

@@ -1,8 +1,9 @@
 #pragma once
-// Output files made on other threads and written here, one at a time, in the
-// order they were added. A GPU map's files (a pairs.csv of tens of MB,
-// meta.json, a dozen heatmaps) take longer to make than the map takes to
-// measure; they only read the result, so they are made side by side.
+// Output files made and written on other threads, side by side. A GPU map's
+// files (a pairs.csv of tens of MB, meta.json, a dozen heatmaps) take longer
+// to make than the map takes to measure, and each is synced to disk before
+// it is renamed into place; they only read the result, so each is made and
+// written on its own thread, into the set's staging directory.
 #include <functional>
 #include <future>
 #include <string>
@@ -17,25 +18,31 @@ namespace cumap {
 
 class PendingFiles {
  public:
-  // Starts making the file's content now (`make` must only read shared data).
+  explicit PendingFiles(OutputSet& out) : out_(out) {}
+
+  // Starts making the file's content now and writes it (whole or not at all)
+  // when made; `make` must only read shared data.
   void add(std::string name, std::function<std::string()> make) {
-    files_.emplace_back(std::move(name), std::async(std::launch::async, std::move(make)));
+    files_.push_back(std::async(std::launch::async, [this, name = std::move(name), make = std::move(make)] {
+      out_.write(name, make());
+    }));
   }
 
-  // Adds meta.json, made by `make_meta`, last: its presence says the other
-  // files are complete. Then waits for each file in turn and writes it (each
-  // whole or not at all); an exception from a maker comes out here.
-  void write_all_then_meta(OutputSet& out, std::function<nlohmann::json()> make_meta) {
-    add("meta.json", [make_meta = std::move(make_meta)] { return make_meta().dump(2) + "\n"; });
-    for (auto& [name, content] : files_) out.write(name, content.get());
+  // Waits for every file, then writes meta.json, made by `make_meta`, last:
+  // its presence says the other files are complete. An exception from a
+  // maker or a write comes out here, and meta.json is not written.
+  void write_all_then_meta(const std::function<nlohmann::json()>& make_meta) {
+    for (std::future<void>& file : files_) file.get();
     files_.clear();
+    out_.write("meta.json", make_meta().dump(2) + "\n");
   }
 
   // Files still pending when an exception leaves are waited for (futures of
-  // std::async join), but not written.
+  // std::async join); the set's staging directory, unpublished, goes with them.
 
  private:
-  std::vector<std::pair<std::string, std::future<std::string>>> files_;
+  OutputSet& out_;
+  std::vector<std::future<void>> files_;
 };
 
 }  // namespace cumap

@@ -1,4 +1,5 @@
-// barrier.png and contention.png: median latency against k, a panel per
+// barrier.png and contention.png: latency against k (a barrier's ns per
+// barrier, an operation's median), a panel per
 // participant set, a line per implementation (operation) and counter home.
 #include <algorithm>
 #include <map>
@@ -51,7 +52,7 @@ std::vector<PlotPanel> sync_plot_panels(const SyncResult& r) {
     }
     PlotSeries& s = p.series[series_of[{set, label}]];
     s.x.push_back(c.label.k);
-    s.y.push_back(c.measured() ? c.ns.median : kNaN);
+    s.y.push_back(c.measured() ? c.headline_ns() : kNaN);
     s.y_low.push_back(c.measured() ? c.ns.p05 : kNaN);
     s.y_high.push_back(c.measured() ? c.ns.p95 : kNaN);
   }
@@ -64,9 +65,11 @@ LinePlotStyle sync_plot_style(const SyncResult& r) {
   style.title = r.settings.contention
                     ? fmt::format("{} - contention: ns per dependent atomic on one line (median, whiskers p05-p95)",
                                   d.name)
-                    : fmt::format("{} - barrier: ns per episode (median, whiskers p05-p95)", d.name);
+                    : fmt::format("{} - barrier: ns per barrier, back to back (median of {} block means; whiskers: "
+                                  "p05-p95 of single episodes)",
+                                  d.name, kPerBarrierBlocks);
   style.x_title = fmt::format("participants k ({}s)", d.unit_name);
-  style.y_title = r.settings.contention ? "ns per operation" : "ns per barrier episode";
+  style.y_title = r.settings.contention ? "ns per operation" : "ns per barrier";
   int low = 0, high = 0;
   for (const SyncCaseResult& c : r.cases) {
     low = low == 0 ? c.label.k : std::min(low, c.label.k);

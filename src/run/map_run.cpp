@@ -241,6 +241,7 @@ MapResult measure_map(Backend& backend, const std::vector<int>& units, const Map
   request.iters = settings.iters;
   request.pairs_per_round = starting_pairs_per_round(options, r.capabilities);
   request.exclusive_key = r.capabilities.exclusive_key;
+  request.measures_on_host_cores = r.capabilities.measures_on_host_cores;
   request.options = &options;
   for (Placement p : settings.placements) {
     if (stop && stop()) break;

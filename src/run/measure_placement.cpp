@@ -2,7 +2,9 @@
 // concurrent schedule, and the choice of concurrency under --schedule (a
 // pilot of the map's own rounds, checked against serial, before the map).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <future>
 #include <map>
 #include <optional>
 #include <set>
@@ -17,6 +19,15 @@
 
 namespace cumap {
 namespace {
+
+// Seconds since it was made, for PlacementResult::seconds.
+class Stopwatch {
+ public:
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
 
 MeasurementPlan base_plan(const PlacementRequest& request, const StopFn& stop) {
   const Options& o = *request.options;
@@ -139,11 +150,13 @@ struct Pilot {
   PlacementPlans plans;
   SerialSample sample;
   bool stopped = false;  // the stop request came: no check (a resumed run measures the map)
+  double seconds = 0.0;
 };
 
 // Only the map's rounds that hold the sample, as planned, between two serial
 // runs of the sample.
 Pilot run_pilot(Backend& backend, const PlacementRequest& request, const StopFn& stop) {
+  const Stopwatch watch;
   Pilot pilot;
   pilot.plans = make_plans(request, stop);
   pilot.sample = measure_sample(backend, pilot.plans, *request.options);
@@ -152,6 +165,7 @@ Pilot run_pilot(Backend& backend, const PlacementRequest& request, const StopFn&
   const Measurements measured = backend.measure(pilot_plan, {});
   std::optional<std::map<PairKey, double>> after = measure_serially(backend, pilot.sample.plan);
   pilot.stopped = measured.stopped || !after || (stop && stop());
+  pilot.seconds = watch.seconds();
   if (pilot.stopped) return pilot;
   pilot.check =
       judge_serial_check(pilot.sample, *after, measured, request.pairs_per_round, request.options->check_max_rel_diff);
@@ -173,7 +187,9 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
   // passes and again after them; the passes keep only the sample's values.
   std::set<PairKey> sample_keys;
   if (request.pairs_per_round > 1 && !plans.all_rounds.empty()) {
+    const Stopwatch watch;
     if (!sample) sample = measure_sample(backend, plans, *request.options);
+    result.seconds.checks += watch.seconds();
     for (const Round& round : sample->plan.rounds) sample_keys.insert(key_of(round.pairs.front()));
   }
 
@@ -181,8 +197,25 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
   std::optional<LineCorrection> correction;
   if (request.options->line_correction && request.options->via != Path::Dsm) correction.emplace(*request.homes);
 
+  // Each class's map is summarized while the next class is measured (on
+  // the host, while a GPU measures), then collected in class order.
+  const bool beside = !request.measures_on_host_cores;
+  std::vector<std::future<LatencyMap>> class_maps;
+  const auto summarize_class = [&request, &correction](std::vector<PairMeasurement> class_pairs, int c) {
+    MapSpec spec{request.placement, c, request.units, request.options->ordered, request.iters};
+    LatencyMap map = summarize_measurements(
+        class_pairs, spec, [](int tag) { return PairTag::decode(tag).home_class; },
+        [](int tag) { return PairTag::decode(tag).pass; });
+    for (const PairStats& p : request.already_measured)
+      if (p.home_class == c) map.pairs.push_back(p);
+    if (correction) apply_line_correction(map, *correction);
+    return map;
+  };
+
   Measurements sampled;
   std::size_t done = 0;
+  const Stopwatch measuring;
+  double summarizing = 0.0;  // inline (not beside the measuring)
   for (int c = 0; c < plans.class_count && result.complete; ++c) {
     std::vector<PairMeasurement> class_pairs;
     std::size_t planned = 0;
@@ -212,22 +245,30 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
         break;
       }
     }
-    MapSpec spec{request.placement, c, request.units, request.options->ordered, request.iters};
-    LatencyMap map = summarize_measurements(
-        class_pairs, spec, [](int tag) { return PairTag::decode(tag).home_class; },
-        [](int tag) { return PairTag::decode(tag).pass; });
-    for (const PairStats& p : request.already_measured)
-      if (p.home_class == c) map.pairs.push_back(p);
-    if (correction) apply_line_correction(map, *correction);
-    result.per_class.push_back(std::move(map));
+    if (beside) {
+      class_maps.push_back(std::async(std::launch::async, summarize_class, std::move(class_pairs), c));
+    } else {
+      const Stopwatch watch;
+      std::promise<LatencyMap> map;
+      map.set_value(summarize_class(std::move(class_pairs), c));
+      class_maps.push_back(map.get_future());
+      summarizing += watch.seconds();
+    }
   }
+  result.seconds.measuring += measuring.seconds() - summarizing;
+  const Stopwatch waiting;
+  for (std::future<LatencyMap>& map : class_maps) result.per_class.push_back(map.get());
   summarize_placement(result, {request.placement, MapSpec::kAllClasses, request.units, request.options->ordered,
                                request.iters});
+  result.seconds.summaries += summarizing + waiting.seconds();
 
-  if (sample && result.complete && !sampled.pairs.empty())
+  if (sample && result.complete && !sampled.pairs.empty()) {
+    const Stopwatch watch;
     if (const auto after = measure_serially(backend, sample->plan))
       result.checks.push_back(judge_serial_check(*sample, *after, sampled, request.pairs_per_round,
                                                  request.options->check_max_rel_diff));
+    result.seconds.checks += watch.seconds();
+  }
   return result;
 }
 
@@ -243,6 +284,7 @@ PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest r
   const ScheduleKind kind = request.options->schedule;
   if (kind == ScheduleKind::Serial) request.pairs_per_round = 1;
   std::vector<SelfCheck> tried;
+  PlacementResult::Seconds spent;  // by pilots and by maps measured again
   // Auto: pilots choose the concurrency, halving it until one passes; the
   // whole map is then measured once, on the passing pilot's plans and sample
   // (and checks itself again).
@@ -250,6 +292,7 @@ PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest r
   if (kind == ScheduleKind::Auto)
     for (; request.pairs_per_round > 1 && !(stop && stop()); request.pairs_per_round /= 2) {
       Pilot pilot = run_pilot(backend, request, stop);
+      spent.checks += pilot.seconds;
       if (pilot.stopped) break;
       tried.push_back(pilot.check);
       if (pilot.check.passed) {
@@ -264,6 +307,10 @@ PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest r
     passing.reset();
     tried.insert(tried.end(), result.checks.begin(), result.checks.end());
     result.checks = tried;
+    spent.measuring += result.seconds.measuring;
+    spent.checks += result.seconds.checks;
+    spent.summaries += result.seconds.summaries;
+    result.seconds = spent;
     if (!result.complete) return result;
     const bool passed = result.checks.empty() || result.checks.back().passed;
     // A map whose own check fails after a passing pilot (the chip changed

@@ -32,6 +32,9 @@ struct PlacementRequest {
   // --resume: pairs an earlier run of this placement measured (pairs.csv);
   // only the others are measured, and these join the maps as they are.
   std::vector<PairStats> already_measured;
+  // Capabilities::measures_on_host_cores: summarize each class only once the
+  // measuring is done, never beside it.
+  bool measures_on_host_cores = false;
 };
 
 // Measures every pair of `units` on `lines_per_class` lines of every home

@@ -42,22 +42,24 @@ TEST(SyncCsv, BarrierRowsInLongFormWithEveryColumnNamed) {
   ASSERT_EQ(lines.size(), 1 + r.cases.size());
   const std::vector<std::string> header = cells(lines[0]);
   EXPECT_EQ(header, (std::vector<std::string>{"implementation", "k", "set", "counter_home", "counter_class",
-                                              "counter_offset", "median_ns", "p05_ns", "p95_ns", "median_cycles",
-                                              "p05_cycles", "p95_cycles", "episodes", "timeouts", "groups",
-                                              "participants", "note"}));
+                                              "counter_offset", "per_barrier_ns", "per_barrier_cycles", "median_ns",
+                                              "p05_ns", "p95_ns", "median_cycles", "p05_cycles", "p95_cycles",
+                                              "episodes", "timeouts", "groups", "participants", "note"}));
   for (std::size_t i = 1; i < lines.size(); ++i) EXPECT_EQ(cells(lines[i]).size(), header.size()) << lines[i];
   const std::vector<std::string> first = cells(lines[1]);
   EXPECT_EQ(first[0], "counter");
   EXPECT_EQ(first[1], "2");
   EXPECT_EQ(first[2], "one-side");
   EXPECT_EQ(first[3], "near");
-  EXPECT_EQ(first[6], "540.000");
-  EXPECT_EQ(first[15], "0 1");
+  EXPECT_EQ(first[6], "567.000") << "per barrier";
+  EXPECT_EQ(first[8], "540.000") << "the episodes' median";
+  EXPECT_EQ(first[17], "0 1");
   // The case that timed out: no values, timeouts 1, a note.
   const std::vector<std::string> late = cells(lines[2]);
   EXPECT_EQ(late[6], "");
-  EXPECT_EQ(late[13], "1");
-  EXPECT_EQ(late[16], "timed out");
+  EXPECT_EQ(late[8], "");
+  EXPECT_EQ(late[15], "1");
+  EXPECT_EQ(late[18], "timed out");
   EXPECT_NE(sync_csv(r).find("not supported here: grid.sync() needs every SM"), std::string::npos);
   EXPECT_NE(sync_csv(r).find(",2 by side,"), std::string::npos) << "two-level's groups";
 }
@@ -106,11 +108,13 @@ TEST(SyncSummary, TablesTheLargestKOfEachSetAndJudgesTwoLevel) {
   EXPECT_NE(md.find("| alternating | 8 | flag | near |"), std::string::npos) << md;
   EXPECT_NE(md.find("| one-side | 4 | counter | near |"), std::string::npos) << md;
   EXPECT_EQ(md.find("| alternating | 2 |"), std::string::npos) << "only the largest k";
-  EXPECT_NE(md.find("| one-side | 4 | platform | own | - | - | - | - | not supported here |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| median cycles |"), std::string::npos) << "the fixture's backend counts cycles";
+  EXPECT_NE(md.find("| one-side | 4 | platform | own | - | - | - | - | - | not supported here |"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| ns per barrier | median ns |"), std::string::npos) << "per barrier first";
+  EXPECT_NE(md.find("| cycles per barrier |"), std::string::npos) << "the fixture's backend counts cycles";
   EXPECT_NE(md.find("two-level"), std::string::npos);
-  EXPECT_NE(md.find("alternating k=8 (near leaders' counter, 2 groups by side): two-level 3180.0 ns against flag "
-                    "2220.0 ns: loses by 43 %"),
+  EXPECT_NE(md.find("alternating k=8 (near leaders' counter, 2 groups by side): two-level 3339.0 ns against flag "
+                    "2331.0 ns: loses by 43 %"),
             std::string::npos)
       << md;
   EXPECT_EQ(md.find("one-side k=2 ("), std::string::npos) << "verdicts at the largest k only";

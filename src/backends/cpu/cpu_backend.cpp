@@ -95,6 +95,7 @@ class CpuBackend final : public Backend {
     c.max_pairs_per_round = std::max<int>(1, static_cast<int>(cores.size()) / 2);
     c.exclusive_key = core_of_;
     c.default_lines_per_class = 1;
+    c.measures_on_host_cores = true;
     return c;
   }
 
