@@ -30,6 +30,7 @@ suites=(
   "reference  the default map, cumap topology and the dsm map into OUT/plots (as plots/h100/), serial floor"
   "homes      cumap homes; --home-chain 8 against 32 on two 100-round-trip maps"
   "defaults   choosing the default counts: a 64 x 1000 reference, a grid of lines x round trips at two offsets each, --iters 10 against 200, home discovery together against --home-serial"
+  "target     issue #29's test: the default command (only --out) three times and at a second flag offset, against a 64 x 1000 reference; the disk's fsync rate; bench_engine with the default counts"
   "cost       the default map at 16, 32, 64 and every SM, and at 16 and 64 lines per class: wall and kernel seconds; the default map three times"
   "sync       cumap barrier and cumap contention twice each into OUT/plots/barrier and OUT/plots/contention, repeats compared"
   "offsets    the defaults (plus CUMAP_ARGS) at flag offsets 0 and 1052672, every matrix file compared by name, sides, classes"
@@ -89,9 +90,9 @@ timed() {
 phases() {
   python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('phases', ' '.join(f\"{p['phase']} {p['seconds']:.2f}\" for p in m['phase_seconds']), 'wall_seconds (before outputs)', round(m['wall_seconds'],2))" "$1/meta.json" 2>&1 | tee -a "$LOG"
 }
-# Each placement's kernel time (device_seconds), from meta.json.
+# Each placement's kernel time (device_seconds), and where its wall time went, from meta.json.
 kernel_seconds() {
-  python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('kernel seconds', [round(p['stats']['device_seconds'],3) for p in m['maps']])" "$1/meta.json" 2>&1 | tee -a "$LOG"
+  python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('kernel seconds', [round(p['stats']['device_seconds'],3) for p in m['maps']]); print('placement seconds', [{k: round(v, 3) for k, v in p.get('seconds', {}).items()} for p in m['maps']])" "$1/meta.json" 2>&1 | tee -a "$LOG"
 }
 # A map with its wall time, phases and kernel time.
 map() {
@@ -222,6 +223,19 @@ suite_cost() {
   for i in 1 2 3; do map "$OUT/default$i" "${G[@]}"; done
   step python3 "$here/analyze_runs.py" "$OUT/default1" "$OUT/default2"
   rm -f "$OUT"/cost-*/pairs.csv
+}
+
+suite_target() {
+  local i
+  step dd if=/dev/zero of="$OUT/fsync-test" bs=1M count=64 conv=fsync
+  rm -f "$OUT/fsync-test"
+  for i in 1 2 3; do map "$OUT/default$i" "${G[@]}"; done
+  map "$OUT/default-offset" "${G[@]}" --flag-offset 1052672
+  map "$OUT/reference" "${G[@]}" --quiet --rotating-count 64 --iters 200 --samples 5 --warmup 20
+  step python3 "$here/analyze_defaults.py" "$OUT/reference" "the default command:$OUT/default1:$OUT/default-offset"
+  step python3 "$here/analyze_runs.py" "$OUT/default1" "$OUT/default2"
+  step "$BIN/bench_engine" "$OUT/engine" 132 1 24
+  rm -rf "$OUT"/default*/pairs.csv "$OUT"/reference/pairs.csv "$OUT/engine"
 }
 
 suite_sync() {

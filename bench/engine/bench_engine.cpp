@@ -7,7 +7,7 @@
 // (UNITS per chip), whose pairs across chips are measured on both sides. One
 // chip of 132 units has an H100's GPCs (h100_like_topology).
 //
-//   bench_engine [OUT_DIR] [UNITS] [DEVICES] [LINES_PER_CLASS (16)]
+//   bench_engine [OUT_DIR] [UNITS] [DEVICES] [LINES_PER_CLASS (24, the cuda default)]
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -25,11 +25,10 @@ int main(int argc, char** argv) {
   using namespace cumap;
   Options o;
   o.out_dir = argc > 1 ? argv[1] : "bench-engine-out";
-  o.iters = 20;  // 100 round trips per line: the target configuration
-  o.samples = 5;
+  o.iters = 20;  // the cuda backend's default; samples and warm-up are Options' defaults
   o.schedule = ScheduleKind::Concurrent;
   o.quiet = true;
-  o.lines_per_class = argc > 4 ? std::stoi(argv[4]) : 16;
+  o.lines_per_class = argc > 4 ? std::stoi(argv[4]) : 24;
   test::FakeChip spec;
   spec.units = argc > 2 ? std::stoi(argv[2]) : 132;
   spec.devices = argc > 3 ? std::stoi(argv[3]) : 1;
