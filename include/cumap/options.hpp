@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cumap/protocol.hpp"
+
 namespace cumap {
 
 // Where the two signalling flags live. Both placements run the same protocol
@@ -56,14 +58,9 @@ struct Options {
   // Round trips per sample; unset: the backend's default (Capabilities::default_iters,
   // kDefaultIters on the dsm path).
   std::optional<int> iters;
-  static constexpr int kDefaultIters = 100;
-  // Samples per pair and line: lines, not samples, make a map precise
-  // (H200: 24 lines x 3 samples of 20 beat 16 x 5 of 20 for less kernel time).
-  int samples = 3;
-  // Round trips after the cold one before timing starts: each line a pair
-  // uses starts afresh, so this is paid once per line (the 8 the default
-  // counts were chosen with on an H200, bench/RESULTS.md).
-  int warmup = 8;
+  static constexpr int kDefaultIters = protocol::Counts{}.iters;
+  int samples = protocol::Counts{}.samples;  // per pair and line
+  int warmup = protocol::Counts{}.warmup;    // untimed round trips per line, after the cold one
   double timeout_ms = 1000.0;  // budget of every wait loop
   bool ordered = false;        // measure a->b and b->a separately
   std::filesystem::path out_dir = "out";

@@ -41,11 +41,17 @@ inline constexpr std::uint32_t kSameLineGapBytes = kFlagBytes;
 
 // How many round trips a pair runs and how the samples split. `iters` are
 // the timed round trips of a sample; each of its timed segments adds two
-// untimed round trips (its hand-over and its last).
+// untimed round trips (its hand-over and its last). The defaults are the
+// command line's (cumap::Options reads them from here); a backend may choose
+// its own iters (Capabilities::default_iters).
 struct Counts {
   int iters = 100;   // round trips per sample
-  int samples = 5;
-  int warmup = 20;
+  // Lines, not samples, make a map precise (H200: 24 lines x 3 samples of
+  // 20 beat 16 x 5 of 20 for less kernel time, bench/RESULTS.md).
+  int samples = 3;
+  // Round trips after the cold one before timing starts: each line a pair
+  // uses starts afresh, so this is paid once per line.
+  int warmup = 8;
   bool ordered = false;  // a pings every round trip; else each sample splits
 };
 

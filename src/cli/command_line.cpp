@@ -421,6 +421,9 @@ CLI::App* add_sync_subcommand(CLI::App& app, SyncCommand& command, Choices& c, S
                  : "what a barrier of k units costs, by implementation, participant set and counter home, k swept");
   f.device = add_device_options(*sub, o.common, c);
   f.home = add_home_options(*sub, o.common, c);
+  // Parsed, to be refused with a reason (finish_sync), but not offered.
+  f.home.devices->group("");
+  f.home.units->description("units that may take part, e.g. 0-7,16,32-47 (default: all)");
   const auto list = [&](const char* name, std::vector<std::string>& target, std::vector<std::string> allowed,
                         const std::string& help) {
     sub->add_option(name, target, help)->delimiter(',')->check(CLI::IsMember(std::move(allowed)));

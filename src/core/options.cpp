@@ -141,7 +141,12 @@ class RecordedOptions {
   explicit RecordedOptions(const nlohmann::json& j) : j_(j) {}
 
   const nlohmann::json& at(const char* key) const {
-    if (!j_.contains(key)) throw UsageError(fmt::format("the option \"{}\" is not recorded", key));
+    // A key this cumap writes and the file lacks: an earlier cumap wrote
+    // it, whose measurements this one would not extend alike.
+    if (!j_.contains(key))
+      throw UsageError(fmt::format("the option \"{}\" is not recorded: an earlier version of cumap made this run, "
+                                   "and this one cannot complete it (measure it again)",
+                                   key));
     return j_.at(key);
   }
   [[noreturn]] void refuse(const char* key, std::string_view what) const {

@@ -222,5 +222,21 @@ TEST(Resume, RowsThatDoNotFitAreRefusedBeforeMeasuring) {
   }
 }
 
+// A run of an earlier cumap, whose meta.json lacks an option this one
+// records, is refused with what to do, and left as it was.
+TEST(Resume, ARunOfAnEarlierCumapIsRefusedWithWhatToDo) {
+  TempDir cwd;
+  const fs::path d = small_complete_run(cwd.path());
+  mark_timed_out(d / "pairs.csv");
+  auto meta = nlohmann::json::parse(read_text(d / "meta.json"));
+  meta.at("options").erase("home_serial");
+  write_text(d / "meta.json", meta.dump(2));
+  const auto before = contents(d);
+  const RunResult r = run_cumap({"--resume", "D"}, cwd.path());
+  expect_one_usage_line(r, "an earlier version of cumap made this run");
+  EXPECT_NE(r.err.find("measure it again"), std::string::npos) << r.err;
+  EXPECT_EQ(contents(d), before);
+}
+
 }  // namespace
 }  // namespace cumap::test

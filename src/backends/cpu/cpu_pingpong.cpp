@@ -68,8 +68,8 @@ struct SideResult {
 bool wait_for(PairState& st, const Signal& signal, std::atomic<u32>& flag, u32 k) {
   // The budget starts at the first check, not on entry: a clock read on
   // entry would sit in every round trip, and at the start of every timed
-  // segment it would follow the pinger's own read, together longer than a
-  // fast pair's round trip (a 33 ns pair read 24 % high at --iters 10).
+  // segment it would follow the pinger's own read, the two together longer
+  // than a fast pair's round trip.
   Clock::time_point deadline{};
   for (unsigned spins = 1;; ++spins) {
     if (signal.arrived(flag, k)) return true;
