@@ -371,7 +371,7 @@ RunSummary run_summary(const Json& meta, const std::string& source) {
   return s;
 }
 
-RunSummary read_run_summary(const std::filesystem::path& path) {
+OutputMeta read_output_meta(const std::filesystem::path& path) {
   namespace fs = std::filesystem;
   const std::string shown = printable_excerpt(path.string(), 160);
   std::error_code ec;
@@ -379,20 +379,22 @@ RunSummary read_run_summary(const std::filesystem::path& path) {
   if (!fs::exists(status)) throw UsageError(fmt::format("summary: {} does not exist", shown));
   const fs::path file = fs::is_directory(status) ? path / "meta.json" : path;
   if (fs::is_directory(status) && !fs::is_regular_file(file, ec))
-    throw UsageError(fmt::format("summary: {} has no meta.json (is it the output directory of a cumap map run?)",
-                                 shown));
+    throw UsageError(fmt::format("summary: {} has no meta.json (is it the output directory of a cumap run?)", shown));
   std::ifstream in(file, std::ios::binary);
   if (!in) throw UsageError(fmt::format("summary: {} cannot be read", printable_excerpt(file.string(), 160)));
   std::ostringstream content;
   content << in.rdbuf();
-  Json meta;
   try {
-    meta = Json::parse(content.str());
+    return {file, Json::parse(content.str())};
   } catch (const nlohmann::json::exception&) {
-    throw UsageError(fmt::format("summary: {} is not JSON (is it the output directory of a cumap map run?)",
+    throw UsageError(fmt::format("summary: {} is not JSON (is it the output directory of a cumap run?)",
                                  printable_excerpt(file.string(), 160)));
   }
-  return run_summary(meta, file.string());
+}
+
+RunSummary read_run_summary(const std::filesystem::path& path) {
+  const OutputMeta read = read_output_meta(path);
+  return run_summary(read.meta, read.file.string());
 }
 
 std::string summary_markdown(const RunSummary& s) {

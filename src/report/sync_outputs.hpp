@@ -2,7 +2,8 @@
 // The files of `cumap barrier` and `cumap contention`, from their result:
 //   barrier.csv or contention.csv   every case, long form (sync_csv)
 //   barrier.png or contention.png   latency against k, a panel per participant set (sync_plot)
-//   summary.md                      the run in a page: the table at k = every unit of each set
+//   summary.md                      the run in a page: the table at k = every unit of each set,
+//                                   made from meta.json and the CSV (sync_summary)
 //   homes.csv, homes.json           the home discovery the counter lines were chosen by
 //   meta.json                       the device, command line, options, clock, homes, complete true/false
 #include <string>
@@ -27,6 +28,8 @@ std::vector<PlotPanel> sync_plot_panels(const SyncResult& result);
 LinePlotStyle sync_plot_style(const SyncResult& result);
 
 nlohmann::json make_sync_meta(const SyncResult& result);
+// summary.md of the result: its meta.json and CSV through sync_summary.hpp,
+// as the run writes it.
 std::string sync_summary_md(const SyncResult& result);
 
 }  // namespace cumap
