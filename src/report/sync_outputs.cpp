@@ -7,6 +7,7 @@
 
 #include "report/meta_json.hpp"
 #include "report/pending_files.hpp"
+#include "report/sync_report_html.hpp"
 #include "report/sync_summary.hpp"
 
 namespace cumap {
@@ -51,9 +52,10 @@ std::string sync_summary_md(const SyncResult& r) {
 void write_sync_outputs(const SyncResult& r, OutputSet& out) {
   const nlohmann::json meta = make_sync_meta(r);
   const std::string csv = sync_csv(r);
-  // summary.md reads what meta.json and the CSV say, as `cumap summary DIR`
-  // does: the two never disagree.
+  // summary.md and report.html read what meta.json and the CSV say, as
+  // `cumap summary DIR` does: the three never disagree.
   const SyncSummary summary = sync_summary(meta, csv, sync_csv_name(r));
+  // The plot is drawn once, for its file and the page.
   std::shared_future<std::string> png;
   if (!r.cases.empty())
     png = std::async(std::launch::async, [&r] {
@@ -63,6 +65,7 @@ void write_sync_outputs(const SyncResult& r, OutputSet& out) {
   files.add(sync_csv_name(r), [&csv] { return csv; });
   if (png.valid()) files.add(summary.plot_name(), [png] { return png.get(); });
   files.add("summary.md", [&summary] { return sync_summary_markdown(summary); });
+  files.add("report.html", [&summary, png] { return sync_report_html(summary, png.valid() ? png.get() : ""); });
   files.add("homes.csv", [&r] { return homes_csv(r.discovery.homes); });
   files.add("homes.json", [&r] { return homes_json(r.discovery.homes).dump(2) + "\n"; });
   files.write_all_then_meta([&meta] { return meta; });

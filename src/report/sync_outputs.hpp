@@ -4,6 +4,7 @@
 //   barrier.png or contention.png   latency against k, a panel per participant set (sync_plot)
 //   summary.md                      the run in a page: the table at k = every unit of each set,
 //                                   made from meta.json and the CSV (sync_summary)
+//   report.html                     the same with the plot in one self-contained page (sync_report_html)
 //   homes.csv, homes.json           the home discovery the counter lines were chosen by
 //   meta.json                       the device, command line, options, clock, homes, complete true/false
 #include <string>
