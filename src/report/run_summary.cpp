@@ -18,33 +18,21 @@
 #include "core/units.hpp"
 #include "cumap/error.hpp"
 #include "report/map_summary.hpp"
+#include "report/meta_fields.hpp"
 
 namespace cumap {
 namespace {
 
 using Json = nlohmann::json;
-
-const Json& member(const Json& j, const char* key) {
-  static const Json none;
-  return j.is_object() && j.contains(key) ? j[key] : none;
-}
-
-std::string text(const Json& j, const char* key) {
-  const Json& v = member(j, key);
-  return v.is_string() ? v.get<std::string>() : std::string();
-}
+using meta_fields::member;
+using meta_fields::text;
+using meta_fields::whole;
 
 std::optional<double> number(const Json& j, const char* key) {
   const Json& v = member(j, key);
   if (!v.is_number()) return std::nullopt;
   const double x = v.get<double>();
   return std::isfinite(x) ? std::optional<double>(x) : std::nullopt;
-}
-
-template <typename T>
-T whole(const Json& j, const char* key, T otherwise) {
-  const Json& v = member(j, key);
-  return v.is_number() ? v.get<T>() : otherwise;
 }
 
 // Where a pair sits relative to the flag's home, in words, with the side

@@ -23,6 +23,9 @@ void write_sync_outputs(const SyncResult& result, OutputSet& out);
 // The CSV's name and content: one row per case in plan order.
 std::string sync_csv_name(const SyncResult& result);  // "barrier.csv" or "contention.csv"
 std::string sync_csv(const SyncResult& result);
+// A cell of free text as the CSV has it: quoted, quotes doubled, where it
+// holds a comma or quote; a line break becomes a space.
+std::string sync_csv_cell(const std::string& text);
 
 // The plot's panels (one per participant set, in the order measured) and style.
 std::vector<PlotPanel> sync_plot_panels(const SyncResult& result);

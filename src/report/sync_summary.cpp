@@ -15,27 +15,16 @@
 #include "core/printable.hpp"
 #include "cumap/error.hpp"
 #include "report/csv_records.hpp"
+#include "report/meta_fields.hpp"
+#include "report/sync_outputs.hpp"
 
 namespace cumap {
 namespace {
 
 using Json = nlohmann::json;
-
-const Json& member(const Json& j, const char* key) {
-  static const Json none;
-  return j.is_object() && j.contains(key) ? j[key] : none;
-}
-
-std::string text(const Json& j, const char* key) {
-  const Json& v = member(j, key);
-  return v.is_string() ? v.get<std::string>() : std::string();
-}
-
-template <typename T>
-T whole(const Json& j, const char* key, T otherwise) {
-  const Json& v = member(j, key);
-  return v.is_number() ? v.get<T>() : otherwise;
-}
+using meta_fields::member;
+using meta_fields::text;
+using meta_fields::whole;
 
 bool flag(const Json& j, const char* key, bool otherwise) {
   const Json& v = member(j, key);
@@ -45,15 +34,6 @@ bool flag(const Json& j, const char* key, bool otherwise) {
 std::string ns_cell(double v) { return std::isfinite(v) ? fmt::format("{:.1f}", v) : "-"; }
 
 Json number_json(double v) { return std::isfinite(v) ? Json(v) : Json(); }
-
-// A field written back into CSV: quoted, quotes doubled, where it holds a
-// comma, quote or line break (as sync_csv writes the note).
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string quoted = "\"";
-  for (char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
 
 // Reads one row of the CSV by column name, each cell checked as it is read.
 class CsvRow {
@@ -366,7 +346,7 @@ std::string sync_summary_csv(const SyncSummary& s) {
     std::string out;
     for (const std::string& field : fields) {
       if (!out.empty()) out += ',';
-      out += csv_field(field);
+      out += sync_csv_cell(field);
     }
     return out + "\n";
   };

@@ -8,7 +8,9 @@
 // run's meta.json and its CSV (barrier.csv or contention.csv) only. A run
 // builds it from the JSON and CSV it writes, for summary.md and report.html;
 // `cumap summary DIR` builds it from DIR's files. All three are this code
-// path, so they never disagree.
+// path, so they never disagree. Their numbers are the CSV's (three
+// decimals) rounded to one: a value whose third decimal is 5 may show 0.1
+// away from the measured double rounded directly.
 #include <cstddef>
 #include <optional>
 #include <string>
