@@ -613,12 +613,15 @@ Command parse_command_line(int argc, char** argv) {
   coh_app->add_option("--json", coherence.json_out, "also write the table as JSON to this file");
 
   SummaryCommand summary;
-  CLI::App* summary_app =
-      app.add_subcommand("summary", "a map's results in a page, from its output directory's meta.json");
-  summary_app->add_option("dir", summary.dir, "output directory of a map run (or its meta.json)")->required();
+  CLI::App* summary_app = app.add_subcommand(
+      "summary", "a run's results in a page, from its output directory's meta.json (and barrier.csv or "
+                 "contention.csv)");
+  summary_app->add_option("dir", summary.dir, "output directory of a map, barrier or contention run (or its meta.json)")
+      ->required();
   add_choice(*summary_app, "--format", summary.format, kSummaryFormats,
-             "md (GitHub markdown, as summary.md), csv (the structure table, one row per placement, class and "
-             "relation) or json");
+             "md (GitHub markdown, as summary.md), csv (a map: the structure table, one row per placement, class and "
+             "relation; barrier, contention: the CSV's rows at k = every unit of each set, with all its columns) or "
+             "json");
 
   SyncCommand barrier, contention;
   contention.options.contention = true;

@@ -29,7 +29,8 @@ int run_list_devices(const ListDevicesCommand& command);
 int run_check_coherence(const CoherenceCommand& command);
 
 // `cumap summary DIR [--format md|csv|json]`: DIR/meta.json summarized on
-// stdout, as a map run writes summary.md. Bad DIR: UsageError (exit 2).
+// stdout, as the run wrote summary.md: a map's, or with the CSV beside it a
+// barrier or contention run's. Bad DIR: UsageError (exit 2).
 int run_summary_command(const SummaryCommand& command);
 
 }  // namespace cumap::cli

@@ -35,21 +35,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string base64(const std::vector<std::uint8_t>& bytes) {
-  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  for (std::size_t i = 0; i < bytes.size(); i += 3) {
-    const std::uint32_t n = (std::uint32_t{bytes[i]} << 16) | (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0) |
-                            (i + 2 < bytes.size() ? bytes[i + 2] : 0);
-    out += kDigits[(n >> 18) & 63];
-    out += kDigits[(n >> 12) & 63];
-    out += i + 1 < bytes.size() ? kDigits[(n >> 6) & 63] : '=';
-    out += i + 2 < bytes.size() ? kDigits[n & 63] : '=';
-  }
-  return out;
-}
-
 // Values (NaN: not measured; `timed_out[i]` set: timed out) as uint16 codes
 // of 0.01 ns above the smallest value, or of 0.1 ns, 1 ns... where finer
 // steps would not reach the largest (a GPU map's range needs 0.1 ns).
@@ -70,7 +55,9 @@ json encode_values(const std::vector<double>& values, const std::vector<char>& t
     bytes.push_back(static_cast<std::uint8_t>(code & 0xff));
     bytes.push_back(static_cast<std::uint8_t>(code >> 8));
   }
-  return {{"lo", lo}, {"step", step}, {"b64", base64(bytes)}};
+  return {{"lo", lo},
+          {"step", step},
+          {"b64", base64(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()))}};
 }
 
 // The cells the page keeps of an n x n matrix: above the diagonal where the
@@ -226,6 +213,23 @@ std::string colormap_hex(const std::string& name) {
 }
 
 }  // namespace
+
+std::string base64(std::string_view bytes) {
+  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const auto byte = [&bytes](std::size_t i) -> std::uint32_t {
+    return i < bytes.size() ? static_cast<unsigned char>(bytes[i]) : 0;
+  };
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const std::uint32_t n = (byte(i) << 16) | (byte(i + 1) << 8) | byte(i + 2);
+    out += kDigits[(n >> 18) & 63];
+    out += kDigits[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? kDigits[(n >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kDigits[n & 63] : '=';
+  }
+  return out;
+}
 
 json report_data(const MapResult& r) {
   json placements = json::array();

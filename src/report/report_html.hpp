@@ -5,6 +5,7 @@
 // embedded as JSON in the page itself: no network, no external scripts or
 // fonts, nothing but this one file.
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -24,5 +25,8 @@ inline constexpr int kReportTimedOut = 65534;
 
 // The page with `report_data(result)` in it.
 std::string report_html(const MapResult& result);
+
+// Bytes in base64 (RFC 4648, padded), as the report pages embed data and pictures.
+std::string base64(std::string_view bytes);
 
 }  // namespace cumap

@@ -18,33 +18,21 @@
 #include "core/units.hpp"
 #include "cumap/error.hpp"
 #include "report/map_summary.hpp"
+#include "report/meta_fields.hpp"
 
 namespace cumap {
 namespace {
 
 using Json = nlohmann::json;
-
-const Json& member(const Json& j, const char* key) {
-  static const Json none;
-  return j.is_object() && j.contains(key) ? j[key] : none;
-}
-
-std::string text(const Json& j, const char* key) {
-  const Json& v = member(j, key);
-  return v.is_string() ? v.get<std::string>() : std::string();
-}
+using meta_fields::member;
+using meta_fields::text;
+using meta_fields::whole;
 
 std::optional<double> number(const Json& j, const char* key) {
   const Json& v = member(j, key);
   if (!v.is_number()) return std::nullopt;
   const double x = v.get<double>();
   return std::isfinite(x) ? std::optional<double>(x) : std::nullopt;
-}
-
-template <typename T>
-T whole(const Json& j, const char* key, T otherwise) {
-  const Json& v = member(j, key);
-  return v.is_number() ? v.get<T>() : otherwise;
 }
 
 // Where a pair sits relative to the flag's home, in words, with the side
@@ -371,7 +359,7 @@ RunSummary run_summary(const Json& meta, const std::string& source) {
   return s;
 }
 
-RunSummary read_run_summary(const std::filesystem::path& path) {
+OutputMeta read_output_meta(const std::filesystem::path& path) {
   namespace fs = std::filesystem;
   const std::string shown = printable_excerpt(path.string(), 160);
   std::error_code ec;
@@ -379,20 +367,22 @@ RunSummary read_run_summary(const std::filesystem::path& path) {
   if (!fs::exists(status)) throw UsageError(fmt::format("summary: {} does not exist", shown));
   const fs::path file = fs::is_directory(status) ? path / "meta.json" : path;
   if (fs::is_directory(status) && !fs::is_regular_file(file, ec))
-    throw UsageError(fmt::format("summary: {} has no meta.json (is it the output directory of a cumap map run?)",
-                                 shown));
+    throw UsageError(fmt::format("summary: {} has no meta.json (is it the output directory of a cumap run?)", shown));
   std::ifstream in(file, std::ios::binary);
   if (!in) throw UsageError(fmt::format("summary: {} cannot be read", printable_excerpt(file.string(), 160)));
   std::ostringstream content;
   content << in.rdbuf();
-  Json meta;
   try {
-    meta = Json::parse(content.str());
+    return {file, Json::parse(content.str())};
   } catch (const nlohmann::json::exception&) {
-    throw UsageError(fmt::format("summary: {} is not JSON (is it the output directory of a cumap map run?)",
+    throw UsageError(fmt::format("summary: {} is not JSON (is it the output directory of a cumap run?)",
                                  printable_excerpt(file.string(), 160)));
   }
-  return run_summary(meta, file.string());
+}
+
+RunSummary read_run_summary(const std::filesystem::path& path) {
+  const OutputMeta read = read_output_meta(path);
+  return run_summary(read.meta, read.file.string());
 }
 
 std::string summary_markdown(const RunSummary& s) {

@@ -93,8 +93,17 @@ struct RunSummary {
 RunSummary run_summary(const nlohmann::json& meta, const std::string& source = "meta.json");
 
 // DIR/meta.json (or that file itself when `path` names a file), read and
-// summarized. UsageError, one line, for a path that does not exist, a
-// directory without meta.json, and a file that is not a map's meta.json.
+// parsed: what `cumap summary` starts from, for a map or another command's
+// output set. UsageError, one line, for a path that does not exist, a
+// directory without meta.json, and a file that is not JSON.
+struct OutputMeta {
+  std::filesystem::path file;  // the meta.json read
+  nlohmann::json meta;
+};
+OutputMeta read_output_meta(const std::filesystem::path& path);
+
+// DIR/meta.json (or that file itself), read and summarized. UsageError, one
+// line, as read_output_meta, and for a file that is not a map's meta.json.
 RunSummary read_run_summary(const std::filesystem::path& path);
 
 // summary.md: GitHub markdown, pasteable as it is.

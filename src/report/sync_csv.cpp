@@ -36,14 +36,6 @@ namespace {
 
 std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.3f}", v) : ""; }
 
-// A cell of free text: quoted, with quotes doubled, where it holds a comma or quote.
-std::string text_cell(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string quoted = "\"";
-  for (char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' ? ' ' : c);
-  return quoted + "\"";
-}
-
 std::string note(const SyncCaseResult& c) {
   if (c.unsupported) return "not supported here: " + c.why;
   if (c.timed_out) return "timed out";
@@ -51,6 +43,13 @@ std::string note(const SyncCaseResult& c) {
 }
 
 }  // namespace
+
+std::string sync_csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' || c == '\r' ? ' ' : c);
+  return quoted + "\"";
+}
 
 std::string sync_csv_name(const SyncResult& r) { return r.settings.contention ? "contention.csv" : "barrier.csv"; }
 
@@ -63,7 +62,10 @@ std::string sync_csv(const SyncResult& r) {
       contention ? "ops_per_batch,ops_per_us," : "");
   for (const SyncCaseResult& c : r.cases) {
     std::string participants;
-    for (int u : c.participants) participants += (participants.empty() ? "" : " ") + std::to_string(u);
+    for (int u : c.participants) {
+      if (!participants.empty()) participants += ' ';
+      participants += std::to_string(u);
+    }
     auto it = std::back_inserter(out);
     fmt::format_to(it, "{},{},{},{},{},{},", c.what, c.label.k, c.label.set, c.label.counter_home,
                    c.label.counter_class >= 0 ? std::to_string(c.label.counter_class) : "", c.counter_offset);
@@ -73,7 +75,7 @@ std::string sync_csv(const SyncResult& r) {
     if (contention) fmt::format_to(it, "{},{},", r.settings.ops_per_batch, number(c.ops_per_us));
     fmt::format_to(it, "{},{},{},{}\n", c.timed_out ? 1 : 0,
                    c.label.groups > 0 ? fmt::format("{} by {}", c.label.groups, c.label.grouped_by) : "",
-                   participants, text_cell(note(c)));
+                   participants, sync_csv_cell(note(c)));
   }
   return out;
 }

@@ -1,7 +1,8 @@
 // The run's page and joinable files end to end on the CPU backend:
-// summary.md and `cumap summary DIR` (md, csv, json; bad DIRs), units.csv
-// against pairs.csv, topology.json, the matrix header's ids, a run in which
-// no pair completed, and --cross-home on a device of one home class.
+// summary.md and `cumap summary DIR` (md, csv, json; bad DIRs) of a map and
+// of a barrier and a contention run, units.csv against pairs.csv,
+// topology.json, the matrix header's ids, a run in which no pair completed,
+// and --cross-home on a device of one home class.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -169,6 +170,122 @@ TEST(SummaryErrors, ABadDirectoryIsOneLineAndExit2) {
   for (const auto& [args, mentions] : cases) {
     SCOPED_TRACE(args.back());
     expect_one_usage_line(run_cumap(args, cwd.path()), mentions);
+  }
+}
+
+// `cumap summary` of the sets `cumap barrier` and `cumap contention` write:
+// one run of each (a moment: few lines and episodes), read by every test.
+class SyncSummaryCommand : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    cwd_ = new TempDir;
+    for (const char* command : {"barrier", "contention"}) {
+      const RunResult r = run_cumap({command, "--backend", "cpu", "--home-lines", "16", "--episodes", "50", "--out",
+                                     command, "--quiet"},
+                                    cwd_->path());
+      ASSERT_EQ(r.exit_code, 0) << command << ": " << r.err;
+    }
+  }
+  static void TearDownTestSuite() {
+    delete cwd_;
+    cwd_ = nullptr;
+  }
+  static fs::path cwd() { return cwd_->path(); }
+  // A copy of the set `command` wrote, to break.
+  static fs::path copy_of(const std::string& command, const std::string& name) {
+    fs::copy(cwd() / command, cwd() / name, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+    return cwd() / name;
+  }
+  static TempDir* cwd_;
+};
+TempDir* SyncSummaryCommand::cwd_ = nullptr;
+
+TEST_F(SyncSummaryCommand, MarkdownIsTheSummaryTheRunWrote) {
+  for (const std::string command : {"barrier", "contention"}) {
+    SCOPED_TRACE(command);
+    const std::string md = read_text(cwd() / command / "summary.md");
+    EXPECT_NE(md.find("# cumap " + command + ": "), std::string::npos) << md;
+    EXPECT_NE(md.find("## At k = every unit of each set"), std::string::npos) << md;
+    EXPECT_NE(md.find("| one-side | 2 | "), std::string::npos) << "two CPUs at least: k = 2 is every unit\n" << md;
+    const RunResult r = run_cumap({"summary", command}, cwd());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, md);
+    EXPECT_EQ(run_cumap({"summary", (cwd() / command / "meta.json").string()}, cwd()).out, md);
+  }
+  EXPECT_NE(read_text(cwd() / "barrier" / "summary.md").find("| ns per barrier |"), std::string::npos);
+  EXPECT_NE(read_text(cwd() / "contention" / "summary.md").find("| ops/us |"), std::string::npos);
+}
+
+TEST_F(SyncSummaryCommand, CsvIsTheFilesRowsAtEveryUnitAndJsonTheSameRows) {
+  for (const std::string command : {"barrier", "contention"}) {
+    SCOPED_TRACE(command);
+    const auto file = lines_of(read_text(cwd() / command / (command + ".csv")));
+    const RunResult csv = run_cumap({"summary", command, "--format", "csv"}, cwd());
+    ASSERT_EQ(csv.exit_code, 0) << csv.err;
+    const auto lines = lines_of(csv.out);
+    ASSERT_GE(lines.size(), 2u) << csv.out;
+    EXPECT_EQ(lines[0], file[0]) << "the file's columns";
+    // k is the second column; every row is at the largest k of its set.
+    std::map<std::string, int> most;
+    for (std::size_t i = 1; i < file.size(); ++i) {
+      const auto cells = csv_cells(file[i]);
+      most[cells.at(2)] = std::max(most[cells.at(2)], std::stoi(cells.at(1)));
+    }
+    std::size_t at_most = 0;
+    for (std::size_t i = 1; i < file.size(); ++i) {
+      const auto cells = csv_cells(file[i]);
+      at_most += std::stoi(cells.at(1)) == most[cells.at(2)];
+    }
+    EXPECT_EQ(lines.size() - 1, at_most);
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      EXPECT_NE(std::find(file.begin(), file.end(), lines[i]), file.end()) << "a row of the file: " << lines[i];
+      const auto cells = csv_cells(lines[i]);
+      EXPECT_EQ(std::stoi(cells.at(1)), most[cells.at(2)]) << lines[i];
+    }
+    const RunResult json = run_cumap({"summary", command, "--format", "json"}, cwd());
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const Json j = Json::parse(json.out);
+    EXPECT_EQ(j.at("command"), command);
+    EXPECT_EQ(j.at("device").at("backend"), "cpu");
+    EXPECT_TRUE(j.at("complete").get<bool>());
+    ASSERT_EQ(j.at("rows").size(), lines.size() - 1);
+    for (const Json& row : j.at("rows")) {
+      EXPECT_TRUE(row.at("headline_ns").is_number() || !row.at("measured").get<bool>()) << row;
+      EXPECT_EQ(row.contains("per_barrier_ns"), command == "barrier") << row;
+    }
+  }
+}
+
+TEST_F(SyncSummaryCommand, ABrokenSetIsOneLineAndExit2) {
+  const fs::path no_csv = copy_of("barrier", "no-csv");
+  fs::remove(no_csv / "barrier.csv");
+  const fs::path truncated_meta = copy_of("contention", "truncated-meta");
+  const std::string meta = read_text(truncated_meta / "meta.json");
+  write_text(truncated_meta / "meta.json", meta.substr(0, meta.size() / 2));
+  const fs::path short_csv = copy_of("barrier", "short-csv");
+  const std::string csv = read_text(short_csv / "barrier.csv");
+  write_text(short_csv / "barrier.csv", csv.substr(0, csv.find('\n') + 1) + "counter,2,one-side\n");
+  const fs::path garbled_csv = copy_of("contention", "garbled-csv");
+  std::string garbled = read_text(garbled_csv / "contention.csv");
+  // The first row's k (its second field).
+  const std::size_t k = garbled.find(',', garbled.find('\n')) + 1;
+  garbled.replace(k, garbled.find(',', k) - k, "two");
+  write_text(garbled_csv / "contention.csv", garbled);
+  const fs::path swapped = copy_of("barrier", "swapped");
+  fs::copy_file(cwd() / "contention" / "contention.csv", swapped / "barrier.csv",
+                fs::copy_options::overwrite_existing);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"summary", "no-csv"}, "barrier.csv does not exist"},
+      {{"summary", "truncated-meta"}, "is not json"},
+      {{"summary", "short-csv", "--format", "csv"}, "fields where the header has"},
+      {{"summary", "garbled-csv", "--format", "json"}, "column k: 'two'"},
+      {{"summary", "swapped"}, "first column is 'op'"},
+  };
+  for (const auto& [args, mentions] : cases) {
+    SCOPED_TRACE(args.at(1));
+    const RunResult r = run_cumap(args, cwd());
+    expect_one_usage_line(r, mentions);
+    EXPECT_EQ(r.out, "") << "nothing printed before the error";
   }
 }
 

@@ -41,8 +41,8 @@ TEST(Barrier, WritesItsCsvPlotSummaryAndMeta) {
   const RunResult r = run_cumap(sync_args("barrier", {"--out", "B"}), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const fs::path out = cwd.path() / "B";
-  EXPECT_EQ(file_names(out), (std::set<std::string>{"barrier.csv", "barrier.png", "summary.md", "homes.csv",
-                                                     "homes.json", "meta.json"}));
+  EXPECT_EQ(file_names(out), (std::set<std::string>{"barrier.csv", "barrier.png", "summary.md", "report.html",
+                                                     "homes.csv", "homes.json", "meta.json"}));
   EXPECT_TRUE(has_png_signature(out / "barrier.png"));
   const std::string csv = read_text(out / "barrier.csv");
   EXPECT_EQ(csv.rfind("implementation,k,set,counter_home,", 0), 0u) << csv;

@@ -147,8 +147,8 @@ TEST(SyncOutputs, TheWholeSetIsWrittenWithANonBlankPlot) {
       out.publish();
     }
     const std::string name = contention ? "contention" : "barrier";
-    for (const std::string f : {name + ".csv", name + ".png", std::string("summary.md"), std::string("meta.json"),
-                                std::string("homes.csv"), std::string("homes.json")})
+    for (const std::string& f : {name + ".csv", name + ".png", std::string("summary.md"), std::string("report.html"),
+                                 std::string("meta.json"), std::string("homes.csv"), std::string("homes.json")})
       EXPECT_TRUE(std::filesystem::is_regular_file(out_dir / f)) << f;
     EXPECT_TRUE(is_cumap_output_set(out_dir)) << "a later run may replace it";
     const Image png = test::read_png(out_dir / (name + ".png"));

@@ -7,7 +7,9 @@
 # data-status="ok", data-cells and, on an error, data-errors on <body>),
 # screenshot as a picture (not blank), and do the same with no network
 # (unshare -n where allowed) without asking for anything but the file
-# itself (Chromium's net log).
+# itself (Chromium's net log). Then the report.html of a CPU barrier run,
+# a page without a script: its table and plot are there, its screenshot is
+# a picture, and offline it asks for nothing.
 # Skips (exit 77) where Chromium is not installed: apt-get install chromium
 # (.ci/run installs it).
 #   browser_test.sh CUMAP REPORT_HTML_SAMPLE PNG_COLOURS
@@ -94,4 +96,30 @@ check online "$work/h100.html" "132-SM fake chip" $((132 * 132))
 grep -qF '<h1 id="title">fake H100 &lt;/script&gt;&lt;script&gt;' "$work/last-dom.html" ||
   fail "the device name is not shown as text in the title"
 check offline "$work/h100.html" "132-SM fake chip, no network" $((132 * 132))
-echo "report.html: $(stat -c %s "$work/cpu/report.html") bytes (CPU map), $(stat -c %s "$work/h100.html") bytes (132 SMs)"
+
+# check_sync online|offline PAGE WHAT: the barrier or contention page shows
+# its table and plot; offline, it asked the network for nothing.
+check_sync() {
+  local mode=$1 page=$2 what=$3
+  local dom
+  dom=$(browse "$mode" "$page" --dump-dom) || fail "$what: chromium --dump-dom failed"
+  grep -q '<table class="cases">' <<<"$dom" || fail "$what: no table of cases"
+  grep -q '<img class="plot"[^>]*src="data:image/png;base64,' <<<"$dom" || fail "$what: no embedded plot"
+  if [[ $mode == offline ]]; then
+    local asked
+    asked=$(grep '"network_isolation_key":"file://' "$work/net.json" | grep -o '"url":"[^"]*"' | grep -v '"url":"\(file\|data\):' || true)
+    [[ -z $asked ]] || fail "$what: the page asked the network for: $asked"
+  fi
+  browse "$mode" "$page" --screenshot="$work/shot.png" --window-size=1200,1200 >/dev/null ||
+    fail "$what: chromium --screenshot failed"
+  "$png_colours" "$work/shot.png" 64 || fail "$what: the screenshot is (nearly) blank"
+  echo "ok: $what"
+}
+
+"$cumap" barrier --backend cpu --home-lines 16 --episodes 50 --out "$work/barrier" --quiet
+[[ -f $work/barrier/report.html ]] || fail "cumap barrier wrote no report.html"
+check_sync online "$work/barrier/report.html" "CPU barrier"
+check_sync offline "$work/barrier/report.html" "CPU barrier, no network"
+
+echo "report.html: $(stat -c %s "$work/cpu/report.html") bytes (CPU map), $(stat -c %s "$work/h100.html") bytes (132 SMs)," \
+  "$(stat -c %s "$work/barrier/report.html") bytes (CPU barrier)"
