@@ -8,6 +8,7 @@
 #include <memory>
 #include <thread>
 
+#include "backends/cpu/bounded_wait.hpp"
 #include "backends/cpu/cpu_affinity.hpp"
 #include "backends/cpu/probe_signal.hpp"
 
@@ -37,23 +38,11 @@ struct Signal {
 };
 
 // What the two threads of one pair share.
-struct PairState {
+struct PairState : Halt {
   // A constructor rather than aggregate initialization: clang 14 (the
   // sanitizer build) has no parenthesized aggregate init for make_unique.
-  PairState(const PairJob& j, Clock::duration b, const std::function<bool()>& s) : job(j), budget(b), stop(s) {}
+  PairState(const PairJob& j, double timeout_ms, const std::function<bool()>& s) : Halt(timeout_ms, s), job(j) {}
   PairJob job;
-  Clock::duration budget;
-  const std::function<bool()>& stop;  // the run's stop request; may be empty
-  std::atomic<bool> abort{false};    // the partner gave up: stop waiting
-  std::atomic<bool> stopped{false};  // because the stop request came
-
-  // Asks the stop request; once it says true, both sides end.
-  bool stop_requested() {
-    if (!stop || !stop()) return false;
-    stopped.store(true);
-    abort.store(true);
-    return true;
-  }
 };
 
 struct SideResult {
@@ -66,24 +55,7 @@ struct SideResult {
 // Spins until `flag` holds k; false when the budget ran out, the partner
 // gave up or the stop request came.
 bool wait_for(PairState& st, const Signal& signal, std::atomic<u32>& flag, u32 k) {
-  // The budget starts at the first check, not on entry: a clock read on
-  // entry would sit in every round trip, and at the start of every timed
-  // segment it would follow the pinger's own read, the two together longer
-  // than a fast pair's round trip.
-  Clock::time_point deadline{};
-  for (unsigned spins = 1;; ++spins) {
-    if (signal.arrived(flag, k)) return true;
-    // Reading the clock on every spin would slow the poll loop itself.
-    if ((spins & (kStopCheckRoundTrips - 1)) == 0) {
-      if (st.abort.load(std::memory_order_relaxed) || st.stop_requested()) return false;
-      const Clock::time_point now = Clock::now();
-      if (deadline == Clock::time_point{}) deadline = now + st.budget;
-      if (now > deadline) {
-        st.abort.store(true);
-        return false;
-      }
-    }
-  }
+  return spin_until(st, false, [&] { return signal.arrived(flag, k); }) == WaitEnd::Arrived;
 }
 
 // The measured loop: one side of one pair, walking the protocol's segments.
@@ -154,10 +126,8 @@ PairTiming combine(const PairState& st, const SideResult& a, const SideResult& b
 
 std::vector<PairTiming> run_cpu_round(const std::vector<PairJob>& jobs, const protocol::Counts& counts, Probe probe,
                                       double timeout_ms, const std::function<bool()>& stop) {
-  const auto budget =
-      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(timeout_ms));
   std::vector<std::unique_ptr<PairState>> states;  // atomics do not move: one allocation each
-  for (const PairJob& job : jobs) states.push_back(std::make_unique<PairState>(job, budget, stop));
+  for (const PairJob& job : jobs) states.push_back(std::make_unique<PairState>(job, timeout_ms, stop));
   std::vector<SideResult> a(jobs.size()), b(jobs.size());
   std::latch start(static_cast<std::ptrdiff_t>(2 * jobs.size()));
   {

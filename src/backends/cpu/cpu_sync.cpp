@@ -9,6 +9,7 @@
 #include <latch>
 #include <thread>
 
+#include "backends/cpu/bounded_wait.hpp"
 #include "backends/cpu/cpu_affinity.hpp"
 #include "backends/cpu/cpu_pingpong.hpp"
 #include "backends/cpu/probe_signal.hpp"
@@ -40,9 +41,9 @@ struct Access {
 };
 
 // What the threads of one case share.
-struct CaseState {
-  CaseState(const SyncCase& c, const SyncWords& w, Probe p, Clock::duration b, const std::function<bool()>& s)
-      : sync(c), words(w), access{p}, budget(b), stop(s), platform(static_cast<std::ptrdiff_t>(c.participants.size())) {
+struct CaseState : Halt {
+  CaseState(const SyncCase& c, const SyncWords& w, Probe p, double timeout_ms, const std::function<bool()>& s)
+      : Halt(timeout_ms, s), sync(c), words(w), access{p}, platform(static_cast<std::ptrdiff_t>(c.participants.size())) {
     // Two-level: each participant's group size and whether it leads, worked out once, not per episode.
     for (std::size_t i = 0; i < c.group_of.size(); ++i) {
       group_size.push_back(static_cast<u32>(std::count(c.group_of.begin(), c.group_of.end(), c.group_of[i])));
@@ -53,21 +54,10 @@ struct CaseState {
   const SyncCase& sync;
   const SyncWords& words;
   Access access;
-  Clock::duration budget;
-  const std::function<bool()>& stop;
   std::barrier<> platform;           // BarrierImpl::Platform only
   std::vector<u32> group_size;       // two-level, per participant
   std::vector<bool> leads;
-  std::atomic<bool> abort{false};    // someone gave up: everyone stops waiting
-  std::atomic<bool> stopped{false};  // because the stop request came
   std::atomic<bool> timed_out{false};
-
-  bool stop_requested() {
-    if (!stop || !stop()) return false;
-    stopped.store(true);
-    abort.store(true);
-    return true;
-  }
 };
 
 struct ParticipantResult {
@@ -80,21 +70,9 @@ struct ParticipantResult {
 // Spins until `word` reaches `target`; false when the budget ran out,
 // another participant gave up or the stop request came.
 bool wait_until(CaseState& st, Word& word, u32 target) {
-  const auto deadline = Clock::now() + st.budget;
-  for (unsigned spins = 1;; ++spins) {
-    if (st.access.read(word) >= target) return true;
-    // Reading the clock on every spin would slow the poll loop itself.
-    if ((spins & (kStopCheckRoundTrips - 1)) == 0) {
-      if (st.abort.load(std::memory_order_relaxed) || st.stop_requested()) return false;
-      if (Clock::now() > deadline) {
-        st.timed_out.store(true);
-        st.abort.store(true);
-        return false;
-      }
-      // More participants than free cores (a busy machine, tests): let the one being waited for run.
-      std::this_thread::yield();
-    }
-  }
+  const WaitEnd end = spin_until(st, true, [&] { return st.access.read(word) >= target; });
+  if (end == WaitEnd::TimedOut) st.timed_out.store(true);
+  return end == WaitEnd::Arrived;
 }
 
 // One episode e (from 1) of a flag barrier of k on (counter, release): the
@@ -234,9 +212,7 @@ SyncMeasurement measurement(const CaseState& st, const std::vector<ParticipantRe
 
 SyncTiming run_cpu_sync_case(const SyncCase& c, const SyncWords& words, Probe probe, double timeout_ms,
                              const std::function<bool()>& stop) {
-  const auto budget =
-      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(timeout_ms));
-  CaseState st(c, words, probe, budget, stop);
+  CaseState st(c, words, probe, timeout_ms, stop);
   const auto k = static_cast<std::ptrdiff_t>(c.participants.size());
   std::latch start(k), timed(k);
   std::vector<ParticipantResult> results(c.participants.size());
