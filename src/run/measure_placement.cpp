@@ -198,8 +198,9 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
   if (request.options->line_correction && request.options->via != Path::Dsm) correction.emplace(*request.homes);
 
   // Each class's map is summarized while the next class is measured (on
-  // the host, while a GPU measures), then collected in class order.
-  const bool beside = !request.measures_on_host_cores;
+  // the host, while a GPU measures), then collected in class order; where
+  // the measuring uses the host's cores, only once it is done (deferred).
+  const std::launch when = request.measures_on_host_cores ? std::launch::deferred : std::launch::async;
   std::vector<std::future<LatencyMap>> class_maps;
   const auto summarize_class = [&request, &correction](std::vector<PairMeasurement> class_pairs, int c) {
     MapSpec spec{request.placement, c, request.units, request.options->ordered, request.iters};
@@ -215,7 +216,6 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
   Measurements sampled;
   std::size_t done = 0;
   const Stopwatch measuring;
-  double summarizing = 0.0;  // inline (not beside the measuring)
   for (int c = 0; c < plans.class_count && result.complete; ++c) {
     std::vector<PairMeasurement> class_pairs;
     std::size_t planned = 0;
@@ -245,31 +245,18 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
         break;
       }
     }
-    if (beside) {
-      class_maps.push_back(std::async(std::launch::async, summarize_class, std::move(class_pairs), c));
-    } else {
-      const Stopwatch watch;
-      std::promise<LatencyMap> map;
-      map.set_value(summarize_class(std::move(class_pairs), c));
-      class_maps.push_back(map.get_future());
-      summarizing += watch.seconds();
-    }
+    class_maps.push_back(std::async(when, summarize_class, std::move(class_pairs), c));
   }
-  result.seconds.measuring += measuring.seconds() - summarizing;
+  result.seconds.measuring += measuring.seconds();
 
-  // The maps of every class and the headline; beside the measuring, they
-  // are made while the serial check after the map runs. They and the check
-  // write different members of `result`.
-  const auto summarize_all = [&] {
+  // The maps of every class and the headline, made (async) while the serial
+  // check after the map runs: they and the check write different members of
+  // `result`.
+  std::future<void> summaries = std::async(when, [&] {
     for (std::future<LatencyMap>& map : class_maps) result.per_class.push_back(map.get());
     summarize_placement(result, {request.placement, MapSpec::kAllClasses, request.units, request.options->ordered,
                                  request.iters});
-  };
-  const Stopwatch waiting;
-  std::future<void> summaries;
-  if (beside) summaries = std::async(std::launch::async, summarize_all);
-  else summarize_all();
-  const double inline_summaries = beside ? 0.0 : waiting.seconds();
+  });
 
   if (sample && result.complete && !sampled.pairs.empty()) {
     const Stopwatch watch;
@@ -278,9 +265,10 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
                                                  request.options->check_max_rel_diff));
     result.seconds.checks += watch.seconds();
   }
-  const Stopwatch rest;
-  if (summaries.valid()) summaries.get();
-  result.seconds.summaries += summarizing + inline_summaries + rest.seconds();
+  // What the measuring did not hide: on the host's cores, every summary.
+  const Stopwatch waiting;
+  summaries.get();
+  result.seconds.summaries += waiting.seconds();
   return result;
 }
 
