@@ -22,13 +22,8 @@ namespace {
 std::string summary_line(const SyncResult& r, const SyncOptions& o) {
   const DeviceInfo& d = r.discovery.device;
   std::size_t timed_out = 0;
-  const SyncCaseResult* fastest = nullptr;
-  int most = 0;
-  for (const SyncCaseResult& c : r.cases) most = std::max(most, c.label.k);
-  for (const SyncCaseResult& c : r.cases) {
-    timed_out += c.timed_out;
-    if (c.measured() && c.label.k == most && (!fastest || c.headline_ns() < fastest->headline_ns())) fastest = &c;
-  }
+  for (const SyncCaseResult& c : r.cases) timed_out += c.timed_out;
+  const auto [most, fastest] = cheapest_at_largest_k(r.cases);
   std::string line = fmt::format("{} ({}): {} {} case(s)", d.name, d.backend, r.cases.size(),
                                  o.contention ? "contention" : "barrier");
   if (timed_out > 0) line += fmt::format(", {} timed out", timed_out);

@@ -2,7 +2,9 @@
 // One case of `cumap barrier` or `cumap contention` as the outputs show it:
 // what ran (implementation or operation), among which units (set, k), with
 // the counter where (home), and what it cost, summarized once.
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -54,6 +56,26 @@ struct SyncCaseResult {
 };
 
 inline constexpr int kPerBarrierBlocks = 20;
+
+// The case a reader looks for first: the cheapest measured one at the
+// largest k of the run (every unit of the widest set), and that k; no case
+// when none was measured there. `result_of` reaches a SyncCaseResult from
+// an element of `cases`.
+struct CheapestCase {
+  int k = 0;
+  const SyncCaseResult* result = nullptr;
+};
+template <typename Cases, typename Project = std::identity>
+CheapestCase cheapest_at_largest_k(const Cases& cases, Project result_of = {}) {
+  CheapestCase out;
+  for (const auto& x : cases) out.k = std::max(out.k, std::invoke(result_of, x).label.k);
+  for (const auto& x : cases) {
+    const SyncCaseResult& c = std::invoke(result_of, x);
+    if (c.measured() && c.label.k == out.k && (!out.result || c.headline_ns() < out.result->headline_ns()))
+      out.result = &c;
+  }
+  return out;
+}
 
 // The case's values in order statistics, with its label and participants.
 SyncCaseResult summarize_sync_case(const SyncCase& planned, const SyncCaseLabel& label, const SyncMeasurement& m);

@@ -44,12 +44,7 @@ std::string list(const std::vector<std::string>& items) {
 // The headline a reader looks for first: the cheapest case at the largest k
 // measured (every unit of the widest set), as the console line says it.
 std::string key_numbers(const SyncSummary& s) {
-  int most = 0;
-  for (const SyncSummary::Case& c : s.cases) most = std::max(most, c.result.label.k);
-  const SyncCaseResult* fastest = nullptr;
-  for (const SyncSummary::Case& c : s.cases)
-    if (c.result.measured() && c.result.label.k == most && (!fastest || c.result.headline_ns() < fastest->headline_ns()))
-      fastest = &c.result;
+  const auto [most, fastest] = cheapest_at_largest_k(s.cases, &SyncSummary::Case::result);
   if (!fastest) return "";
   return fmt::format("Cheapest at k = {}: <b>{:.1f} ns {}</b>, {} ({} set, counter {}).", most,
                      fastest->headline_ns(),
