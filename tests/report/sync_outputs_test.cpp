@@ -122,6 +122,21 @@ TEST(SyncSummary, TablesTheLargestKOfEachSetAndJudgesTwoLevel) {
   EXPECT_NE(md.find("Complete: "), std::string::npos);
 }
 
+TEST(SyncCases, TheCheapestMeasuredCaseAtTheLargestK) {
+  SyncResult r = test::sync_result(false);
+  const CheapestCase cheapest = cheapest_at_largest_k(r.cases);
+  EXPECT_EQ(cheapest.k, 8);
+  ASSERT_NE(cheapest.result, nullptr);
+  EXPECT_EQ(cheapest.result->what, "counter");
+  EXPECT_EQ(cheapest.result->label.counter_home, "near");
+  EXPECT_DOUBLE_EQ(cheapest.result->headline_ns(), (300 + 120 * 8) * 1.05) << "per barrier, not the episodes' median";
+  // None measured at the largest k: no case, the k still said.
+  for (SyncCaseResult& c : r.cases)
+    if (c.label.k == 8) c.timed_out = true;
+  EXPECT_EQ(cheapest_at_largest_k(r.cases).k, 8);
+  EXPECT_EQ(cheapest_at_largest_k(r.cases).result, nullptr);
+}
+
 TEST(SyncPlot, APanelPerSetALinePerImplementationAndHome) {
   const SyncResult r = test::sync_result(false);
   const std::vector<PlotPanel> panels = sync_plot_panels(r);
