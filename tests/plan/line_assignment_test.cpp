@@ -9,15 +9,12 @@
 #include "cumap/error.hpp"
 #include "plan/planner.hpp"
 #include "cumap/protocol.hpp"
+#include "first_units.hpp"
 
 namespace cumap {
 namespace {
 
-std::vector<int> iota_units(int n) {
-  std::vector<int> u(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) u[static_cast<std::size_t>(i)] = i;
-  return u;
-}
+using test::first_units;
 
 // Two classes whose lines alternate every 4 lines of 128 bytes, as a 4 KiB
 // home stride would look with 1 KiB lines: the planner must not care.
@@ -29,7 +26,7 @@ LinePools two_class_pools(std::size_t per_class) {
 }
 
 TEST(AssignLines, SameLineDistinctLinesPerRound) {
-  const PairRounds rounds = round_robin_rounds(iota_units(10), false);
+  const PairRounds rounds = round_robin_rounds(first_units(10), false);
   const LinePools pools = two_class_pools(16);
   // Units of device 3, their flags there too.
   const std::vector<Round> plan =
@@ -53,7 +50,7 @@ TEST(AssignLines, SameLineDistinctLinesPerRound) {
 }
 
 TEST(AssignLines, PassesGiveEachPairDistinctLines) {
-  const PairRounds rounds = round_robin_rounds(iota_units(8), false);
+  const PairRounds rounds = round_robin_rounds(first_units(8), false);
   const LinePools pools = two_class_pools(20);
   const int passes = 5;
   std::map<std::pair<int, int>, std::set<std::uint64_t>> seen;
@@ -84,7 +81,7 @@ TEST(AssignLines, MorePassesThanLinesReuseEveryLine) {
 }
 
 TEST(AssignLines, SplitLineSecondFlagOnAnotherUnusedLineOfTheClass) {
-  const PairRounds rounds = round_robin_rounds(iota_units(8), false);  // 4 pairs a round
+  const PairRounds rounds = round_robin_rounds(first_units(8), false);  // 4 pairs a round
   const LinePools pools = two_class_pools(8);
   const std::set<std::uint64_t> class0(pools.by_class[0].begin(), pools.by_class[0].end());
   for (int pass = 0; pass < 2; ++pass)
@@ -101,7 +98,7 @@ TEST(AssignLines, SplitLineSecondFlagOnAnotherUnusedLineOfTheClass) {
 }
 
 TEST(AssignLines, CrossHomeSecondFlagInTheNextClass) {
-  const PairRounds rounds = round_robin_rounds(iota_units(6), false);
+  const PairRounds rounds = round_robin_rounds(first_units(6), false);
   const LinePools pools = two_class_pools(4);
   const std::set<std::uint64_t> class0(pools.by_class[0].begin(), pools.by_class[0].end());
   const std::set<std::uint64_t> class1(pools.by_class[1].begin(), pools.by_class[1].end());
@@ -127,7 +124,7 @@ TEST(AssignLines, CrossHomeNeedsTwoClasses) {
 }
 
 TEST(AssignLines, TooSmallPoolThrows) {
-  const PairRounds rounds = round_robin_rounds(iota_units(8), false);  // 4 pairs a round
+  const PairRounds rounds = round_robin_rounds(first_units(8), false);  // 4 pairs a round
   LinePools pools;
   pools.by_class = {{0, 128, 256, 384, 512, 640, 768}};  // 7 lines
   EXPECT_NO_THROW(assign_lines(rounds, {{0, pools}}, Placement::SameLine, 0, 0, 1, 0));
@@ -139,7 +136,7 @@ TEST(AssignLines, TooSmallPoolThrows) {
 }
 
 TEST(CheckSample, SpreadOverRoundsAndUnitsOnTheSameFlags) {
-  const PairRounds rounds = round_robin_rounds(iota_units(32), false);  // 31 rounds of 16
+  const PairRounds rounds = round_robin_rounds(first_units(32), false);  // 31 rounds of 16
   const LinePools pools = two_class_pools(64);
   const std::vector<Round> plan = assign_lines(rounds, {{0, pools}}, Placement::SplitLine, 0, 0, 1, 7);
   const std::vector<Round> sample = serial_check_sample(plan, 40);
@@ -170,7 +167,7 @@ TEST(CheckSample, SpreadOverRoundsAndUnitsOnTheSameFlags) {
 }
 
 TEST(CheckSample, SmallPlanIsTakenWhole) {
-  const PairRounds rounds = round_robin_rounds(iota_units(4), false);
+  const PairRounds rounds = round_robin_rounds(first_units(4), false);
   LinePools pools;
   pools.by_class = {{0, 128}};
   const std::vector<Round> plan = assign_lines(rounds, {{0, pools}}, Placement::SameLine, 0, 0, 1, 0);

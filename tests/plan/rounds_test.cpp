@@ -8,15 +8,12 @@
 #include <gtest/gtest.h>
 
 #include "plan/planner.hpp"
+#include "first_units.hpp"
 
 namespace cumap {
 namespace {
 
-std::vector<int> iota_units(int n) {
-  std::vector<int> u(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) u[static_cast<std::size_t>(i)] = i;
-  return u;
-}
+using test::first_units;
 
 // Every ordered (a, b) with its count over all rounds.
 std::map<std::pair<int, int>, int> directed_counts(const PairRounds& rounds) {
@@ -75,7 +72,7 @@ TEST(Rounds, SerialOrderedHasBothDirectionsInTurn) {
 }
 
 TEST(Rounds, RoundRobinEvenCount) {
-  const std::vector<int> units = iota_units(8);
+  const std::vector<int> units = first_units(8);
   const PairRounds r = round_robin_rounds(units, false);
   ASSERT_EQ(r.size(), 7u);
   for (const auto& round : r) EXPECT_EQ(round.size(), 4u);
@@ -84,7 +81,7 @@ TEST(Rounds, RoundRobinEvenCount) {
 }
 
 TEST(Rounds, RoundRobinOddCountHasAByeEachRound) {
-  const std::vector<int> units = iota_units(7);
+  const std::vector<int> units = first_units(7);
   const PairRounds r = round_robin_rounds(units, false);
   ASSERT_EQ(r.size(), 7u);
   std::set<int> sat_out;
@@ -113,7 +110,7 @@ TEST(Rounds, RoundRobinOnNonContiguousSubset) {
 }
 
 TEST(Rounds, RoundRobinLargeAndTiny) {
-  const std::vector<int> units = iota_units(132);
+  const std::vector<int> units = first_units(132);
   const PairRounds r = round_robin_rounds(units, false);
   EXPECT_EQ(r.size(), 131u);
   expect_disjoint_rounds(r);
@@ -126,7 +123,7 @@ TEST(Rounds, RoundRobinLargeAndTiny) {
 }
 
 TEST(Rounds, RoundRobinOrderedCoversBothDirectionsOnce) {
-  const std::vector<int> units = iota_units(5);
+  const std::vector<int> units = first_units(5);
   const PairRounds r = round_robin_rounds(units, true);
   EXPECT_EQ(r.size(), 10u);
   expect_disjoint_rounds(r);
@@ -139,7 +136,7 @@ TEST(Rounds, RoundRobinOrderedCoversBothDirectionsOnce) {
 }
 
 TEST(LimitRounds, RespectsMaxAndLosesNoPair) {
-  const std::vector<int> units = iota_units(12);
+  const std::vector<int> units = first_units(12);
   const PairRounds full = round_robin_rounds(units, false);
   const PairRounds cut = limit_rounds(full, 4);
   for (const auto& round : cut) {
@@ -158,7 +155,7 @@ TEST(LimitRounds, RespectsMaxAndLosesNoPair) {
 
 TEST(LimitRounds, KeepsExclusiveKeysApart) {
   // SMT siblings: units u and u+8 share physical core u.
-  const std::vector<int> units = iota_units(16);
+  const std::vector<int> units = first_units(16);
   std::map<int, int> core;
   for (int u = 0; u < 16; ++u) core[u] = u % 8;
   core.erase(15);  // a unit without a key conflicts with nobody

@@ -3,26 +3,19 @@
 
 #include "cumap/error.hpp"
 #include "plan/sync_checks.hpp"
+#include "sync_case_builders.hpp"
 
 namespace cumap {
 namespace {
 
 constexpr std::uint64_t kLine = protocol::kLineBytes;
 
-SyncCase barrier(BarrierImpl impl, std::vector<int> units) {
-  SyncCase c;
-  c.impl = impl;
-  for (int u : units) c.participants.push_back({0, u});
-  c.counter = 0;
-  c.release = kLine;
-  return c;
+// Counter and release in lines 0 and 1, the case's default episodes.
+SyncCase barrier(BarrierImpl impl, const std::vector<int>& units) {
+  return test::barrier_case(impl, units, 0, SyncCase{}.episodes, SyncCase{}.warmup);
 }
 
-SyncPlan plan_of(SyncCase c) {
-  SyncPlan p;
-  p.cases.push_back(std::move(c));
-  return p;
-}
+SyncPlan plan_of(SyncCase c) { return test::plan_of({std::move(c)}); }
 
 const UnitsByDevice kUnits{{0, {0, 1, 2, 3}}};
 

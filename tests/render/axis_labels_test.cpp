@@ -10,6 +10,7 @@
 #include "cumap/render.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
+#include "first_units.hpp"
 
 namespace cumap {
 namespace {
@@ -20,11 +21,7 @@ ValueMatrix map_of(const std::vector<int>& units) {
   return m;
 }
 
-std::vector<int> first_units(int n) {
-  std::vector<int> units;
-  for (int u = 0; u < n; ++u) units.push_back(u);
-  return units;
-}
+using test::first_units;
 
 // An H100's display groups (side, then GPC) as a run makes them, over
 // units numbered in display order: GPC8..GPC11 have 2 SMs each.

@@ -11,6 +11,7 @@
 #include "cumap/error.hpp"
 #include "fake_cuda_runtime.hpp"
 #include "fake_rig.hpp"
+#include "sync_case_builders.hpp"
 
 namespace cumap::cuda {
 namespace {
@@ -20,32 +21,20 @@ using testing::FakeCudaRuntime;
 
 constexpr std::uint64_t kLine = protocol::kLineBytes;
 
-SyncCase barrier(BarrierImpl impl, std::vector<int> sms, int tag = 0) {
-  SyncCase c;
-  c.impl = impl;
-  for (int sm : sms) c.participants.push_back({0, sm});
-  c.counter = 4 * kLine;
-  c.release = 5 * kLine;
-  c.episodes = 10;
-  c.warmup = 3;
-  c.tag = tag;
-  return c;
+// Counter and release in lines 4 and 5; 10 episodes after 3.
+SyncCase barrier(BarrierImpl impl, const std::vector<int>& sms, int tag = 0) {
+  return test::barrier_case(impl, sms, 4, 10, 3, tag);
 }
 
 SyncCase contention(ContentionOp op, std::vector<int> sms) {
-  SyncCase c = barrier(BarrierImpl::Counter, std::move(sms));
+  SyncCase c = barrier(BarrierImpl::Counter, sms);
   c.contention = true;
   c.op = op;
   c.ops_per_batch = 8;
   return c;
 }
 
-SyncPlan plan_of(std::vector<SyncCase> cases) {
-  SyncPlan p;
-  p.cases = std::move(cases);
-  p.timeout_ms = 10;
-  return p;
-}
+SyncPlan plan_of(std::vector<SyncCase> cases) { return test::plan_of(std::move(cases), 10); }
 
 TEST(Sync, EachCaseIsOneLaunchWithItsWordsZeroed) {
   Rig r = rig();

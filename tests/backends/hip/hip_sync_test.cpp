@@ -9,6 +9,8 @@
 #include "backends/hip/hip_sync.hpp"
 #include "cumap/error.hpp"
 #include "fake_hip_runtime.hpp"
+#include "first_units.hpp"
+#include "sync_case_builders.hpp"
 
 namespace cumap {
 namespace {
@@ -31,30 +33,14 @@ Rig make_rig(FakeHipConfig cfg = {}, DeviceSelection selection = {}) {
   return rig;
 }
 
+// Counter and release in lines 2 and 3; 10 episodes after 2.
 SyncCase barrier(BarrierImpl impl, const std::vector<int>& units, int tag = 0) {
-  SyncCase c;
-  c.impl = impl;
-  for (int u : units) c.participants.push_back({0, u});
-  c.counter = 2 * kLine;
-  c.release = 3 * kLine;
-  c.episodes = 10;
-  c.warmup = 2;
-  c.tag = tag;
-  return c;
+  return test::barrier_case(impl, units, 2, 10, 2, tag);
 }
 
-SyncPlan plan_of(std::vector<SyncCase> cases) {
-  SyncPlan p;
-  p.cases = std::move(cases);
-  p.timeout_ms = 5;
-  return p;
-}
+SyncPlan plan_of(std::vector<SyncCase> cases) { return test::plan_of(std::move(cases), 5); }
 
-std::vector<int> first_units(int n) {
-  std::vector<int> u;
-  for (int i = 0; i < n; ++i) u.push_back(i);
-  return u;
-}
+using test::first_units;
 
 TEST(Sync, EachParticipantRunsOnItsOwnUnitsStream) {
   Rig r = make_rig();
