@@ -6,6 +6,7 @@
 #include "core/matrix.hpp"
 #include "cumap/backend.hpp"
 #include "core/stats.hpp"
+#include "pair_stats.hpp"
 
 namespace cumap {
 namespace {
@@ -197,14 +198,7 @@ TEST(MapMatrices, PerClassHeadlineLineSetsAndTimeouts) {
   EXPECT_DOUBLE_EQ(merged.line_spread_ns().at(0, 1), m.line_spread.at(0, 1));
 }
 
-// Pair a-b whose five samples all took a round trip of 2 x `oneway` ns.
-PairStats pair_at(int a, int b, double oneway) {
-  PairStats p;
-  p.a = a;
-  p.b = b;
-  p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 5};
-  return p;
-}
+using test::pair_at;
 
 TEST(LatencyMap, AHeadlineWeighsEveryHomeClassEquallyWhateverItsLineCount) {
   LatencyMap map;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "run/line_correction.hpp"
+#include "pair_stats.hpp"
 
 namespace cumap {
 namespace {
@@ -23,14 +24,7 @@ HomesResult two_units_four_lines() {
   return h;
 }
 
-// Pair a-b whose five samples all took a round trip of 2 x `oneway` ns.
-PairStats pair_at(int a, int b, double oneway) {
-  PairStats p;
-  p.a = a;
-  p.b = b;
-  p.rtt_ns = {2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 2 * oneway, 5};
-  return p;
-}
+using test::pair_at;
 
 TEST(LineCorrection, HalfTheRoundTripsPredictedExcessOverTheClassAverage) {
   const RunHomes homes{two_units_four_lines()};
