@@ -81,8 +81,8 @@ nlohmann::json agreement_json(const Agreement& a) {
 // How many distinct (a, b) pairs `maps` hold, and how many of them have a
 // value on at least one line. A headline has ~280 000 values of ~8 600
 // pairs: they are counted on a grid of the map's units, each id found in a
-// table (a std::set of pairs, then a binary search per id, made meta.json
-// the slowest output file).
+// table; a std::set of pairs, or a binary search per id, would make meta.json
+// the slowest output file.
 struct PairCounts {
   std::size_t all = 0;
   std::size_t completed = 0;
