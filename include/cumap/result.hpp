@@ -69,6 +69,9 @@ struct SelfCheck {
   // samples it, not the serial repeat, is the floor the disagreement is
   // judged against.
   double sampling_noise = 0.0;
+  // The pilot's serial repeat, where a pilot ran before this map check (else
+  // 0): the disagreement is judged against the larger of the two repeats.
+  double earlier_serial_repeat = 0.0;
   bool passed = true;
 };
 

@@ -42,10 +42,12 @@ void report_checks(const PlacementResult& placement) {
   for (const SelfCheck& c : placement.checks)
     fmt::print(stderr,
                "cumap: {}: {} pairs per round; serial check of {} pairs{}: shift {:+.2f} ± {:.2f} %, median difference "
-               "{:.2f} % (serial before against after {:.2f} %, sampling noise {:.2f} %), r {:.3f}{}\n",
+               "{:.2f} % (serial before against after {:.2f} %{}, sampling noise {:.2f} %), r {:.3f}{}\n",
                to_string(placement.placement), c.pairs_per_round, c.agreement.n, c.pilot ? " (pilot)" : "",
-               100 * c.bias, 100 * c.bias_uncertainty,
-               100 * c.agreement.median_rel_diff, 100 * c.serial_repeat.median_rel_diff, 100 * c.sampling_noise,
+               100 * c.bias, 100 * c.bias_uncertainty, 100 * c.agreement.median_rel_diff,
+               100 * c.serial_repeat.median_rel_diff,
+               c.earlier_serial_repeat > 0 ? fmt::format(", in the pilot {:.2f} %", 100 * c.earlier_serial_repeat) : "",
+               100 * c.sampling_noise,
                c.agreement.pearson_r,
                c.passed ? "" : " (over the limit)");
 }

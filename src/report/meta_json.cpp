@@ -163,7 +163,8 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides, b
                       {"serial_vs_serial", agreement_json(c.serial_repeat)},
                       {"bias", number_or_null(c.bias)},
                       {"bias_standard_error", number_or_null(c.bias_uncertainty)},
-                      {"sampling_noise", number_or_null(c.sampling_noise)}});
+                      {"sampling_noise", number_or_null(c.sampling_noise)},
+                      {"earlier_serial_vs_serial_median_rel_diff", number_or_null(c.earlier_serial_repeat)}});
   nlohmann::json j = map_json(p.headline, p.per_class, p.headline_ns);
   // Complete: every planned pair measured; false when a stop request ended
   // the placement early or any measurement timed out (also, then, when no

@@ -171,6 +171,8 @@ Pilot run_pilot(Backend& backend, const PlacementRequest& request, const StopFn&
       judge_serial_check(pilot.sample, *after, measured, request.pairs_per_round, request.options->check_max_rel_diff);
   pilot.check.pilot = true;
   pilot.sample.before = std::move(*after);
+  pilot.sample.earlier_serial_repeat =
+      std::max(pilot.sample.earlier_serial_repeat, pilot.check.serial_repeat.median_rel_diff);
   return pilot;
 }
 

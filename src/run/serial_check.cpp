@@ -92,9 +92,18 @@ SelfCheck judge_serial_check(const SerialSample& sample, const std::map<PairKey,
   // only beyond two of its standard errors.
   check.bias_uncertainty = median_standard_error(shift, check.bias);
   check.sampling_noise = sampling_noise(measured, serial);
+  // The disagreement is judged against how far apart two runs of a pair
+  // fall. One serial repeat estimates that, with noise of its own: on an H200
+  // one came out at 0.50 % where the placement's pilot saw 1.19 % and every
+  // other run 1.1-1.5 %, and a concurrent map that disagreed by the usual
+  // 1.38 % failed and was measured again at half the concurrency
+  // (bench/RESULTS.md). So the floor is the larger of this repeat and the
+  // placement's earlier one.
+  check.earlier_serial_repeat = sample.earlier_serial_repeat;
+  const double floor =
+      std::max({check.serial_repeat.median_rel_diff, sample.earlier_serial_repeat, check.sampling_noise});
   check.passed = check.agreement.n > 0 && std::abs(check.bias) <= limit + 2 * check.bias_uncertainty &&
-                 check.agreement.median_rel_diff <=
-                     std::max(check.serial_repeat.median_rel_diff, check.sampling_noise) + limit;
+                 check.agreement.median_rel_diff <= floor + limit;
   return check;
 }
 

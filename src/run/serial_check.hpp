@@ -21,6 +21,10 @@ std::map<PairKey, double> pair_medians(const Measurements& measured);
 struct SerialSample {
   MeasurementPlan plan;
   std::map<PairKey, double> before;
+  // The largest disagreement (median |relative difference|) of two serial
+  // runs of this sample measured earlier in the placement (the pilot's), 0
+  // if none: another estimate of how far apart two runs of a pair fall.
+  double earlier_serial_repeat = 0.0;
 };
 
 // Judges the concurrent values `measured` against the mean of the sample's

@@ -74,5 +74,27 @@ TEST(SerialCheck, QuietSamplesKeepTheTightFloor) {
   EXPECT_FALSE(c.passed) << "disagreement " << c.agreement.median_rel_diff;
 }
 
+TEST(SerialCheck, AnUnusuallyCloseSerialRepeatIsNotTheFloorWhenThePilotSawMore) {
+  // As on an H200: two serial runs agreed to 0.5 % where the pilot's agreed
+  // to 1.2 %, and the concurrent values disagreed by the usual ~1.3 %.
+  Fixture f = make(0.004, 0.0005, 0.0);
+  std::mt19937 rng(5);
+  std::normal_distribution<double> unit(0.0, 0.016);
+  for (PairMeasurement& m : f.measured.pairs) {
+    const double scatter = 1 + unit(rng);
+    for (double& v : m.rtt_cycles) v *= scatter;
+  }
+  const SelfCheck alone = judge_serial_check(f.sample, f.after, f.measured, 66, kLimit);
+  ASSERT_FALSE(alone.passed) << "disagreement " << alone.agreement.median_rel_diff << " against repeat "
+                             << alone.serial_repeat.median_rel_diff;
+  f.sample.earlier_serial_repeat = 0.012;
+  const SelfCheck with_pilot = judge_serial_check(f.sample, f.after, f.measured, 66, kLimit);
+  EXPECT_TRUE(with_pilot.passed) << "disagreement " << with_pilot.agreement.median_rel_diff;
+  EXPECT_DOUBLE_EQ(with_pilot.earlier_serial_repeat, 0.012);
+  // A disagreement beyond the pilot's floor too still fails.
+  f.sample.earlier_serial_repeat = 0.002;
+  EXPECT_FALSE(judge_serial_check(f.sample, f.after, f.measured, 66, kLimit).passed);
+}
+
 }  // namespace
 }  // namespace cumap
