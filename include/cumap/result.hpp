@@ -189,6 +189,7 @@ struct SyncSettings {
   int episodes = 0;         // per case: timed episodes (barrier) or batches per participant (contention)
   int warmup = 0;
   int ops_per_batch = 0;    // contention
+  int launches = 1;         // per case, each on its own counter lines
   double timeout_ms = 0.0;
   std::filesystem::path out_dir;
   nlohmann::json options = nlohmann::json::object();  // every option as given, for meta.json

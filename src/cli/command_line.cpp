@@ -409,6 +409,8 @@ struct SyncFlags {
 };
 
 constexpr int kMaxEpisodes = 1000000;
+// Each launch of a case takes lines of its own; beyond this a sweep's launches, not its values, set its time.
+constexpr int kMaxLaunches = 1000;
 
 CLI::App* add_sync_subcommand(CLI::App& app, SyncCommand& command, Choices& c, SyncChoices& s, SyncFlags& f) {
   SyncOptions& o = command.options;
@@ -443,9 +445,12 @@ CLI::App* add_sync_subcommand(CLI::App& app, SyncCommand& command, Choices& c, S
                         std::string("participant counts, e.g. 2,8,all (all: every unit of the set; default: ") +
                             (contention ? "1, 2, 4, ..." : "2, 4, 8, ...") + " and all)");
   sub->add_option("--episodes", o.episodes,
-                  contention ? "timed batches per participant" : "timed barrier episodes per case")
+                  contention ? "timed batches per participant" : "timed barrier episodes per launch")
       ->capture_default_str();
   sub->add_option("--warmup", o.warmup, contention ? "untimed batches first" : "untimed episodes first")
+      ->capture_default_str();
+  sub->add_option("--launches", o.launches,
+                  "launches per case, each on counter lines of its own; a case's number is the median over them")
       ->capture_default_str();
   sub->add_option("--timeout-ms", o.common.timeout_ms,
                   "budget of every wait, at most 3600000 (an hour); a case past it is reported as timed out")
@@ -509,6 +514,8 @@ void finish_sync(SyncCommand& command, const Choices& c, const SyncChoices& s, c
     throw UsageError(fmt::format("--episodes must be from 1 to {} (got {})", kMaxEpisodes, o.episodes));
   if (o.warmup < 0 || o.warmup > kMaxEpisodes)
     throw UsageError(fmt::format("--warmup must be from 0 to {} (got {})", kMaxEpisodes, o.warmup));
+  if (o.launches < 1 || o.launches > kMaxLaunches)
+    throw UsageError(fmt::format("--launches must be from 1 to {} (got {})", kMaxLaunches, o.launches));
   if (o.ops_per_batch < 1 || o.ops_per_batch > kMaxEpisodes)
     throw UsageError(fmt::format("--ops-per-batch must be from 1 to {} (got {})", kMaxEpisodes, o.ops_per_batch));
   // A flag barrier's counter and release flag are two lines of the arena.

@@ -50,7 +50,7 @@ void Progress::finish() {
 MapObserver PhaseProgress::observer() {
   MapObserver o;
   o.progress = [this](const std::string& phase) -> ProgressFn {
-    const char* steps = phase == "homes" ? "units" : phase == "cases" ? "cases" : "rounds";
+    const char* steps = phase == "homes" ? "units" : phase == "launches" ? "launches" : "rounds";
     current_ = std::make_shared<Progress>(phase, steps, quiet_);
     return [p = current_](std::size_t done, std::size_t total) { p->update(done, total); };
   };

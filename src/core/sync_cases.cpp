@@ -2,27 +2,40 @@
 
 namespace cumap {
 
-SyncCaseResult summarize_sync_case(const SyncCase& planned, const SyncCaseLabel& label, const SyncMeasurement& m) {
+SyncCaseResult summarize_sync_case(const SyncCaseLabel& label, std::span<const SyncLaunchOutcome> launches) {
   SyncCaseResult r;
   r.label = label;
-  r.what = std::string(planned.contention ? to_string(planned.op) : to_string(planned.impl));
-  for (const UnitRef& u : planned.participants) r.participants.push_back(u.unit);
-  r.counter_offset = planned.counter;
-  r.timed_out = m.timed_out;
-  r.unsupported = m.unsupported;
-  r.why = m.why;
-  // A case that timed out or could not run has no values worth keeping:
-  // the ones before the stall would describe a barrier that then hung.
-  const bool usable = !m.timed_out && !m.unsupported;
-  r.ns = summarize(usable ? std::span<const double>(m.ns) : std::span<const double>());
-  r.cycles = summarize(usable ? std::span<const double>(m.cycles) : std::span<const double>());
-  if (!planned.contention && usable) {
-    r.per_barrier_ns = median_of_block_means(m.ns, kPerBarrierBlocks);
-    if (!m.cycles.empty()) r.per_barrier_cycles = median_of_block_means(m.cycles, kPerBarrierBlocks);
+  if (launches.empty()) return r;
+  const SyncCase& first = *launches.front().planned;
+  r.what = std::string(first.contention ? to_string(first.op) : to_string(first.impl));
+  for (const UnitRef& u : first.participants) r.participants.push_back(u.unit);
+  std::vector<double> ns, cycles, per_barrier_ns, per_barrier_cycles, ops_per_us;
+  for (const SyncLaunchOutcome& launch : launches) {
+    const SyncMeasurement& m = *launch.measured;
+    r.counter_offsets.push_back(launch.planned->counter);
+    r.timed_out |= m.timed_out;
+    if (m.unsupported && !r.unsupported) {
+      r.unsupported = true;
+      r.why = m.why;
+    }
+    ns.insert(ns.end(), m.ns.begin(), m.ns.end());
+    cycles.insert(cycles.end(), m.cycles.begin(), m.cycles.end());
+    if (!first.contention && !m.ns.empty()) {
+      per_barrier_ns.push_back(median_of_block_means(m.ns, kPerBarrierBlocks));
+      if (!m.cycles.empty()) per_barrier_cycles.push_back(median_of_block_means(m.cycles, kPerBarrierBlocks));
+    }
+    if (m.ops_per_us > 0) ops_per_us.push_back(m.ops_per_us);
   }
-  const std::size_t per_value = planned.contention ? planned.participants.size() : 1;
-  r.values = usable ? static_cast<int>(m.ns.size() / std::max<std::size_t>(per_value, 1)) : 0;
-  if (planned.contention && usable && m.ops_per_us > 0) r.ops_per_us = m.ops_per_us;
+  r.launches = static_cast<int>(launches.size());
+  r.ns = r.cycles = summarize(std::span<const double>());  // no values: NaN, not 0
+  if (r.timed_out || r.unsupported) return r;
+  r.ns = summarize(ns);
+  r.cycles = summarize(cycles);
+  if (!per_barrier_ns.empty()) r.per_barrier_ns = summarize(per_barrier_ns).median;
+  if (!per_barrier_cycles.empty()) r.per_barrier_cycles = summarize(per_barrier_cycles).median;
+  const std::size_t per_value = first.contention ? first.participants.size() : 1;
+  r.values = static_cast<int>(ns.size() / std::max<std::size_t>(per_value, 1));
+  if (first.contention && !ops_per_us.empty()) r.ops_per_us = summarize(ops_per_us).median;
   return r;
 }
 

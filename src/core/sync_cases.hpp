@@ -4,8 +4,9 @@
 // the counter where (home), and what it cost, summarized once.
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,20 +33,24 @@ struct SyncCaseResult {
   SyncCaseLabel label;
   std::string what;                 // "counter", "flag", "two-level", "platform"; "cas", "add"
   std::vector<int> participants;    // unit ids, participant 0 first
-  std::uint64_t counter_offset = 0;  // byte offset of the counter's line in the flag arena
+  // Byte offsets of the counter's line in the flag arena, one per launch
+  // measured, in launch order.
+  std::vector<std::uint64_t> counter_offsets;
+  int launches = 0;                 // launches measured (each its own counter lines)
   // Barrier: per episode (leave to leave, seen by participant 0).
-  // Contention: per operation (each participant's batches).
+  // Contention: per operation (each participant's batches). Over every launch.
   Summary ns{};
   Summary cycles{};                 // NaN without a cycle clock
-  // Barrier: what one barrier costs in a loop of them, the median over
-  // kPerBarrierBlocks blocks of consecutive episodes of each block's mean.
-  // Episodes trade time with their neighbours (participant 0 leaving one
-  // late shortens the next), so their own median jumps between modes from
-  // run to run; a block's mean does not. NaN for contention.
+  // Barrier: what one barrier costs in a loop of them: per launch, the
+  // median over kPerBarrierBlocks blocks of consecutive episodes of each
+  // block's mean, and of those the median over launches. Episodes trade time
+  // with their neighbours (participant 0 leaving one late shortens the
+  // next), so their own median jumps between modes from run to run; a
+  // block's mean does not. NaN for contention.
   double per_barrier_ns = kNaN;
   double per_barrier_cycles = kNaN;
-  int values = 0;                   // episodes (barrier) or batches (contention) that gave a value
-  double ops_per_us = kNaN;         // contention: all participants together
+  int values = 0;                   // episodes (barrier) or batches (contention) that gave a value, all launches
+  double ops_per_us = kNaN;         // contention: all participants together, the median over launches
   bool timed_out = false;
   bool unsupported = false;
   std::string why;                  // unsupported: the backend's reason
@@ -77,7 +82,16 @@ CheapestCase cheapest_at_largest_k(const Cases& cases, Project result_of = {}) {
   return out;
 }
 
-// The case's values in order statistics, with its label and participants.
-SyncCaseResult summarize_sync_case(const SyncCase& planned, const SyncCaseLabel& label, const SyncMeasurement& m);
+// One launch of a case: what was planned and what it measured.
+struct SyncLaunchOutcome {
+  const SyncCase* planned = nullptr;
+  const SyncMeasurement* measured = nullptr;
+};
+
+// The case over its launches (at least one, in launch order), with its label
+// and participants. A launch that timed out or could not run marks the whole
+// case so and leaves it without values: the values before a stall would
+// describe a barrier that then hung.
+SyncCaseResult summarize_sync_case(const SyncCaseLabel& label, std::span<const SyncLaunchOutcome> launches);
 
 }  // namespace cumap

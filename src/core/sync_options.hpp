@@ -53,6 +53,11 @@ struct SyncOptions {
   int episodes = 200;      // barrier: timed episodes; contention: timed batches per participant
   int warmup = 20;         // untimed episodes (batches) first
   int ops_per_batch = 64;  // contention: dependent operations per batch
+  // Launches per case, each with its own counter line(s) of the chosen home.
+  // A case's number is the median over its launches: on an H200 one launch's
+  // value moved by up to 27 % between runs for small k and far counters (a
+  // line's slice and a launch's start differ; bench/RESULTS.md).
+  int launches = 5;
 
   static constexpr const char* kBarrierOut = "out-barrier";
   static constexpr const char* kContentionOut = "out-contention";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <numeric>
 
@@ -228,6 +229,20 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
   for (std::size_t g = 0; g < topology.groups.size(); ++g)
     for (int u : topology.groups[g].units) group_of_unit[u] = static_cast<int>(g);
   const int smallest = o.contention ? 1 : 2;
+  const auto launches = static_cast<std::size_t>(std::max(o.launches, 1));
+  std::map<std::uint64_t, int> class_of_line;
+  for (std::size_t l = 0; l < homes.table.lines.size(); ++l)
+    class_of_line[homes.table.lines[l]] = homes.classes.line_class.at(l);
+  // The home class of every line a case uses, in a fixed order.
+  const auto classes_of = [&](const SyncCase& c) {
+    std::vector<int> out{class_of_line[c.counter], class_of_line[c.release]};
+    for (std::uint64_t l : c.group_counter) out.push_back(class_of_line[l]);
+    for (std::uint64_t l : c.group_release) out.push_back(class_of_line[l]);
+    return out;
+  };
+  // Launch-major: every case's first launch, then every case's second, ...
+  // so that a case's launches are spread over the run, as a repeat run's are.
+  std::vector<std::vector<SyncCase>> by_launch(launches);
 
   std::vector<std::vector<int>> orders_seen;
   std::map<std::string, std::vector<int>> single_group;  // two-level left out: set -> k
@@ -255,10 +270,29 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
       base.episodes = o.episodes;
       base.warmup = o.warmup;
       base.ops_per_batch = o.ops_per_batch;
-      const auto add_case = [&](SyncCase c, SyncCaseLabel label) {
-        c.tag = static_cast<int>(out.labels.size());
-        out.plan.cases.push_back(std::move(c));
+      // One label, and its launches each on the next unused lines of the
+      // label's choices (`lines` puts one launch's lines into a case).
+      const auto add_case = [&](const SyncCase& c, SyncCaseLabel label, const auto& lines) {
+        const int tag = static_cast<int>(out.labels.size());
         out.labels.push_back(std::move(label));
+        // Where the arena, or a home class, has too few lines for fresh ones
+        // in every launch, a launch takes the first launch's lines again
+        // (each launch starts its words from 0) rather than another class's.
+        std::set<std::uint64_t> taken;
+        std::vector<int> first_classes;  // of the first launch's lines
+        for (std::vector<SyncCase>& launch : by_launch) {
+          SyncCase one = c;
+          one.tag = tag;
+          if (!first_classes.empty() && taken.size() + first_classes.size() > homes.table.lines.size()) taken.clear();
+          lines(one, taken);
+          if (first_classes.empty()) {
+            first_classes = classes_of(one);
+          } else if (classes_of(one) != first_classes) {
+            taken.clear();
+            lines(one, taken);
+          }
+          launch.push_back(std::move(one));
+        }
       };
       const auto homed = [&](SyncCase c, const TwoLevelGroups* groups) {
         std::vector<std::string> done;  // "any" once where near and far are one class
@@ -266,27 +300,30 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
           const LineChoice choice = counter_lines(members, h, homes);
           if (std::find(done.begin(), done.end(), choice.label) != done.end()) continue;
           done.push_back(choice.label);
-          std::set<std::uint64_t> taken;
-          c.counter = take_line(choice, taken);
-          c.release = take_line(choice, taken);
           SyncCaseLabel label{set_name, k, choice.label, choice.home_class, 0, ""};
+          // Each group's own counter and release: near the group, whatever the leaders' home.
+          std::vector<LineChoice> group_lines;
           if (groups) {
             c.group_of = groups->group_of;
-            c.group_counter.clear();
-            c.group_release.clear();
             for (int g = 0; g < groups->count; ++g) {
               std::vector<int> group_members;
               for (std::size_t p = 0; p < members.size(); ++p)
                 if (groups->group_of[p] == g) group_members.push_back(members[p]);
-              // Each group's own counter and release: near the group, whatever the leaders' home.
-              const LineChoice near = counter_lines(group_members, CounterHome::Near, homes);
-              c.group_counter.push_back(take_line(near, taken));
-              c.group_release.push_back(take_line(near, taken));
+              group_lines.push_back(counter_lines(group_members, CounterHome::Near, homes));
             }
             label.groups = groups->count;
             label.grouped_by = groups->by;
           }
-          add_case(c, label);
+          add_case(c, label, [&](SyncCase& one, std::set<std::uint64_t>& taken) {
+            one.counter = take_line(choice, taken);
+            one.release = take_line(choice, taken);
+            one.group_counter.clear();
+            one.group_release.clear();
+            for (const LineChoice& near : group_lines) {
+              one.group_counter.push_back(take_line(near, taken));
+              one.group_release.push_back(take_line(near, taken));
+            }
+          });
         }
       };
       if (o.contention) {
@@ -302,11 +339,12 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
         c.impl = impl;
         if (impl == BarrierImpl::Platform) {
           // The platform's barrier keeps its own state: no counter of ours to place.
-          std::set<std::uint64_t> taken;
           const LineChoice near = counter_lines(members, CounterHome::Near, homes);
-          c.counter = take_line(near, taken);
-          c.release = take_line(near, taken);
-          add_case(c, SyncCaseLabel{set_name, k, "own", -1, 0, ""});
+          add_case(c, SyncCaseLabel{set_name, k, "own", -1, 0, ""},
+                   [&](SyncCase& one, std::set<std::uint64_t>& taken) {
+                     one.counter = take_line(near, taken);
+                     one.release = take_line(near, taken);
+                   });
         } else if (impl == BarrierImpl::TwoLevel) {
           const TwoLevelGroups groups = two_level_groups(members, side_of, group_of_unit);
           if (groups.count < 2) {
@@ -320,6 +358,8 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
       }
     }
   }
+  for (std::vector<SyncCase>& launch : by_launch)
+    std::move(launch.begin(), launch.end(), std::back_inserter(out.plan.cases));
   for (const auto& [set_name, ks] : single_group)
     out.notes.push_back(fmt::format("two-level: {} at k={}: the participants are in one side and one topology "
                                     "group, so there are no two levels",

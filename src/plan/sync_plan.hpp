@@ -48,8 +48,10 @@ struct LineChoice {
 };
 LineChoice counter_lines(const std::vector<int>& participants, CounterHome home, const HomesResult& homes);
 
-// The whole sweep: every case in run order with its label (SyncCase::tag
-// indexes `labels`), and what was left out and why.
+// The whole sweep: every case's launches in run order (launch-major: each
+// case's first launch, then each case's second, ...; SyncCase::tag indexes
+// `labels`), each launch of a case on its own lines of the case's choice
+// where the arena has enough, and what was left out and why.
 struct PlannedSync {
   SyncPlan plan;  // stop left empty: the run sets it
   std::vector<SyncCaseLabel> labels;

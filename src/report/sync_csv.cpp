@@ -7,17 +7,22 @@
 //   counter_home          near or far (the counter's line relative to the participants), any
 //                         (one home class: the two are the same), own (the platform's barrier)
 //   counter_class         home class of the counter's line (empty for own)
-//   counter_offset        byte offset of the counter's line in the flag arena
-//   per_barrier_ns        barrier only: what one barrier costs in a loop of them, the median
-//                         over 20 blocks of consecutive episodes of each block's mean
-//                         (episodes trade time with their neighbours: their median is a mode)
+//   counter_offsets       byte offsets of the counter's line in the flag arena, one per launch,
+//                         space-separated in launch order (each launch has lines of its own)
+//   launches              launches measured (--launches; fewer when interrupted)
+//   per_barrier_ns        barrier only: what one barrier costs in a loop of them: in each launch
+//                         the median over 20 blocks of consecutive episodes of each block's mean,
+//                         and of those the median over the launches (episodes trade time with
+//                         their neighbours: their median is a mode)
 //   per_barrier_cycles    the same in device cycles
 //   median_ns, p05_ns, p95_ns   barrier: per episode, leave to leave, seen by the first
-//                         participant; contention: per operation, over every participant's batches
+//                         participant; contention: per operation, over every participant's batches;
+//                         over every launch
 //   median_cycles, p05_cycles, p95_cycles   the same in device cycles (empty without a cycle clock)
-//   episodes              barrier: timed episodes; contention: timed batches per participant
+//   episodes              barrier: timed episodes; contention: timed batches per participant;
+//                         all launches together
 //   ops_per_batch, ops_per_us   contention: dependent operations per batch; operations all
-//                         participants completed per microsecond together
+//                         participants completed per microsecond together (median over launches)
 //   timeouts              1 when the case hit --timeout-ms (it then has no values), else 0
 //   groups                two-level: how many groups, and by what ("2 by side")
 //   participants          unit ids in participant order, space-separated (the first times the barrier)
@@ -28,6 +33,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "report/sync_outputs.hpp"
 
@@ -56,26 +62,22 @@ std::string sync_csv_name(const SyncResult& r) { return r.settings.contention ? 
 std::string sync_csv(const SyncResult& r) {
   const bool contention = r.settings.contention;
   std::string out = fmt::format(
-      "{},k,set,counter_home,counter_class,counter_offset,{}median_ns,p05_ns,p95_ns,median_cycles,p05_cycles,"
+      "{},k,set,counter_home,counter_class,counter_offsets,launches,{}median_ns,p05_ns,p95_ns,median_cycles,p05_cycles,"
       "p95_cycles,episodes,{}timeouts,groups,participants,note\n",
       contention ? "op" : "implementation", contention ? "" : "per_barrier_ns,per_barrier_cycles,",
       contention ? "ops_per_batch,ops_per_us," : "");
   for (const SyncCaseResult& c : r.cases) {
-    std::string participants;
-    for (int u : c.participants) {
-      if (!participants.empty()) participants += ' ';
-      participants += std::to_string(u);
-    }
     auto it = std::back_inserter(out);
-    fmt::format_to(it, "{},{},{},{},{},{},", c.what, c.label.k, c.label.set, c.label.counter_home,
-                   c.label.counter_class >= 0 ? std::to_string(c.label.counter_class) : "", c.counter_offset);
+    fmt::format_to(it, "{},{},{},{},{},{},{},", c.what, c.label.k, c.label.set, c.label.counter_home,
+                   c.label.counter_class >= 0 ? std::to_string(c.label.counter_class) : "",
+                   fmt::join(c.counter_offsets, " "), c.launches);
     if (!contention) fmt::format_to(it, "{},{},", number(c.per_barrier_ns), number(c.per_barrier_cycles));
     fmt::format_to(it, "{},{},{},{},{},{},{},", number(c.ns.median), number(c.ns.p05), number(c.ns.p95),
                    number(c.cycles.median), number(c.cycles.p05), number(c.cycles.p95), c.values);
     if (contention) fmt::format_to(it, "{},{},", r.settings.ops_per_batch, number(c.ops_per_us));
     fmt::format_to(it, "{},{},{},{}\n", c.timed_out ? 1 : 0,
                    c.label.groups > 0 ? fmt::format("{} by {}", c.label.groups, c.label.grouped_by) : "",
-                   participants, sync_csv_cell(note(c)));
+                   fmt::join(c.participants, " "), sync_csv_cell(note(c)));
   }
   return out;
 }

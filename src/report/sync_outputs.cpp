@@ -40,6 +40,7 @@ nlohmann::json make_sync_meta(const SyncResult& r) {
   j["settings"] = {{"probe", to_string(r.settings.probe)},
                    {"episodes", r.settings.episodes},
                    {"warmup", r.settings.warmup},
+                   {"launches", r.settings.launches},
                    {"timeout_ms", r.settings.timeout_ms}};
   if (r.settings.contention) j["settings"]["ops_per_batch"] = r.settings.ops_per_batch;
   return j;

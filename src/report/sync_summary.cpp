@@ -212,6 +212,7 @@ SyncSummary sync_summary(const Json& meta, std::string_view csv, const std::stri
   s.probe = text(settings, "probe");
   s.episodes = whole<int>(settings, "episodes", 0);
   s.warmup = whole<int>(settings, "warmup", 0);
+  s.launches = whole<int>(settings, "launches", 1);  // a set from before launches were counted had one
   s.ops_per_batch = whole<int>(settings, "ops_per_batch", 0);
   s.has_cycles = whole<double>(member(meta, "clock"), "clock_hz", 0.0) > 0;
   if (member(meta, "left_out").is_array())
@@ -277,9 +278,11 @@ SyncTable sync_table(const SyncSummary& s) {
 }
 
 std::string sync_measured_line(const SyncSummary& s) {
-  return fmt::format("{} backend, {} {}s measured, {} home class(es); probe {}, {} {} per case after {} untimed.",
-                     s.backend, s.units, s.unit_name, s.class_count, s.probe, s.episodes,
-                     s.contention() ? "batches per participant" : "episodes", s.warmup);
+  return fmt::format(
+      "{} backend, {} {}s measured, {} home class(es); probe {}; each case in {} launch(es) on counter lines of its "
+      "own, each launch {} {} after {} untimed.",
+      s.backend, s.units, s.unit_name, s.class_count, s.probe, s.launches, s.episodes,
+      s.contention() ? "batches per participant" : "episodes", s.warmup);
 }
 
 std::string sync_completeness(const SyncSummary& s) {
@@ -292,10 +295,11 @@ std::string sync_table_note(const SyncSummary& s) {
   std::string note =
       s.contention() ? "Median, p05 and p95 over every participant's timed batches, per operation"
       : s.has_per_barrier
-          ? fmt::format("Ns per barrier: the median over {} blocks of consecutive episodes of each block's mean, what "
-                        "one barrier costs in a loop of them. Median, p05 and p95: over single episodes, leave to "
-                        "leave as the first participant saw it; episodes trade time with their neighbours, so their "
-                        "median is a mode rather than a cost",
+          ? fmt::format("Ns per barrier: what one barrier costs in a loop of them; in each launch the median over {} "
+                        "blocks of consecutive episodes of each block's mean, and of those the median over the "
+                        "launches. Median, p05 and p95: over single episodes of every launch, leave to leave as the "
+                        "first participant saw it; episodes trade time with their neighbours, so their median is a "
+                        "mode rather than a cost",
                         kPerBarrierBlocks)
           : "Median over episodes, leave to leave as the first participant saw it";
   return note + "; every case is in " + s.csv_name() + ", drawn in " + s.plot_name() + ".";
@@ -374,7 +378,7 @@ Json to_json(const SyncSummary& s) {
     row["note"] = c.unsupported && !c.why.empty() ? "not supported here: " + c.why : note_of(c);
     rows.push_back(std::move(row));
   }
-  Json settings = {{"probe", s.probe}, {"episodes", s.episodes}, {"warmup", s.warmup}};
+  Json settings = {{"probe", s.probe}, {"episodes", s.episodes}, {"warmup", s.warmup}, {"launches", s.launches}};
   if (s.contention()) settings["ops_per_batch"] = s.ops_per_batch;
   return {{"command", s.command},
           {"tool_version", s.tool_version},

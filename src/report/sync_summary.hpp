@@ -47,8 +47,9 @@ struct SyncSummary {
 
   // How it measured.
   std::string probe;
-  int episodes = 0;  // barrier: timed episodes per case; contention: timed batches per participant
+  int episodes = 0;  // per launch: barrier timed episodes; contention timed batches per participant
   int warmup = 0;
+  int launches = 1;  // per case
   int ops_per_batch = 0;     // contention
   bool has_cycles = false;   // the backend counts device cycles (meta.json's clock_hz)
   // barrier.csv has per_barrier_ns; a file of a cumap before that column

@@ -1,6 +1,8 @@
 #include "run/sync_run.hpp"
 
 #include <map>
+#include <stdexcept>
+#include <vector>
 
 #include "plan/sync_plan.hpp"
 
@@ -12,6 +14,7 @@ SyncSettings sync_settings(const SyncOptions& o) {
   s.probe = o.common.probe;
   s.episodes = o.episodes;
   s.warmup = o.warmup;
+  s.launches = o.launches;
   s.ops_per_batch = o.ops_per_batch;
   s.timeout_ms = o.common.timeout_ms;
   s.out_dir = o.common.out_dir;
@@ -36,19 +39,23 @@ SyncResult measure_sync_run(Backend& backend, const std::vector<int>& units, con
   }
   PlannedSync planned = plan_sync(options, r.discovery.homes.front(), r.discovery.topology);
   r.notes = planned.notes;
-  r.planned_cases = planned.plan.cases.size();
+  r.planned_cases = planned.labels.size();
   planned.plan.stop = stop;
-  const ProgressFn progress = observer.progress ? observer.progress("cases") : ProgressFn{};
+  const ProgressFn progress = observer.progress ? observer.progress("launches") : ProgressFn{};
   const SyncMeasurements measured = backend.measure_sync(planned.plan, progress);
-  if (observer.phase_done) observer.phase_done("cases");
+  if (observer.phase_done) observer.phase_done("launches");
   r.device_seconds = measured.device_seconds;
   r.clock_hz = measured.clock_hz;
-  std::map<int, const SyncCase*> by_tag;
-  for (const SyncCase& c : planned.plan.cases) by_tag[c.tag] = &c;
-  for (const SyncMeasurement& m : measured.cases) {
-    const SyncCase& c = *by_tag.at(m.tag);
-    r.cases.push_back(summarize_sync_case(c, planned.labels.at(static_cast<std::size_t>(c.tag)), m));
+  // Each label's launches, in launch order (the plan runs them launch-major);
+  // a label none of whose launches ran (an interrupt) has no case.
+  std::map<int, std::vector<SyncLaunchOutcome>> by_label;
+  for (std::size_t i = 0; i < measured.cases.size(); ++i) {
+    const SyncCase& c = planned.plan.cases.at(i);
+    if (measured.cases[i].tag != c.tag) throw std::logic_error("a backend returned sync cases out of plan order");
+    by_label[c.tag].push_back({&c, &measured.cases[i]});
   }
+  for (const auto& [tag, launches] : by_label)
+    r.cases.push_back(summarize_sync_case(planned.labels.at(static_cast<std::size_t>(tag)), launches));
   r.interrupted = measured.stopped || (stop && stop());
   return r;
 }

@@ -17,7 +17,7 @@ namespace cumap {
 SyncSettings sync_settings(const SyncOptions& options);
 
 // Discovers homes over `units` (observer phases "homes", "topology"), plans
-// the sweep, and runs it (phase "cases", counted in cases). Ends early once
+// the sweep, and runs it (phase "launches", counted in launches). Ends early once
 // `stop` says so, keeping the cases measured (`interrupted` set); a stop
 // during discovery measures no case. Everything but discovery.run (the
 // command's clock and command line) is filled. UsageError when the plan has

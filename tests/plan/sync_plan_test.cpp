@@ -118,10 +118,11 @@ TEST(CounterLines, OneHomeClassMakesNearAndFarOneChoice) {
   EXPECT_EQ(counter_lines({0, 1}, CounterHome::Far, h).lines, counter_lines({0, 1}, CounterHome::Near, h).lines);
 }
 
-SyncOptions barrier_options() {
+SyncOptions barrier_options(int launches = 1) {
   SyncOptions o;
   o.episodes = 10;
   o.warmup = 2;
+  o.launches = launches;
   return o;
 }
 
@@ -144,6 +145,39 @@ TEST(PlanSync, EveryCaseIsLabelledAndPassesTheBackendsCheck) {
   EXPECT_EQ(sets, (std::set<std::string>{"one-side", "alternating", "one-gpc", "spread"}));
   for (std::size_t i = 0; i < p.labels.size(); ++i) {
     if (p.plan.cases[i].impl == BarrierImpl::Platform) EXPECT_EQ(p.labels[i].counter_home, "own");
+  }
+}
+
+TEST(PlanSync, EachLaunchOfACaseHasLinesOfItsOwnInTheSameHomesAndTheLaunchesComeLaunchMajor) {
+  const HomesResult h = two_sided_homes();  // 4 lines per home class
+  SyncOptions o = barrier_options(2);
+  o.impls = {BarrierImpl::Counter, BarrierImpl::Flag};
+  o.sets = {ParticipantSet::OneSide};
+  o.k = KSweep{{2}, false, false};
+  const PlannedSync p = plan_sync(o, h, two_gpcs());
+  ASSERT_EQ(p.labels.size(), 4u) << "counter and flag, near and far";
+  ASSERT_EQ(p.plan.cases.size(), 2u * p.labels.size());
+  for (std::size_t i = 0; i < p.plan.cases.size(); ++i)
+    EXPECT_EQ(p.plan.cases[i].tag, static_cast<int>(i % p.labels.size())) << "launch-major: every label, then again";
+  const auto class_of = [&](std::uint64_t offset) { return h.classes.line_class[offset / 4224]; };
+  for (std::size_t t = 0; t < p.labels.size(); ++t) {
+    const SyncCase& first = p.plan.cases[t];
+    const SyncCase& second = p.plan.cases[t + p.labels.size()];
+    EXPECT_EQ(first.participants, second.participants);
+    EXPECT_NE(first.counter, second.counter) << "each launch on a counter line of its own";
+    EXPECT_EQ(std::set<std::uint64_t>({first.counter, first.release, second.counter, second.release}).size(), 4u);
+    for (std::uint64_t line : {first.counter, first.release, second.counter, second.release})
+      EXPECT_EQ(class_of(line), p.labels[t].counter_class) << "every launch's lines in the case's home";
+  }
+  // Three launches of two lines each do not fit a class of 4 lines: the
+  // third takes the first one's lines again, not the other class's.
+  const PlannedSync three = plan_sync(barrier_options(3), h, two_gpcs());
+  const std::size_t labels = three.labels.size();
+  for (std::size_t t = 0; t < labels; ++t) {
+    if (three.labels[t].counter_class < 0) continue;  // the platform's own
+    const SyncCase& third = three.plan.cases[t + 2 * labels];
+    EXPECT_EQ(class_of(third.counter), three.labels[t].counter_class);
+    EXPECT_EQ(class_of(third.release), three.labels[t].counter_class);
   }
 }
 

@@ -42,24 +42,27 @@ TEST(SyncCsv, BarrierRowsInLongFormWithEveryColumnNamed) {
   ASSERT_EQ(lines.size(), 1 + r.cases.size());
   const std::vector<std::string> header = cells(lines[0]);
   EXPECT_EQ(header, (std::vector<std::string>{"implementation", "k", "set", "counter_home", "counter_class",
-                                              "counter_offset", "per_barrier_ns", "per_barrier_cycles", "median_ns",
-                                              "p05_ns", "p95_ns", "median_cycles", "p05_cycles", "p95_cycles",
-                                              "episodes", "timeouts", "groups", "participants", "note"}));
+                                              "counter_offsets", "launches", "per_barrier_ns", "per_barrier_cycles",
+                                              "median_ns", "p05_ns", "p95_ns", "median_cycles", "p05_cycles",
+                                              "p95_cycles", "episodes", "timeouts", "groups", "participants",
+                                              "note"}));
   for (std::size_t i = 1; i < lines.size(); ++i) EXPECT_EQ(cells(lines[i]).size(), header.size()) << lines[i];
   const std::vector<std::string> first = cells(lines[1]);
   EXPECT_EQ(first[0], "counter");
   EXPECT_EQ(first[1], "2");
   EXPECT_EQ(first[2], "one-side");
   EXPECT_EQ(first[3], "near");
-  EXPECT_EQ(first[6], "567.000") << "per barrier";
-  EXPECT_EQ(first[8], "540.000") << "the episodes' median";
-  EXPECT_EQ(first[17], "0 1");
+  EXPECT_EQ(first[5], "0 256 512") << "each launch's counter line";
+  EXPECT_EQ(first[6], "3") << "launches";
+  EXPECT_EQ(first[7], "567.000") << "per barrier";
+  EXPECT_EQ(first[9], "540.000") << "the episodes' median";
+  EXPECT_EQ(first[18], "0 1");
   // The case that timed out: no values, timeouts 1, a note.
   const std::vector<std::string> late = cells(lines[2]);
-  EXPECT_EQ(late[6], "");
-  EXPECT_EQ(late[8], "");
-  EXPECT_EQ(late[15], "1");
-  EXPECT_EQ(late[18], "timed out");
+  EXPECT_EQ(late[7], "");
+  EXPECT_EQ(late[9], "");
+  EXPECT_EQ(late[16], "1");
+  EXPECT_EQ(late[19], "timed out");
   EXPECT_NE(sync_csv(r).find("not supported here: grid.sync() needs every SM"), std::string::npos);
   EXPECT_NE(sync_csv(r).find(",2 by side,"), std::string::npos) << "two-level's groups";
 }

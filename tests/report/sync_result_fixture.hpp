@@ -2,7 +2,9 @@
 // A barrier or contention result built by hand, shaped like a GPU's: two
 // sides, sets up to 8 units, counter homes near and far, a case that timed
 // out and one the backend could not run.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cumap/result.hpp"
 
@@ -14,7 +16,10 @@ inline SyncCaseResult sync_case(const std::string& what, const std::string& set,
   c.what = what;
   c.label = {set, k, home, home == "own" ? -1 : home == "far", 0, ""};
   for (int u = 0; u < k; ++u) c.participants.push_back(u);
-  c.counter_offset = home == "far" ? 4224 : 0;
+  // Three launches, each on a line of its own.
+  c.counter_offsets = home == "far" ? std::vector<std::uint64_t>{4224, 8448, 12672}
+                                    : std::vector<std::uint64_t>{0, 256, 512};
+  c.launches = 3;
   c.ns = Summary{median, median * 0.9, median * 1.3, median * 0.8, median * 2, 100};
   c.cycles = Summary{median * 1.98, median * 1.9, median * 2.5, median, median * 3, 100};
   c.values = 100;
@@ -31,6 +36,7 @@ inline SyncResult sync_result(bool contention) {
   r.settings.contention = contention;
   r.settings.episodes = 100;
   r.settings.warmup = 10;
+  r.settings.launches = 3;
   r.settings.ops_per_batch = 64;
   r.settings.timeout_ms = 1000;
   r.settings.options = {{"command", contention ? "contention" : "barrier"}, {"episodes", 100}};

@@ -172,7 +172,7 @@ TEST(SyncSummaryFromFiles, ACsvThatIsNotTheCommandsIsRefusedSayingWhere) {
   EXPECT_NE(refused(sync_csv(test::sync_result(true))).find("first column is 'op'"), std::string::npos);
   EXPECT_NE(refused(without_columns(csv, {"median_ns"})).find("no column 'median_ns'"), std::string::npos);
   std::string short_row = csv.substr(0, csv.find('\n') + 1) + "counter,2,one-side\n";
-  EXPECT_NE(refused(short_row).find("line 2: 3 fields where the header has 19"), std::string::npos)
+  EXPECT_NE(refused(short_row).find("line 2: 3 fields where the header has 20"), std::string::npos)
       << refused(short_row);
   std::string garbled = csv;
   garbled.replace(garbled.find(",567.000,"), 9, ",lots,");
