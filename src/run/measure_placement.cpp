@@ -183,7 +183,6 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
   PlacementResult result;
   result.placement = request.placement;
   result.pairs_per_round = request.pairs_per_round;
-  const std::size_t plan_count = plans.by_class_pass.size();
 
   // A concurrent placement measures its serial check sample before the
   // passes and again after them; the passes keep only the sample's values.
@@ -215,26 +214,33 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
     return map;
   };
 
+  // One plan per class, its passes' rounds one after another: the backend
+  // cuts it into launches of its own size (fewer than one per pass) and, on
+  // a GPU, decodes each launch while the next one runs.
   Measurements sampled;
-  std::size_t done = 0;
+  std::size_t rounds_before = 0;  // in earlier classes, for the progress
+  std::size_t all_rounds = 0;
+  for (const MeasurementPlan& plan : plans.by_class_pass) all_rounds += plan.rounds.size();
   const Stopwatch measuring;
-  for (int c = 0; c < plans.class_count && result.complete; ++c) {
-    std::vector<PairMeasurement> class_pairs;
+  for (int c = 0; c < plans.class_count; ++c) {
+    if (result.complete && stop && stop()) result.complete = false;
+    // After a stop, a class is still summarized where an earlier run (being
+    // resumed) measured some of it: those pairs stay in the output set.
+    if (!result.complete && std::none_of(request.already_measured.begin(), request.already_measured.end(),
+                                         [c](const PairStats& p) { return p.home_class == c; }))
+      continue;
+    MeasurementPlan plan = plans.settings;
     std::size_t planned = 0;
-    for (int pass = 0; pass < plans.passes; ++pass)
-      for (const Round& round : plans.by_class_pass[done + static_cast<std::size_t>(pass)].rounds)
-        planned += round.pairs.size();
-    class_pairs.reserve(planned);  // a GPU class has ~140 000 values: no regrowing
     for (int pass = 0; pass < plans.passes; ++pass) {
-      if (stop && stop()) {
-        result.complete = false;
-        break;
-      }
-      const MeasurementPlan& plan = plans.by_class_pass[done];
-      ++done;
-      if (plan.rounds.empty()) continue;
-      Measurements measured = backend.measure(plan, [&](std::size_t d, std::size_t t) {
-        if (progress) progress((done - 1) * t + d, plan_count * t);
+      const MeasurementPlan& one = plans.by_class_pass[static_cast<std::size_t>(c * plans.passes + pass)];
+      plan.rounds.insert(plan.rounds.end(), one.rounds.begin(), one.rounds.end());
+      for (const Round& round : one.rounds) planned += round.pairs.size();
+    }
+    std::vector<PairMeasurement> class_pairs;
+    class_pairs.reserve(planned);  // a GPU class has ~200 000 values: no regrowing
+    if (result.complete && !plan.rounds.empty()) {
+      Measurements measured = backend.measure(plan, [&](std::size_t d, std::size_t) {
+        if (progress) progress(rounds_before + d, all_rounds);
       });
       add_stats(result.stats, measured.stats);
       for (PairMeasurement& p : measured.pairs) {
@@ -242,11 +248,9 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
         class_pairs.push_back(std::move(p));
       }
       // Stopped inside the plan: what it finished is kept, the rest is missing.
-      if (measured.stopped) {
-        result.complete = false;
-        break;
-      }
+      if (measured.stopped) result.complete = false;
     }
+    rounds_before += plan.rounds.size();
     class_maps.push_back(std::async(when, summarize_class, std::move(class_pairs), c));
   }
   result.seconds.measuring += measuring.seconds();

@@ -161,8 +161,8 @@ TEST(MapRun, APassingPilotHandsItsSampleToTheMap) {
   ASSERT_EQ(p.checks.size(), 2u);
   EXPECT_TRUE(p.checks[0].pilot && p.checks[0].passed);
   EXPECT_TRUE(p.checks[1].passed);
-  EXPECT_EQ(chip.measure_calls - before, 3 + 4 + 1)
-      << "pilot: sample, rounds, sample; map: 2 classes x 2 lines; sample after the map";
+  EXPECT_EQ(chip.measure_calls - before, 3 + 2 + 1)
+      << "pilot: sample, rounds, sample; map: one plan per class (its 2 lines); sample after the map";
 }
 
 TEST(MapRun, PilotRoundsAreTheMapsOwnRoundsThatHoldTheSample) {
@@ -221,16 +221,18 @@ TEST(MapRun, ConcurrentScheduleKeepsAFailedCheckAndSaysSo) {
   EXPECT_FALSE(p.checks[0].passed);
 }
 
-TEST(MapRun, AStopRequestEndsThePlacementBeforeTheNextPass) {
+TEST(MapRun, AStopRequestEndsThePlacementInsideItsPlanKeepingWhatWasMeasured) {
   test::FakeChipBackend chip({});
   const Options o = small_options();
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
-  int asked = 0;
-  const PlacementResult p =
-      measure_placement(chip, request_for(homes_run, o, chip.units(), 4), {}, [&] { return ++asked > 1; });
-  EXPECT_EQ(chip.measure_calls, 2) << "the serial sample before the map, one pass, and no check after it";
+  // The stop comes once the map's first plan has begun: the backend sees it
+  // after that plan's first round.
+  const PlacementResult p = measure_placement(chip, request_for(homes_run, o, chip.units(), 4), {},
+                                              [&] { return chip.measure_calls >= 2; });
+  EXPECT_EQ(chip.measure_calls, 2) << "the serial sample before the map, class 0's plan, and no check after it";
   EXPECT_FALSE(p.complete);
-  EXPECT_EQ(merge_maps(p.per_class, p.headline).pairs.size(), 28u) << "what was measured is kept";
+  EXPECT_EQ(merge_maps(p.per_class, p.headline).pairs.size(), 4u) << "the round measured is kept";
+  EXPECT_EQ(p.per_class.size(), 1u) << "class 1, never measured, has no map";
   EXPECT_TRUE(p.checks.empty());
 }
 
@@ -244,17 +246,31 @@ TEST(MapRun, AResumedPlacementMeasuresOnlyWhatIsMissing) {
   ASSERT_FALSE(first.complete);
   PlacementRequest again = request_for(homes_run, o, chip.units(), 1);
   again.already_measured = merge_maps(first.per_class, first.headline).pairs;
-  const int calls_before = chip.measure_calls;
+  ASSERT_EQ(again.already_measured.size(), 3u) << "serial: the three rounds before the stop";
+  const std::size_t pairs_before = chip.pairs_measured;
   const PlacementResult rest = measure_placement(chip, again, {}, {});
   EXPECT_TRUE(rest.complete);
   EXPECT_EQ(merge_maps(rest.per_class, rest.headline).pairs.size(), 2u * 2u * 28u);
-  EXPECT_EQ(chip.measure_calls - calls_before, 1) << "3 of the 4 (class, pass) plans were already done";
+  EXPECT_EQ(chip.pairs_measured - pairs_before, 2u * 2u * 28u - 3u) << "only the pairs the first run lacked";
   const PlacementResult whole = measure_placement(chip, request_for(homes_run, o, chip.units(), 1), {}, {});
   EXPECT_EQ(rest.headline_ns.values.size(), whole.headline_ns.values.size());
   for (std::size_t i = 0; i < whole.headline_ns.values.size(); ++i) {
     const double x = whole.headline_ns.values[i], y = rest.headline_ns.values[i];
     EXPECT_TRUE((std::isnan(x) && std::isnan(y)) || x == y) << i;
   }
+}
+
+TEST(MapRun, AStopDuringAResumedRunKeepsTheEarlierRunsPairsOfEveryClass) {
+  test::FakeChipBackend chip({});
+  const Options o = small_options();
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const PlacementResult whole = measure_placement(chip, request_for(homes_run, o, chip.units(), 1), {}, {});
+  // An earlier run measured one pair of each class; this one stops at once.
+  PlacementRequest again = request_for(homes_run, o, chip.units(), 1);
+  for (const LatencyMap& m : whole.per_class) again.already_measured.push_back(m.pairs.front());
+  const PlacementResult stopped = measure_placement(chip, again, {}, [] { return true; });
+  EXPECT_FALSE(stopped.complete);
+  EXPECT_EQ(merge_maps(stopped.per_class, stopped.headline).pairs.size(), 2u) << "both classes' earlier pairs";
 }
 
 TEST(MapRun, SideGroupLayoutOrdersBySideThenGroup) {

@@ -128,6 +128,11 @@ class FakeChipBackend final : public Backend {
     ++measure_calls;
     Measurements out;
     for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
+      // As a GPU backend between launches: a stop keeps the rounds done.
+      if (r > 0 && plan.stop && plan.stop()) {
+        out.stopped = true;
+        break;
+      }
       const auto& round = plan.rounds[r];
       max_round_seen = std::max(max_round_seen, round.pairs.size());
       const double crowd = round.pairs.size() >= chip_.crowded_above ? 1.0 + chip_.crowding_penalty : 1.0;

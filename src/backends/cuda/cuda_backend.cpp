@@ -24,6 +24,13 @@ namespace {
 
 // A launch should last about this long: frequent enough progress, few launches.
 constexpr double kTargetLaunchSeconds = 0.1;
+// A ping-pong launch's length as estimated (kRttGuessNs per round trip, no
+// time between rounds). A concurrent round of the default counts takes 3-4
+// times that on an H200 (0.55 s of kernel for 48 passes of 66 rounds: 174 us
+// a round against 48 us estimated; its slowest pair, then the hand-over to
+// the next round), so this is ~0.1 s of kernel: a class of the default map
+// in three launches, each decoded while the next one runs.
+constexpr double kPingPongLaunchEstimateSeconds = 0.03;
 constexpr double kRttGuessNs = 700.0;
 constexpr double kAtomicGuessNs = 300.0;
 
@@ -44,14 +51,13 @@ class PersistingWindow {
   std::size_t bytes_;
 };
 
-// Starts a launch on every member, then waits for every member: the kernels
-// of a group run together (their pairs span them). A member that fails to
-// start leaves the others running until their waits give up (bounded by the
-// round budget); they are still waited for before the error goes on.
-std::vector<PingPongOutcome> run_group(const std::vector<CudaGpu*>& members, const std::vector<PingPongLaunch>& launch) {
+// Starts a launch on every member: the kernels of a group run together
+// (their pairs span them). A member that fails to start leaves the others
+// running until their waits give up (bounded by the round budget); they are
+// still waited for before the error goes on.
+void start_group(const std::vector<CudaGpu*>& members, const std::vector<PingPongLaunch>& launch) {
   for (std::size_t g = 0; g < members.size(); ++g) members[g]->runtime().prepare_pingpong(launch[g]);
   std::size_t started = 0;
-  std::vector<PingPongOutcome> out;
   try {
     for (; started < members.size(); ++started) members[started]->runtime().start_pingpong();
   } catch (...) {
@@ -63,6 +69,11 @@ std::vector<PingPongOutcome> run_group(const std::vector<CudaGpu*>& members, con
     }
     throw;
   }
+}
+
+// Waits for every member's launch.
+std::vector<PingPongOutcome> finish_group(const std::vector<CudaGpu*>& members) {
+  std::vector<PingPongOutcome> out;
   for (CudaGpu* m : members) out.push_back(m->runtime().finish_pingpong());
   return out;
 }
@@ -179,8 +190,8 @@ class CudaBackend final : public Backend {
     Measurements out;
     std::vector<ClockTally> run_clock(members.size());
     const auto ranges =
-        launch_round_ranges(plan.rounds.size(), rounds_per_launch(plan.counts, kRttGuessNs, kTargetLaunchSeconds));
-    for (const RoundRange& range : ranges) {
+        launch_round_ranges(plan.rounds.size(), rounds_per_launch(plan.counts, kRttGuessNs, kPingPongLaunchEstimateSeconds));
+    const auto start = [&](const RoundRange& range) {
       const LaunchPairs pairs = launch_pairs(plan, range, group);
       // One word per pair for the whole group, on its first member.
       const DeviceAddress sides_done = members.front()->cleared_sides_done(pairs.pairs.size());
@@ -188,12 +199,13 @@ class CudaBackend final : public Backend {
         l.pairs = pairs;
         l.sides_done = sides_done;
       }
-      const std::vector<PingPongOutcome> done = run_group(members, launch);
+      start_group(members, launch);
+    };
+    const auto decode = [&](const RoundRange& range, const std::vector<PingPongOutcome>& done) {
       std::vector<LaunchRecords> records;
       std::vector<double> cpn;
       double longest_ms = 0.0;
       for (std::size_t g = 0; g < members.size(); ++g) {
-        check_abort(done[g], "ping-pong");
         cpn.push_back(members[g]->launch_cycles_per_ns(done[g], run_clock[g]));
         records.push_back(done[g].records);
         longest_ms = std::max(longest_ms, done[g].elapsed_ms);
@@ -203,6 +215,32 @@ class CudaBackend final : public Backend {
       out.stats.device_seconds += longest_ms * 1e-3;
       ++out.stats.launches;
       if (progress) progress(range.end, plan.rounds.size());
+    };
+    // Each launch's records are decoded while the next launch runs, so the
+    // host's share of a launch costs no device time. The stop request is
+    // asked between launches: what finished is kept, the rest is missing.
+    if (!ranges.empty()) start(ranges.front());
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+      const std::vector<PingPongOutcome> done = finish_group(members);
+      for (const PingPongOutcome& d : done) check_abort(d, "ping-pong");
+      const bool next = i + 1 < ranges.size() && !(plan.stop && plan.stop());
+      if (next) start(ranges[i + 1]);
+      try {
+        decode(ranges[i], done);
+      } catch (...) {
+        // No launch is left running behind the error, which is the one to report.
+        if (next) {
+          try {
+            finish_group(members);
+          } catch (...) {
+          }
+        }
+        throw;
+      }
+      if (!next && i + 1 < ranges.size()) {
+        out.stopped = true;
+        break;
+      }
     }
     out.stats.clock_hz = run_clock.front().ns > 0 ? run_clock.front().cycles_per_ns() * 1e9
                                                    : members.front()->fallback_cycles_per_ns() * 1e9;

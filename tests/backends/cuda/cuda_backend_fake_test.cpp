@@ -82,6 +82,25 @@ TEST(CudaBackendFake, LaunchesCutOnlyAtRoundBoundaries) {
   EXPECT_EQ(m.stats.launches, 4);
 }
 
+TEST(CudaBackendFake, AStopBetweenLaunchesKeepsTheLaunchesDoneAndStartsNoOther) {
+  Rig r = rig();
+  MeasurementPlan plan =
+      plan_of({{{0, 1}, {2, 3}}, {{0, 2}, {1, 3}}, {{0, 3}, {1, 2}}, {{4, 5}, {6, 7}}});
+  plan.counts = counts_with_rounds_per_launch_of_one();
+  int asked = 0;
+  plan.stop = [&] { return ++asked >= 2; };  // after the second launch
+  int progressed = 0;
+  const Measurements m = r.backend->measure(plan, [&](std::size_t, std::size_t) { ++progressed; });
+  EXPECT_TRUE(m.stopped);
+  EXPECT_EQ(r.rt->pingpong_launches.size(), 2u) << "no launch started after the stop";
+  EXPECT_EQ(m.pairs.size(), 4u) << "both launches' pairs, decoded";
+  EXPECT_EQ(m.stats.launches, 2);
+  EXPECT_EQ(progressed, 2);
+  // The runtime holds no launch: another plan runs.
+  plan.stop = nullptr;
+  EXPECT_EQ(r.backend->measure(plan, nullptr).pairs.size(), 8u);
+}
+
 TEST(CudaBackendFake, ShortRoundsShareALaunch) {
   Rig r = rig();
   MeasurementPlan plan = serial_plan({0, 1, 2, 3, 4});  // 10 rounds of one pair
