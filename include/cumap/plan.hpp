@@ -96,7 +96,8 @@ struct MeasurementPlan {
   // from its measuring threads, so it must be safe to call from any thread.
   // True ends the plan early: pairs not finished are left out (neither
   // measured nor timed out) and Measurements::stopped is set. Empty: never.
-  // GPU backends bound each launch by timeout_ms and do not ask it.
+  // GPU backends ask it between launches (CUDA) or rounds (HIP); inside a
+  // launch, timeout_ms bounds every wait.
   std::function<bool()> stop;
 
   std::size_t pair_count() const {

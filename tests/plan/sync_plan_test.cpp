@@ -143,9 +143,10 @@ TEST(PlanSync, EveryCaseIsLabelledAndPassesTheBackendsCheck) {
   std::set<std::string> sets;
   for (const SyncCaseLabel& l : p.labels) sets.insert(l.set);
   EXPECT_EQ(sets, (std::set<std::string>{"one-side", "alternating", "one-gpc", "spread"}));
-  for (std::size_t i = 0; i < p.labels.size(); ++i) {
-    if (p.plan.cases[i].impl == BarrierImpl::Platform) EXPECT_EQ(p.labels[i].counter_home, "own");
-  }
+  for (std::size_t i = 0; i < p.labels.size(); ++i)
+    if (p.plan.cases[i].impl == BarrierImpl::Platform) {
+      EXPECT_EQ(p.labels[i].counter_home, "own");
+    }
 }
 
 TEST(PlanSync, EachLaunchOfACaseHasLinesOfItsOwnInTheSameHomesAndTheLaunchesComeLaunchMajor) {

@@ -257,6 +257,12 @@ Measurements HipBackend::measure(const MeasurementPlan& plan, const ProgressFn& 
   double cycles = 0.0, seconds = 0.0;  // the shader clock, measured over every sample
   const auto t0 = std::chrono::steady_clock::now();
   for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
+    // Asked between rounds: a stop keeps the rounds done (a map's plan holds
+    // a whole home class).
+    if (r > 0 && plan.stop && plan.stop()) {
+      out.stopped = true;
+      break;
+    }
     const std::vector<PlannedPair>& pairs = plan.rounds[r].pairs;
     std::vector<PingPongResult> results = run_pairs(pairs, plan, out.stats);
     // Time-slicing means the pool holds more queues than the hardware runs

@@ -70,7 +70,9 @@ TEST(CpuSync, EveryBarrierOfTwoCompletesItsEpisodes) {
     const cpu::SyncTiming t = cpu::run_cpu_sync_case(c, w.view(), Probe::Cas, kTimeoutMs);
     expect_episodes(t, c);
     const std::uint32_t total = 55;
-    if (impl == BarrierImpl::Counter) EXPECT_EQ(w.counter.load(), 2 * total);
+    if (impl == BarrierImpl::Counter) {
+      EXPECT_EQ(w.counter.load(), 2 * total);
+    }
     if (impl == BarrierImpl::Flag) {
       EXPECT_EQ(w.counter.load(), 2 * total);
       EXPECT_EQ(w.release.load(), total) << "the last arriver releases each episode by its number";
