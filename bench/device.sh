@@ -30,9 +30,9 @@ suites=(
   "reference  the default map, cumap topology and the dsm map into OUT/plots (as plots/h100/), serial floor"
   "homes      cumap homes; --home-chain 8 against 32 on two 100-round-trip maps"
   "defaults   choosing the default counts: a 64 x 1000 reference, a grid of lines x round trips at two offsets each, --iters 10 against 200, home discovery together against --home-serial"
-  "target     issue #29's test: the default command (only --out) three times and at a second flag offset, against a 64 x 1000 reference; the disk's fsync rate; bench_engine with the default counts"
+  "target     issue #29's test: the default command (only --out) three times, at a second flag offset, and once with its lines stamped, against a 64 x 1000 reference; the disk's fsync rate; bench_engine with the default counts"
   "cost       the default map at 16, 32, 64 and every SM, and at 16 and 64 lines per class: wall and kernel seconds; the default map three times"
-  "sync       cumap barrier and cumap contention twice each into OUT/plots/barrier and OUT/plots/contention, repeats compared"
+  "sync       cumap barrier and cumap contention twice each into OUT/plots/barrier and OUT/plots/contention, repeats compared; barrier twice with --launches 1"
   "offsets    the defaults (plus CUMAP_ARGS) at flag offsets 0 and 1052672, every matrix file compared by name, sides, classes"
   "stride     64 lines per class at each --home-stride of STRIDES, two offsets each, by first k lines"
   "speed      the 100-round-trip map (16 lines, concurrent) three times, then under auto twice: kernel, wall, phases"
@@ -231,6 +231,9 @@ suite_target() {
   rm -f "$OUT/fsync-test"
   for i in 1 2 3; do map "$OUT/default$i" "${G[@]}"; done
   map "$OUT/default-offset" "${G[@]}" --flag-offset 1052672
+  # Once more with every line stamped: what the process spends after its last line.
+  timed python3 "$here/stamp_lines.py" "$C" "${G[@]}" --out "$OUT/default4"
+  phases "$OUT/default4"
   map "$OUT/reference" "${G[@]}" --quiet --rotating-count 64 --iters 200 --samples 5 --warmup 20
   step python3 "$here/analyze_defaults.py" "$OUT/reference" "the default command:$OUT/default1:$OUT/default-offset"
   step python3 "$here/analyze_runs.py" "$OUT/default1" "$OUT/default2"
@@ -245,6 +248,10 @@ suite_sync() {
   timed "$C" contention "${G[@]}" --out "$OUT/plots/contention"
   timed "$C" contention "${G[@]}" --quiet --out "$OUT/contention-repeat"
   step python3 "$here/analyze_sync.py" "$OUT/plots/contention" "$OUT/contention-repeat"
+  # The same repeat with one launch per case, as before --launches: what the launches buy.
+  timed "$C" barrier "${G[@]}" --quiet --launches 1 --out "$OUT/barrier-one-launch-a"
+  timed "$C" barrier "${G[@]}" --quiet --launches 1 --out "$OUT/barrier-one-launch-b"
+  step python3 "$here/analyze_sync.py" "$OUT/barrier-one-launch-a" "$OUT/barrier-one-launch-b"
 }
 
 suite_stride() {

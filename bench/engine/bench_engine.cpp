@@ -47,10 +47,17 @@ int main(int argc, char** argv) {
   MapResult r = measure_map(chip, chip.units(), settings, o, observer);
   clock.stamp("bench_engine");
   r.run = run;
+  const auto outputs_start = std::chrono::steady_clock::now();
   write_map_outputs(r, out);
+  const std::vector<OutputSet::Written> written = out.written();
   out.publish();
   clock.end_phase("outputs");
   for (const auto& [phase, seconds] : run.phase_seconds) std::printf("%-12s %.3f s\n", phase.c_str(), seconds);
+  // The files in the order they were done: the last before meta.json sets
+  // how long the outputs take.
+  for (const OutputSet::Written& w : written)
+    std::printf("  written at %.3f s: %s\n", std::chrono::duration<double>(w.at - outputs_start).count(),
+                w.name.c_str());
 
   // The outputs are made side by side: the slowest one sets the phase. Each
   // of the two largest alone:

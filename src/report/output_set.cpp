@@ -129,6 +129,13 @@ void OutputSet::write(const fs::path& name, std::string_view content) {
     staging_registrations_.push_back(std::make_unique<RegisteredTempFile>(file));
   }
   write_file_atomic(file, content);
+  const std::lock_guard<std::mutex> lock(registrations_mutex_);
+  written_.push_back({name.string(), std::chrono::steady_clock::now()});
+}
+
+std::vector<OutputSet::Written> OutputSet::written() const {
+  const std::lock_guard<std::mutex> lock(registrations_mutex_);
+  return written_;
 }
 
 void OutputSet::publish() {

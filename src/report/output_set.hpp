@@ -3,9 +3,11 @@
 // the output directory and swapped in whole, so that a reader (or a second
 // run) never sees new matrices beside an old meta.json, and files of an
 // earlier set never survive beside a new one.
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +47,14 @@ class OutputSet {
   // then left in place.
   void publish();
 
+  // Each file written so far and when its write ended, in that order: what
+  // bench_engine reads to find the file that sets how long the outputs take.
+  struct Written {
+    std::string name;
+    std::chrono::steady_clock::time_point at;
+  };
+  std::vector<Written> written() const;
+
  private:
   void remove_staging() noexcept;
 
@@ -58,7 +68,8 @@ class OutputSet {
   std::vector<std::unique_ptr<RegisteredTempFile>> created_registrations_;  // parents made for the set
   std::unique_ptr<RegisteredTempFile> lock_registration_;
   std::vector<std::unique_ptr<RegisteredTempFile>> staging_registrations_;
-  std::mutex registrations_mutex_;  // write() runs on the threads of PendingFiles
+  std::vector<Written> written_;  // under registrations_mutex_
+  mutable std::mutex registrations_mutex_;  // write() runs on the threads of PendingFiles
   bool published_ = false;
 };
 
