@@ -416,6 +416,7 @@ CLI::App* add_sync_subcommand(CLI::App& app, SyncCommand& command, Choices& c, S
   SyncOptions& o = command.options;
   const bool contention = o.contention;
   o.common.out_dir = contention ? SyncOptions::kContentionOut : SyncOptions::kBarrierOut;
+  o.launches = contention ? SyncOptions::kContentionLaunches : SyncOptions::kBarrierLaunches;
   CLI::App* sub = app.add_subcommand(
       contention ? "contention" : "barrier",
       contention ? "k units performing dependent atomics (cas, add) on one line, near and far homes, k swept: "

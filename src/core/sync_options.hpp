@@ -53,12 +53,16 @@ struct SyncOptions {
   int episodes = 200;      // barrier: timed episodes; contention: timed batches per participant
   int warmup = 20;         // untimed episodes (batches) first
   int ops_per_batch = 64;  // contention: dependent operations per batch
-  // Launches per case, each with its own counter line(s) of the chosen home.
-  // A case's number is the median over its launches: on an H200 one launch's
-  // value moved by up to 27 % between runs for small k and far counters (a
-  // line's slice and a launch's start differ; bench/RESULTS.md).
-  int launches = 5;
+  // Launches per case, each with its own counter line(s) of the chosen home;
+  // a case's number is the median over its launches. Measured on an H200
+  // (bench/RESULTS.md, "Ns per barrier over launches"): two barrier runs
+  // agreed within 2 % for 121 of 158 cases at one launch, 141 at 5, 148 at
+  // 25 (every case of k >= 16; 1.8 s a run); two contention runs for 126 of
+  // 128 at one launch as at five, which take three times as long.
+  int launches = kBarrierLaunches;
 
+  static constexpr int kBarrierLaunches = 25;
+  static constexpr int kContentionLaunches = 1;
   static constexpr const char* kBarrierOut = "out-barrier";
   static constexpr const char* kContentionOut = "out-contention";
 };
