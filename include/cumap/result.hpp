@@ -69,8 +69,9 @@ struct SelfCheck {
   // samples it, not the serial repeat, is the floor the disagreement is
   // judged against.
   double sampling_noise = 0.0;
-  // The pilot's serial repeat, where a pilot ran before this map check (else
-  // 0): the disagreement is judged against the larger of the two repeats.
+  // The largest serial repeat the run saw before this check (its pilot's, an
+  // earlier placement's; 0 if none): the disagreement is judged against the
+  // larger of it and serial_repeat.
   double earlier_serial_repeat = 0.0;
   bool passed = true;
 };

@@ -46,7 +46,7 @@ void report_checks(const PlacementResult& placement) {
                to_string(placement.placement), c.pairs_per_round, c.agreement.n, c.pilot ? " (pilot)" : "",
                100 * c.bias, 100 * c.bias_uncertainty, 100 * c.agreement.median_rel_diff,
                100 * c.serial_repeat.median_rel_diff,
-               c.earlier_serial_repeat > 0 ? fmt::format(", in the pilot {:.2f} %", 100 * c.earlier_serial_repeat) : "",
+               c.earlier_serial_repeat > 0 ? fmt::format(", earlier in the run {:.2f} %", 100 * c.earlier_serial_repeat) : "",
                100 * c.sampling_noise,
                c.agreement.pearson_r,
                c.passed ? "" : " (over the limit)");

@@ -250,8 +250,11 @@ MapResult measure_map(Backend& backend, const std::vector<int>& units, const Map
     const auto earlier = already_measured.find(p);
     request.already_measured = earlier == already_measured.end() ? std::vector<PairStats>{} : earlier->second;
     PlacementResult placement = measure_placement_scheduled(backend, request, progress_of(phase), stop);
-    // Auto settles the concurrency on the first placement; the others start there.
+    // Auto settles the concurrency on the first placement; the others start
+    // there, their checks judged against this one's serial repeats too.
     request.pairs_per_round = placement.pairs_per_round;
+    for (const SelfCheck& c : placement.checks)
+      request.earlier_serial_repeat = std::max(request.earlier_serial_repeat, c.serial_repeat.median_rel_diff);
     if (observer.placement_done) observer.placement_done(placement);
     r.placements.push_back(std::move(placement));
     done(phase);

@@ -134,11 +134,13 @@ std::optional<std::map<PairKey, double>> measure_serially(Backend& backend, cons
 
 // The check's sample of `plans`, measured serially now (before what it
 // checks); its medians stay empty when the stop request came.
-SerialSample measure_sample(Backend& backend, const PlacementPlans& plans, const Options& o) {
+SerialSample measure_sample(Backend& backend, const PlacementPlans& plans, const Options& o,
+                            double earlier_serial_repeat) {
   SerialSample sample;
   sample.plan = plans.settings;
   sample.plan.rounds = serial_check_sample(plans.all_rounds, static_cast<std::size_t>(o.check_pairs));
   sample.before = measure_serially(backend, sample.plan).value_or(std::map<PairKey, double>{});
+  sample.earlier_serial_repeat = earlier_serial_repeat;
   return sample;
 }
 
@@ -159,7 +161,7 @@ Pilot run_pilot(Backend& backend, const PlacementRequest& request, const StopFn&
   const Stopwatch watch;
   Pilot pilot;
   pilot.plans = make_plans(request, stop);
-  pilot.sample = measure_sample(backend, pilot.plans, *request.options);
+  pilot.sample = measure_sample(backend, pilot.plans, *request.options, request.earlier_serial_repeat);
   MeasurementPlan pilot_plan = pilot.plans.settings;
   pilot_plan.rounds = pilot_rounds(pilot.plans.all_rounds, static_cast<std::size_t>(request.options->check_pairs));
   const Measurements measured = backend.measure(pilot_plan, {});
@@ -189,7 +191,7 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
   std::set<PairKey> sample_keys;
   if (request.pairs_per_round > 1 && !plans.all_rounds.empty()) {
     const Stopwatch watch;
-    if (!sample) sample = measure_sample(backend, plans, *request.options);
+    if (!sample) sample = measure_sample(backend, plans, *request.options, request.earlier_serial_repeat);
     result.seconds.checks += watch.seconds();
     for (const Round& round : sample->plan.rounds) sample_keys.insert(key_of(round.pairs.front()));
   }

@@ -35,12 +35,16 @@ struct PlacementRequest {
   // Capabilities::measures_on_host_cores: summarize each class only once the
   // measuring is done, never beside it.
   bool measures_on_host_cores = false;
+  // The largest serial repeat (two serial runs of a check's sample, median
+  // |relative difference|) the run has seen so far, 0 before any: every
+  // check of this placement is judged against at least it (SerialSample).
+  double earlier_serial_repeat = 0.0;
 };
 
 // Measures every pair of `units` on `lines_per_class` lines of every home
-// class, one plan per (class, pass) so that a stop request is honoured within
-// one pass at the latest (backends that ask it inside a plan, sooner): then
-// it returns what it has, with `complete` false. With
+// class, one plan per class (its passes in turn; every backend asks the stop
+// request inside a plan, between launches or rounds at the latest): then it
+// returns what it has, with `complete` false. With
 // pairs_per_round > 1 a complete placement re-measures a sample serially and
 // records the agreement in `checks` (one entry).
 PlacementResult measure_placement(Backend& backend, const PlacementRequest& request, const ProgressFn& progress,

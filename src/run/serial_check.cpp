@@ -96,9 +96,10 @@ SelfCheck judge_serial_check(const SerialSample& sample, const std::map<PairKey,
   // fall. One serial repeat estimates that, with noise of its own: on an H200
   // one came out at 0.50 % where the placement's pilot saw 1.19 % and every
   // other run 1.1-1.5 %, and a concurrent map that disagreed by the usual
-  // 1.38 % failed and was measured again at half the concurrency
-  // (bench/RESULTS.md). So the floor is the larger of this repeat and the
-  // placement's earlier one.
+  // 1.38 % failed and was measured again at half the concurrency; a pilot's
+  // came out at 0.87 % (bench/RESULTS.md). So the floor is the largest of
+  // this repeat and those the run saw before it (the pilot's, an earlier
+  // placement's).
   check.earlier_serial_repeat = sample.earlier_serial_repeat;
   const double floor =
       std::max({check.serial_repeat.median_rel_diff, sample.earlier_serial_repeat, check.sampling_noise});

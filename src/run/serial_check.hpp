@@ -22,8 +22,9 @@ struct SerialSample {
   MeasurementPlan plan;
   std::map<PairKey, double> before;
   // The largest disagreement (median |relative difference|) of two serial
-  // runs of this sample measured earlier in the placement (the pilot's), 0
-  // if none: another estimate of how far apart two runs of a pair fall.
+  // runs the run measured before this check (its pilot's, an earlier
+  // placement's checks'), 0 if none: more estimates of how far apart two runs
+  // of a pair fall.
   double earlier_serial_repeat = 0.0;
 };
 

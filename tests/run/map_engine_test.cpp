@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "run/home_discovery.hpp"
+#include "run/map_run.hpp"
 #include "run/measure_placement.hpp"
 #include "core/display_layout.hpp"
 #include "plan/planner.hpp"
@@ -205,6 +206,26 @@ TEST(MapRun, NoiseWithoutInterferenceKeepsFullConcurrency) {
   EXPECT_TRUE(p.checks[0].passed);
   EXPECT_TRUE(p.checks[1].passed);
   EXPECT_EQ(p.pairs_per_round, 4);
+}
+
+// A serial repeat is a noisy estimate of how far apart two runs of a pair
+// fall: each check is judged against the largest the run saw before it.
+TEST(MapRun, EveryCheckKnowsTheLargestSerialRepeatTheRunSawBeforeIt) {
+  test::FakeChip spec;
+  spec.noise = 0.03;
+  test::FakeChipBackend chip(spec);
+  Options o = small_options();
+  o.schedule = ScheduleKind::Auto;
+  o.check_pairs = 24;
+  const MapResult r = measure_map(chip, chip.units(), map_settings(o, chip.device(), chip.capabilities()), o, {});
+  ASSERT_EQ(r.placements.size(), 2u);
+  double seen = 0.0;
+  for (const PlacementResult& p : r.placements)
+    for (const SelfCheck& c : p.checks) {
+      EXPECT_DOUBLE_EQ(c.earlier_serial_repeat, seen) << to_string(p.placement) << (c.pilot ? " pilot" : " map");
+      seen = std::max(seen, c.serial_repeat.median_rel_diff);
+    }
+  EXPECT_GT(seen, 0.0) << "the fake is noisy";
 }
 
 TEST(MapRun, ConcurrentScheduleKeepsAFailedCheckAndSaysSo) {
