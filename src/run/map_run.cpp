@@ -243,22 +243,25 @@ MapResult measure_map(Backend& backend, const std::vector<int>& units, const Map
   request.exclusive_key = r.capabilities.exclusive_key;
   request.measures_on_host_cores = r.capabilities.measures_on_host_cores;
   request.options = &options;
+  // Each placement's maps are summarized while the next one is measured.
+  std::vector<PendingPlacement> pending;
   for (Placement p : settings.placements) {
     if (stop && stop()) break;
     const std::string phase(to_string(p));
     request.placement = p;
     const auto earlier = already_measured.find(p);
     request.already_measured = earlier == already_measured.end() ? std::vector<PairStats>{} : earlier->second;
-    PlacementResult placement = measure_placement_scheduled(backend, request, progress_of(phase), stop);
+    pending.push_back(start_placement(backend, request, progress_of(phase), stop));
+    const PlacementResult& placement = pending.back().measured();
     // Auto settles the concurrency on the first placement; the others start
     // there, their checks judged against this one's serial repeats too.
     request.pairs_per_round = placement.pairs_per_round;
     for (const SelfCheck& c : placement.checks)
       request.earlier_serial_repeat = std::max(request.earlier_serial_repeat, c.serial_repeat.median_rel_diff);
     if (observer.placement_done) observer.placement_done(placement);
-    r.placements.push_back(std::move(placement));
     done(phase);
   }
+  for (PendingPlacement& p : pending) r.placements.push_back(std::move(p).finish());
   r.structure = structure_of(r.placements, r.homes);
   r.interrupted = stop && stop();
   return r;

@@ -57,6 +57,9 @@ struct MapObserver {
   std::function<ProgressFn(const std::string& phase)> progress;
   std::function<void(const std::string& phase)> phase_done;
   std::function<void(const RunHomes&)> homes_found;
+  // Once a placement is measured and checked, before its maps are made (they
+  // are made while the next placement is measured): read only its
+  // placement, complete, pairs_per_round and checks.
   std::function<void(const PlacementResult&)> placement_done;
 };
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <future>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -179,10 +180,14 @@ Pilot run_pilot(Backend& backend, const PlacementRequest& request, const StopFn&
 }
 
 // measure_placement over plans made already, with the check's sample
-// measured already where `sample` holds it.
-PlacementResult measure_plans(Backend& backend, const PlacementRequest& request, const PlacementPlans& plans,
-                              std::optional<SerialSample> sample, const ProgressFn& progress, const StopFn& stop) {
-  PlacementResult result;
+// measured already where `sample` holds it; the maps summarized beside
+// whatever the caller does next.
+PendingPlacement measure_plans(Backend& backend, const PlacementRequest& request, const PlacementPlans& plans,
+                               std::optional<SerialSample> sample, const ProgressFn& progress, const StopFn& stop) {
+  // On the heap: the summaries fill it in on their own thread, beside the
+  // check after the map and beside whatever the caller measures next.
+  auto state = std::make_shared<PlacementResult>();
+  PlacementResult& result = *state;
   result.placement = request.placement;
   result.pairs_per_round = request.pairs_per_round;
 
@@ -197,21 +202,26 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
   }
 
   // Flags in shared memory (dsm) have no line in the home table.
-  std::optional<LineCorrection> correction;
-  if (request.options->line_correction && request.options->via != Path::Dsm) correction.emplace(*request.homes);
+  std::shared_ptr<const LineCorrection> correction;
+  if (request.options->line_correction && request.options->via != Path::Dsm)
+    correction = std::make_shared<const LineCorrection>(*request.homes);
 
   // Each class's map is summarized while the next class is measured (on
   // the host, while a GPU measures), then collected in class order; where
   // the measuring uses the host's cores, only once it is done (deferred).
+  // The tasks own what they read: they may outlive this call.
   const std::launch when = request.measures_on_host_cores ? std::launch::deferred : std::launch::async;
+  const MapSpec headline_spec{request.placement, MapSpec::kAllClasses, request.units, request.options->ordered,
+                              request.iters};
   std::vector<std::future<LatencyMap>> class_maps;
-  const auto summarize_class = [&request, &correction](std::vector<PairMeasurement> class_pairs, int c) {
-    MapSpec spec{request.placement, c, request.units, request.options->ordered, request.iters};
+  const auto summarize_class = [headline_spec, correction](std::vector<PairMeasurement> class_pairs,
+                                                           std::vector<PairStats> earlier, int c) {
+    MapSpec spec = headline_spec;
+    spec.home_class = c;
     LatencyMap map = summarize_measurements(
         class_pairs, spec, [](int tag) { return PairTag::decode(tag).home_class; },
         [](int tag) { return PairTag::decode(tag).pass; });
-    for (const PairStats& p : request.already_measured)
-      if (p.home_class == c) map.pairs.push_back(p);
+    map.pairs.insert(map.pairs.end(), earlier.begin(), earlier.end());
     if (correction) apply_line_correction(map, *correction);
     return map;
   };
@@ -226,11 +236,12 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
   const Stopwatch measuring;
   for (int c = 0; c < plans.class_count; ++c) {
     if (result.complete && stop && stop()) result.complete = false;
+    std::vector<PairStats> earlier;  // --resume: this class's pairs an earlier run measured
+    for (const PairStats& p : request.already_measured)
+      if (p.home_class == c) earlier.push_back(p);
     // After a stop, a class is still summarized where an earlier run (being
     // resumed) measured some of it: those pairs stay in the output set.
-    if (!result.complete && std::none_of(request.already_measured.begin(), request.already_measured.end(),
-                                         [c](const PairStats& p) { return p.home_class == c; }))
-      continue;
+    if (!result.complete && earlier.empty()) continue;
     MeasurementPlan plan = plans.settings;
     std::size_t planned = 0;
     for (int pass = 0; pass < plans.passes; ++pass) {
@@ -253,18 +264,17 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
       if (measured.stopped) result.complete = false;
     }
     rounds_before += plan.rounds.size();
-    class_maps.push_back(std::async(when, summarize_class, std::move(class_pairs), c));
+    class_maps.push_back(std::async(when, summarize_class, std::move(class_pairs), std::move(earlier), c));
   }
   result.seconds.measuring += measuring.seconds();
 
-  // The maps of every class and the headline, made (async) while the serial
-  // check after the map runs: they and the check write different members of
-  // `result`.
-  std::future<void> summaries = std::async(when, [&] {
-    for (std::future<LatencyMap>& map : class_maps) result.per_class.push_back(map.get());
-    summarize_placement(result, {request.placement, MapSpec::kAllClasses, request.units, request.options->ordered,
-                                 request.iters});
-  });
+  // The maps of every class and the headline: they and the check below
+  // write different members of the result.
+  std::future<void> summaries =
+      std::async(when, [state, headline_spec, class_maps = std::move(class_maps)]() mutable {
+        for (std::future<LatencyMap>& map : class_maps) state->per_class.push_back(map.get());
+        summarize_placement(*state, headline_spec);
+      });
 
   if (sample && result.complete && !sampled.pairs.empty()) {
     const Stopwatch watch;
@@ -273,22 +283,31 @@ PlacementResult measure_plans(Backend& backend, const PlacementRequest& request,
                                                  request.options->check_max_rel_diff));
     result.seconds.checks += watch.seconds();
   }
-  // What the measuring did not hide: on the host's cores, every summary.
-  const Stopwatch waiting;
-  summaries.get();
-  result.seconds.summaries += waiting.seconds();
-  return result;
+  return PendingPlacement(std::move(state), std::move(summaries));
 }
 
 }  // namespace
 
+PlacementResult PendingPlacement::finish() && {
+  // What the measuring did not hide: on the host's cores, every summary.
+  const Stopwatch waiting;
+  summaries_.get();
+  result_->seconds.summaries += waiting.seconds();
+  return std::move(*result_);
+}
+
 PlacementResult measure_placement(Backend& backend, const PlacementRequest& request, const ProgressFn& progress,
                                   const StopFn& stop) {
-  return measure_plans(backend, request, make_plans(request, stop), std::nullopt, progress, stop);
+  return measure_plans(backend, request, make_plans(request, stop), std::nullopt, progress, stop).finish();
 }
 
 PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
                                             const StopFn& stop) {
+  return start_placement(backend, std::move(request), progress, stop).finish();
+}
+
+PendingPlacement start_placement(Backend& backend, PlacementRequest request, const ProgressFn& progress,
+                                 const StopFn& stop) {
   const ScheduleKind kind = request.options->schedule;
   if (kind == ScheduleKind::Serial) request.pairs_per_round = 1;
   std::vector<SelfCheck> tried;
@@ -309,21 +328,22 @@ PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest r
       }
     }
   for (;;) {
-    PlacementResult result =
+    PendingPlacement pending =
         passing ? measure_plans(backend, request, passing->plans, std::move(passing->sample), progress, stop)
-                : measure_placement(backend, request, progress, stop);
+                : measure_plans(backend, request, make_plans(request, stop), std::nullopt, progress, stop);
     passing.reset();
+    // Only what measuring and checking wrote: the maps are still being made.
+    PlacementResult& result = pending.measured();
     tried.insert(tried.end(), result.checks.begin(), result.checks.end());
     result.checks = tried;
     spent.measuring += result.seconds.measuring;
     spent.checks += result.seconds.checks;
-    spent.summaries += result.seconds.summaries;
     result.seconds = spent;
-    if (!result.complete) return result;
+    if (!result.complete) return pending;
     const bool passed = result.checks.empty() || result.checks.back().passed;
     // A map whose own check fails after a passing pilot (the chip changed
     // while it ran) is measured again at half the concurrency.
-    if (kind != ScheduleKind::Auto || passed || request.pairs_per_round <= 1) return result;
+    if (kind != ScheduleKind::Auto || passed || request.pairs_per_round <= 1) return pending;
     request.pairs_per_round /= 2;
   }
 }

@@ -4,7 +4,9 @@
 // pairs run at once and checking a concurrent map against serial
 // re-measurement. Plain C++: tested with a fake backend.
 #include <functional>
+#include <future>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "cumap/backend.hpp"
@@ -50,6 +52,25 @@ struct PlacementRequest {
 PlacementResult measure_placement(Backend& backend, const PlacementRequest& request, const ProgressFn& progress,
                                   const StopFn& stop);
 
+// A placement measured and checked whose maps are still being summarized
+// on another thread, beside whatever the caller measures next.
+class PendingPlacement {
+ public:
+  PendingPlacement(std::shared_ptr<PlacementResult> result, std::future<void> summaries)
+      : result_(std::move(result)), summaries_(std::move(summaries)) {}
+  // What measuring and checking wrote: placement, complete, pairs_per_round,
+  // checks, stats and seconds (all but the summaries' wait). The maps are
+  // being written meanwhile: read nothing else before finish().
+  PlacementResult& measured() { return *result_; }
+  // Waits for the maps (the wait counted in seconds.summaries) and hands
+  // over the whole result.
+  PlacementResult finish() &&;
+
+ private:
+  std::shared_ptr<PlacementResult> result_;
+  std::future<void> summaries_;
+};
+
 // measure_placement under options.schedule: serial runs once at one pair per
 // round; concurrent once at request.pairs_per_round; auto first runs pilots
 // (only the map's rounds that hold the check sample, between two serial runs
@@ -59,5 +80,9 @@ PlacementResult measure_placement(Backend& backend, const PlacementRequest& requ
 // Every check, pilots first, is in `checks`.
 PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
                                             const StopFn& stop);
+// The same, returning as soon as the placement is measured and checked: its
+// maps are summarized while the caller goes on (a map's next placement).
+PendingPlacement start_placement(Backend& backend, PlacementRequest request, const ProgressFn& progress,
+                                 const StopFn& stop);
 
 }  // namespace cumap
