@@ -97,6 +97,12 @@ void run_side(bool i_am_a, PairState& st, const protocol::Counts& c, Signal sign
     if (ping) {
       out.segment_ns[s] = std::chrono::duration<double, std::nano>(t1 - t0).count();
       out.segment_cpu[s] = ::sched_getcpu();
+      if (seg.sample >= 0 && st.job.stall_after_timing_ns > 0) {
+        const Clock::time_point until =
+            Clock::now() + std::chrono::nanoseconds(static_cast<long long>(st.job.stall_after_timing_ns));
+        while (Clock::now() < until) {
+        }
+      }
     }
   }
 }

@@ -16,6 +16,11 @@ struct PairJob {
   int cpu_b;
   std::atomic<std::uint32_t>* first;
   std::atomic<std::uint32_t>* second;
+  // For tests, a stand-in for a GPU pinger storing its time (a global atomic
+  // of a few hundred ns): after ending each timed segment it pinged, a side
+  // spins this long before it answers again. The hand-over round trip before
+  // every timed segment (protocol.hpp) must keep it out of every sample.
+  double stall_after_timing_ns = 0.0;
 };
 
 struct PairTiming {
