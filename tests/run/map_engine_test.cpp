@@ -187,16 +187,26 @@ TEST(MapRun, PilotRoundsAreTheMapsOwnRoundsThatHoldTheSample) {
   EXPECT_LE(pilot.size(), at.size());
 }
 
+// A chip whose every measurement wobbles by 3 %, and --schedule auto with a
+// check sample of 24 pairs.
+test::FakeChip noisy_chip() {
+  test::FakeChip spec;
+  spec.noise = 0.03;
+  return spec;
+}
+Options auto_checking_24_pairs() {
+  Options o = small_options();
+  o.schedule = ScheduleKind::Auto;
+  o.check_pairs = 24;
+  return o;
+}
+
 // What the H100 showed: at few round trips per pair the serial re-measurement
 // differs from itself by more than the 0.5 % limit. Noise alone must not push
 // auto down to serial; only a shift that concurrency causes may.
 TEST(MapRun, NoiseWithoutInterferenceKeepsFullConcurrency) {
-  test::FakeChip spec;
-  spec.noise = 0.03;
-  test::FakeChipBackend chip(spec);
-  Options o = small_options();
-  o.schedule = ScheduleKind::Auto;
-  o.check_pairs = 24;
+  test::FakeChipBackend chip(noisy_chip());
+  const Options o = auto_checking_24_pairs();
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
   const PlacementResult p = measure_placement_scheduled(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   ASSERT_EQ(p.checks.size(), 2u) << "shift " << p.checks[0].bias << " difference "
@@ -211,12 +221,8 @@ TEST(MapRun, NoiseWithoutInterferenceKeepsFullConcurrency) {
 // A serial repeat is a noisy estimate of how far apart two runs of a pair
 // fall: each check is judged against the largest the run saw before it.
 TEST(MapRun, EveryCheckKnowsTheLargestSerialRepeatTheRunSawBeforeIt) {
-  test::FakeChip spec;
-  spec.noise = 0.03;
-  test::FakeChipBackend chip(spec);
-  Options o = small_options();
-  o.schedule = ScheduleKind::Auto;
-  o.check_pairs = 24;
+  test::FakeChipBackend chip(noisy_chip());
+  const Options o = auto_checking_24_pairs();
   const MapResult r = measure_map(chip, chip.units(), map_settings(o, chip.device(), chip.capabilities()), o, {});
   ASSERT_EQ(r.placements.size(), 2u);
   double seen = 0.0;

@@ -41,6 +41,17 @@ Fixture make(double serial_noise, double sample_noise, double shift) {
   return f;
 }
 
+// Concurrency that moves each pair's concurrent value by its own factor
+// (relative sd `sd`) without moving their median.
+void scatter_pairs(Fixture& f, double sd, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> unit(0.0, sd);
+  for (PairMeasurement& m : f.measured.pairs) {
+    const double scatter = 1 + unit(rng);
+    for (double& v : m.rtt_cycles) v *= scatter;
+  }
+}
+
 TEST(SerialCheck, NoisyShortSamplesWithoutAShiftPass) {
   // The H200 at 20 round trips per sample: serial runs agree to ~0.1 %, a
   // pair's samples scatter by ~2.5 %, the concurrent values do not move.
@@ -63,12 +74,7 @@ TEST(SerialCheck, QuietSamplesKeepTheTightFloor) {
   // Long samples: little sampling noise, so a concurrent run that scatters
   // values by 2 % without moving their median still fails.
   Fixture f = make(0.001, 0.0005, 0.0);
-  std::mt19937 rng(11);
-  std::normal_distribution<double> unit(0.0, 0.02);
-  for (PairMeasurement& m : f.measured.pairs) {
-    const double scatter = 1 + unit(rng);
-    for (double& v : m.rtt_cycles) v *= scatter;
-  }
+  scatter_pairs(f, 0.02, 11);
   const SelfCheck c = judge_serial_check(f.sample, f.after, f.measured, 66, kLimit);
   EXPECT_LT(c.sampling_noise, 0.001);
   EXPECT_FALSE(c.passed) << "disagreement " << c.agreement.median_rel_diff;
@@ -78,12 +84,7 @@ TEST(SerialCheck, AnUnusuallyCloseSerialRepeatIsNotTheFloorWhenThePilotSawMore) 
   // As on an H200: two serial runs agreed to 0.5 % where the pilot's agreed
   // to 1.2 %, and the concurrent values disagreed by the usual ~1.3 %.
   Fixture f = make(0.004, 0.0005, 0.0);
-  std::mt19937 rng(5);
-  std::normal_distribution<double> unit(0.0, 0.016);
-  for (PairMeasurement& m : f.measured.pairs) {
-    const double scatter = 1 + unit(rng);
-    for (double& v : m.rtt_cycles) v *= scatter;
-  }
+  scatter_pairs(f, 0.016, 5);
   const SelfCheck alone = judge_serial_check(f.sample, f.after, f.measured, 66, kLimit);
   ASSERT_FALSE(alone.passed) << "disagreement " << alone.agreement.median_rel_diff << " against repeat "
                              << alone.serial_repeat.median_rel_diff;
