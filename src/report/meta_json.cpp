@@ -20,12 +20,10 @@
 #include "core/topology_discovery.hpp"
 #include "core/stats.hpp"
 #include "core/units.hpp"
+#include "report/json_number.hpp"
 
 namespace cumap {
 namespace {
-
-// JSON has no NaN; a missing number is null.
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 
 nlohmann::json device_json(const DeviceInfo& d) {
   nlohmann::json j = {

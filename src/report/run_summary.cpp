@@ -18,6 +18,7 @@
 #include "core/units.hpp"
 #include "cumap/error.hpp"
 #include "report/map_summary.hpp"
+#include "report/json_number.hpp"
 #include "report/meta_fields.hpp"
 
 namespace cumap {
@@ -272,8 +273,6 @@ std::string csv_field(const std::string& s) {
 }
 std::string csv_number(const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : ""; }
 
-Json number_json(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
-
 }  // namespace
 
 bool RunSummary::no_pair_completed() const {
@@ -501,11 +500,11 @@ Json to_json(const RunSummary& s) {
                     {"complete", m.complete},
                     {"pairs", m.pairs},
                     {"completed_pairs", m.completed_pairs},
-                    {"median_ns", number_json(m.median_ns)},
-                    {"p05_ns", number_json(m.p05_ns)},
-                    {"p95_ns", number_json(m.p95_ns)},
-                    {"min_ns", number_json(m.min_ns)},
-                    {"max_ns", number_json(m.max_ns)},
+                    {"median_ns", number_or_null(m.median_ns)},
+                    {"p05_ns", number_or_null(m.p05_ns)},
+                    {"p95_ns", number_or_null(m.p95_ns)},
+                    {"min_ns", number_or_null(m.min_ns)},
+                    {"max_ns", number_or_null(m.max_ns)},
                     {"pairs_per_round", m.pairs_per_round},
                     {"timed_out_pairs", m.timed_out_pairs}});
   Json structure = Json::array();
@@ -515,9 +514,9 @@ Json to_json(const RunSummary& s) {
                          {"relation", row.relation},
                          {"near_units", row.near_units},
                          {"where", row.where},
-                         {"median_ns", number_json(row.median_ns)},
-                         {"p05_ns", number_json(row.p05_ns)},
-                         {"p95_ns", number_json(row.p95_ns)},
+                         {"median_ns", number_or_null(row.median_ns)},
+                         {"p05_ns", number_or_null(row.p05_ns)},
+                         {"p95_ns", number_or_null(row.p95_ns)},
                          {"cells", row.cells}});
   Json barrier = Json::array();
   for (const RunSummary::ClusterBarrier& b : s.cluster_barrier)

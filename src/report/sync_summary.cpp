@@ -15,6 +15,7 @@
 #include "core/printable.hpp"
 #include "cumap/error.hpp"
 #include "report/csv_records.hpp"
+#include "report/json_number.hpp"
 #include "report/meta_fields.hpp"
 #include "report/sync_outputs.hpp"
 
@@ -32,8 +33,6 @@ bool flag(const Json& j, const char* key, bool otherwise) {
 }
 
 std::string ns_cell(double v) { return std::isfinite(v) ? fmt::format("{:.1f}", v) : "-"; }
-
-Json number_json(double v) { return std::isfinite(v) ? Json(v) : Json(); }
 
 // Reads one row of the CSV by column name, each cell checked as it is read.
 class CsvRow {
@@ -367,13 +366,13 @@ Json to_json(const SyncSummary& s) {
                 {"k", c.label.k},
                 {s.contention() ? "op" : "implementation", c.what},
                 {"counter_home", c.label.counter_home},
-                {"headline_ns", number_json(c.headline_ns())}};
-    if (s.has_per_barrier) row["per_barrier_ns"] = number_json(c.per_barrier_ns);
-    row["median_ns"] = number_json(c.ns.median);
-    row["p05_ns"] = number_json(c.ns.p05);
-    row["p95_ns"] = number_json(c.ns.p95);
-    row["headline_cycles"] = number_json(c.headline_cycles());
-    if (s.contention()) row["ops_per_us"] = number_json(c.ops_per_us);
+                {"headline_ns", number_or_null(c.headline_ns())}};
+    if (s.has_per_barrier) row["per_barrier_ns"] = number_or_null(c.per_barrier_ns);
+    row["median_ns"] = number_or_null(c.ns.median);
+    row["p05_ns"] = number_or_null(c.ns.p05);
+    row["p95_ns"] = number_or_null(c.ns.p95);
+    row["headline_cycles"] = number_or_null(c.headline_cycles());
+    if (s.contention()) row["ops_per_us"] = number_or_null(c.ops_per_us);
     row["measured"] = c.measured();
     row["note"] = c.unsupported && !c.why.empty() ? "not supported here: " + c.why : note_of(c);
     rows.push_back(std::move(row));
