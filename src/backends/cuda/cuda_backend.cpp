@@ -189,8 +189,8 @@ class CudaBackend final : public Backend {
     }
     Measurements out;
     std::vector<ClockTally> run_clock(members.size());
-    const auto ranges =
-        launch_round_ranges(plan.rounds.size(), rounds_per_launch(plan.counts, kRttGuessNs, kPingPongLaunchEstimateSeconds));
+    const auto ranges = launch_round_ranges(
+        plan.rounds.size(), rounds_per_launch(plan.counts, kRttGuessNs, kPingPongLaunchEstimateSeconds));
     const auto start = [&](const RoundRange& range) {
       const LaunchPairs pairs = launch_pairs(plan, range, group);
       // One word per pair for the whole group, on its first member.
