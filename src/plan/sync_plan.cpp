@@ -294,23 +294,28 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
           launch.push_back(std::move(one));
         }
       };
+      // Where this k's counters can go: the same for every implementation.
+      const LineChoice near = counter_lines(members, CounterHome::Near, homes);
+      const LineChoice far = counter_lines(members, CounterHome::Far, homes);
       const auto homed = [&](SyncCase c, const TwoLevelGroups* groups) {
+        // Each group's own counter and release: near the group, whatever the leaders' home.
+        std::vector<LineChoice> group_lines;
+        if (groups) {
+          c.group_of = groups->group_of;
+          for (int g = 0; g < groups->count; ++g) {
+            std::vector<int> group_members;
+            for (std::size_t p = 0; p < members.size(); ++p)
+              if (groups->group_of[p] == g) group_members.push_back(members[p]);
+            group_lines.push_back(counter_lines(group_members, CounterHome::Near, homes));
+          }
+        }
         std::vector<std::string> done;  // "any" once where near and far are one class
         for (CounterHome h : o.homes) {
-          const LineChoice choice = counter_lines(members, h, homes);
+          const LineChoice& choice = h == CounterHome::Near ? near : far;
           if (std::find(done.begin(), done.end(), choice.label) != done.end()) continue;
           done.push_back(choice.label);
           SyncCaseLabel label{set_name, k, choice.label, choice.home_class, 0, ""};
-          // Each group's own counter and release: near the group, whatever the leaders' home.
-          std::vector<LineChoice> group_lines;
           if (groups) {
-            c.group_of = groups->group_of;
-            for (int g = 0; g < groups->count; ++g) {
-              std::vector<int> group_members;
-              for (std::size_t p = 0; p < members.size(); ++p)
-                if (groups->group_of[p] == g) group_members.push_back(members[p]);
-              group_lines.push_back(counter_lines(group_members, CounterHome::Near, homes));
-            }
             label.groups = groups->count;
             label.grouped_by = groups->by;
           }
@@ -319,9 +324,9 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
             one.release = take_line(choice, taken);
             one.group_counter.clear();
             one.group_release.clear();
-            for (const LineChoice& near : group_lines) {
-              one.group_counter.push_back(take_line(near, taken));
-              one.group_release.push_back(take_line(near, taken));
+            for (const LineChoice& group_near : group_lines) {
+              one.group_counter.push_back(take_line(group_near, taken));
+              one.group_release.push_back(take_line(group_near, taken));
             }
           });
         }
@@ -339,7 +344,6 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
         c.impl = impl;
         if (impl == BarrierImpl::Platform) {
           // The platform's barrier keeps its own state: no counter of ours to place.
-          const LineChoice near = counter_lines(members, CounterHome::Near, homes);
           add_case(c, SyncCaseLabel{set_name, k, "own", -1, 0, ""},
                    [&](SyncCase& one, std::set<std::uint64_t>& taken) {
                      one.counter = take_line(near, taken);
