@@ -3,7 +3,7 @@
 // is missing or holds another type reads as nothing (or `otherwise`), so a
 // summary of an older file shows what it has rather than failing.
 // `cumap summary` of a map (run_summary) and of barrier and contention
-// (sync_summary) read through these.
+// (sync_summary), and `cumap render --order` (render_file), read through these.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +18,11 @@ inline const nlohmann::json& member(const nlohmann::json& j, const char* key) {
 inline std::string text(const nlohmann::json& j, const char* key) {
   const nlohmann::json& v = member(j, key);
   return v.is_string() ? v.get<std::string>() : std::string();
+}
+
+inline bool boolean(const nlohmann::json& j, const char* key, bool otherwise) {
+  const nlohmann::json& v = member(j, key);
+  return v.is_boolean() ? v.get<bool>() : otherwise;
 }
 
 template <typename T>

@@ -20,6 +20,7 @@
 #include "report/output_directory.hpp"
 #include "report/atomic_file.hpp"
 #include "report/matrix_csv.hpp"
+#include "report/meta_fields.hpp"
 
 namespace cumap {
 
@@ -81,22 +82,18 @@ void check_png_output(const RenderRequest& request) {
     throw UsageError("-o " + shown(request.png) + " is the --order file; writing the PNG would destroy it");
 }
 
-std::string string_or_empty(const nlohmann::json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
-}
-
 std::optional<PictureRecord> picture_of(const nlohmann::json& meta, const std::string& csv_name) {
   if (!meta.contains("heatmaps") || !meta["heatmaps"].is_array()) return std::nullopt;
   for (const nlohmann::json& h : meta["heatmaps"])
-    if (string_or_empty(h, "matrix") == csv_name)
+    if (meta_fields::text(h, "matrix") == csv_name)
       return PictureRecord{csv_name,
-                           string_or_empty(h, "heatmap"),
-                           string_or_empty(h, "title"),
-                           string_or_empty(h, "panel_title"),
-                           string_or_empty(h, "value_label"),
-                           string_or_empty(h, "row_title"),
-                           string_or_empty(h, "column_title"),
-                           string_or_empty(h, "colormap")};
+                           meta_fields::text(h, "heatmap"),
+                           meta_fields::text(h, "title"),
+                           meta_fields::text(h, "panel_title"),
+                           meta_fields::text(h, "value_label"),
+                           meta_fields::text(h, "row_title"),
+                           meta_fields::text(h, "column_title"),
+                           meta_fields::text(h, "colormap")};
   return std::nullopt;
 }
 
@@ -124,7 +121,7 @@ Sides sides_of(const nlohmann::json& list) {
   Sides sides;
   if (!list.is_array()) return sides;
   for (std::size_t s = 0; s < list.size(); ++s) {
-    const std::string name = string_or_empty(list[s], "name");
+    const std::string name = meta_fields::text(list[s], "name");
     int number = static_cast<int>(s);
     if (const std::size_t at = name.rfind("side"); at != std::string::npos) {
       const char* begin = name.data() + at + 4;
@@ -188,11 +185,10 @@ DisplaySpec run_display(const std::string& file, const nlohmann::json& meta, con
   const std::vector<int> display = unit_list(meta["display_order"], "order file " + file + ": \"display_order\"");
   check_units_known(file, display, units, "in \"display_order\"");
   spec.order = topology_order({"file", {{"", display}}, {}}, units);  // units it does not name after it, by id
-  if (meta.contains("device")) spec.unit_name = string_or_empty(meta["device"], "unit_name");
+  if (meta.contains("device")) spec.unit_name = meta_fields::text(meta["device"], "unit_name");
   const nlohmann::json options = meta.value("options", nlohmann::json::object());
-  spec.ordered = options.is_object() && options.contains("ordered") && options["ordered"].is_boolean() &&
-                 options["ordered"].get<bool>();
-  const bool by_index = string_or_empty(options, "order") == "index";
+  spec.ordered = meta_fields::boolean(options, "ordered", false);
+  const bool by_index = meta_fields::text(options, "order") == "index";
   const nlohmann::json homes = meta.value("homes", nlohmann::json::object());
   const Sides sides = homes.is_object() ? sides_of(homes.value("sides", nlohmann::json())) : Sides{};
 

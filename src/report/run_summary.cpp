@@ -25,6 +25,7 @@ namespace cumap {
 namespace {
 
 using Json = nlohmann::json;
+using meta_fields::boolean;
 using meta_fields::member;
 using meta_fields::text;
 using meta_fields::whole;
@@ -75,8 +76,7 @@ RunSummary::Map map_of(const Json& m, bool dsm, bool across) {
   map.completed_pairs = member(m, "completed_pairs").is_number()
                             ? whole<std::size_t>(m, "completed_pairs", 0)
                             : (map.median_ns ? map.pairs - std::min(late, map.pairs) : 0);
-  const Json& complete = member(m, "complete");
-  map.complete = (!complete.is_boolean() || complete.get<bool>()) && late == 0 && map.completed_pairs > 0;
+  map.complete = boolean(m, "complete", true) && late == 0 && map.completed_pairs > 0;
   return map;
 }
 
@@ -295,7 +295,7 @@ RunSummary run_summary(const Json& meta, const std::string& source) {
     s.host = text(meta, "host");
     s.command_line = text(meta, "command_line");
     s.wall_seconds = number(meta, "wall_seconds").value_or(0.0);
-    s.interrupted = member(meta, "interrupted").is_boolean() && meta["interrupted"].get<bool>();
+    s.interrupted = boolean(meta, "interrupted", false);
 
     s.device_name = text(device, "name");
     s.backend = text(meta, "backend");

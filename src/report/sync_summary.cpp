@@ -23,14 +23,10 @@ namespace cumap {
 namespace {
 
 using Json = nlohmann::json;
+using meta_fields::boolean;
 using meta_fields::member;
 using meta_fields::text;
 using meta_fields::whole;
-
-bool flag(const Json& j, const char* key, bool otherwise) {
-  const Json& v = member(j, key);
-  return v.is_boolean() ? v.get<bool>() : otherwise;
-}
 
 std::string ns_cell(double v) { return std::isfinite(v) ? fmt::format("{:.1f}", v) : "-"; }
 
@@ -192,8 +188,8 @@ SyncSummary sync_summary(const Json& meta, std::string_view csv, const std::stri
   s.timestamp_utc = text(meta, "timestamp_utc");
   s.host = text(meta, "host");
   s.command_line = text(meta, "command_line");
-  s.complete = flag(meta, "complete", false);
-  s.interrupted = flag(meta, "interrupted", false);
+  s.complete = boolean(meta, "complete", false);
+  s.interrupted = boolean(meta, "interrupted", false);
   s.planned_cases = whole<std::size_t>(member(meta, "cases"), "planned", 0);
 
   const Json& device = member(meta, "device");
