@@ -61,6 +61,24 @@ browse() {
     --user-data-dir="$(mktemp -d -p "$work")" "${flags[@]}" "$@" "file://$page" 2>>"$work/chromium.log"
 }
 
+# asked_nothing_offline WHAT SCHEMES: the page's own requests (not the
+# browser's: they carry the file's isolation key) went to no URL but those of
+# SCHEMES (a grep alternation).
+asked_nothing_offline() {
+  local what=$1 schemes=$2 asked
+  asked=$(grep '"network_isolation_key":"file://' "$work/net.json" | grep -o '"url":"[^"]*"' |
+    grep -v "\"url\":\"\($schemes\):" || true)
+  [[ -z $asked ]] || fail "$what: the page asked the network for: $asked"
+}
+
+# screenshot_drawn MODE PAGE WHAT SIZE: the page's screenshot is a picture.
+screenshot_drawn() {
+  local mode=$1 page=$2 what=$3 size=$4
+  browse "$mode" "$page" --screenshot="$work/shot.png" --window-size="$size" >/dev/null ||
+    fail "$what: chromium --screenshot failed"
+  "$png_colours" "$work/shot.png" 64 || fail "$what: the screenshot is (nearly) blank"
+}
+
 # check online|offline PAGE WHAT MIN_CELLS: the page built its maps and its
 # screenshot is a picture; offline, it asked the network for nothing.
 check() {
@@ -72,15 +90,8 @@ check() {
   [[ $body != *data-errors* ]] || fail "$what: script errors: $body"
   cells=$(sed -n 's/.*data-cells="\([0-9]*\)".*/\1/p' <<<"$body")
   ((${cells:-0} >= min_cells)) || fail "$what: ${cells:-no} map cells drawn, expected at least $min_cells"
-  if [[ $mode == offline ]]; then
-    # The page's requests (not the browser's own) carry the file's isolation key.
-    local asked
-    asked=$(grep '"network_isolation_key":"file://' "$work/net.json" | grep -o '"url":"[^"]*"' | grep -v '"url":"file:' || true)
-    [[ -z $asked ]] || fail "$what: the page asked the network for: $asked"
-  fi
-  browse "$mode" "$page" --screenshot="$work/shot.png" --window-size=1200,900 >/dev/null ||
-    fail "$what: chromium --screenshot failed"
-  "$png_colours" "$work/shot.png" 64 || fail "$what: the screenshot is (nearly) blank"
+  [[ $mode != offline ]] || asked_nothing_offline "$what" 'file'
+  screenshot_drawn "$mode" "$page" "$what" 1200,900
   echo "ok: $what ($cells map cells)"
   printf '%s\n' "$dom" >"$work/last-dom.html"
 }
@@ -105,14 +116,8 @@ check_sync() {
   dom=$(browse "$mode" "$page" --dump-dom) || fail "$what: chromium --dump-dom failed"
   grep -q '<table class="cases">' <<<"$dom" || fail "$what: no table of cases"
   grep -q '<img class="plot"[^>]*src="data:image/png;base64,' <<<"$dom" || fail "$what: no embedded plot"
-  if [[ $mode == offline ]]; then
-    local asked
-    asked=$(grep '"network_isolation_key":"file://' "$work/net.json" | grep -o '"url":"[^"]*"' | grep -v '"url":"\(file\|data\):' || true)
-    [[ -z $asked ]] || fail "$what: the page asked the network for: $asked"
-  fi
-  browse "$mode" "$page" --screenshot="$work/shot.png" --window-size=1200,1200 >/dev/null ||
-    fail "$what: chromium --screenshot failed"
-  "$png_colours" "$work/shot.png" 64 || fail "$what: the screenshot is (nearly) blank"
+  [[ $mode != offline ]] || asked_nothing_offline "$what" 'file\|data'
+  screenshot_drawn "$mode" "$page" "$what" 1200,1200
   echo "ok: $what"
 }
 
