@@ -81,12 +81,7 @@ int run_homes(const HomesCommand& command) {
   RunClock clock(run);
   OpenedBackend opened = open_backend(o);
   o.device = opened.device_index;
-  // A map with no placement: homes and layout only.
-  MapSettings settings;
-  settings.placements.clear();
-  settings.colormap = o.colormap;
-  settings.out_dir = o.out_dir;
-  settings.options = homes_options_json(o);
+  const MapSettings settings = discovery_settings(o, homes_options_json(o));
 
   OutputSet out(o.out_dir);
   // Discovery has no safe point to stop at: the first Ctrl-C takes effect

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -185,6 +186,15 @@ OpenedBackend open_backend(const Options& o, std::size_t min_units) {
   if (opened.units.size() < min_units)
     throw UsageError(fmt::format("a map needs at least two units; --units names {}", opened.units.size()));
   return opened;
+}
+
+MapSettings discovery_settings(const Options& options, nlohmann::json recorded) {
+  MapSettings s;
+  s.placements.clear();
+  s.colormap = options.colormap;
+  s.out_dir = options.out_dir;
+  s.options = std::move(recorded);
+  return s;
 }
 
 MapSettings map_settings(const Options& o, const DeviceInfo& device, const Capabilities& caps) {

@@ -48,6 +48,11 @@ OpenedBackend open_backend(const Options& options, std::size_t min_units = 1);
 // anything is measured, for options the backend lacks.
 MapSettings map_settings(const Options& options, const DeviceInfo& device, const Capabilities& capabilities);
 
+// A map with no placement, homes and layout only (`cumap homes`, and the
+// discovery before barriers and contention): the colormap and --out of
+// `options`, and `recorded` as the options meta.json records.
+MapSettings discovery_settings(const Options& options, nlohmann::json recorded);
+
 // Told as a map goes (each member may be left empty): `progress(phase)`
 // gives the progress callback of a phase ("homes", then each placement),
 // `phase_done(phase)` says it ended ("homes", "topology", each placement),

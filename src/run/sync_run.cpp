@@ -26,13 +26,8 @@ SyncResult measure_sync_run(Backend& backend, const std::vector<int>& units, con
                             const MapObserver& observer, const StopFn& stop) {
   SyncResult r;
   r.settings = sync_settings(options);
-  // A map with no placement: homes and layout only.
-  MapSettings discovery;
-  discovery.placements.clear();
-  discovery.colormap = options.common.colormap;
-  discovery.out_dir = options.common.out_dir;
-  discovery.options = r.settings.options;
-  r.discovery = measure_map(backend, units, discovery, options.common, observer, stop);
+  r.discovery = measure_map(backend, units, discovery_settings(options.common, r.settings.options), options.common,
+                            observer, stop);
   if (stop && stop()) {
     r.interrupted = true;
     return r;
