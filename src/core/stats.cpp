@@ -1,6 +1,7 @@
 // Order statistics and correlation of latency samples.
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <vector>
 
 #include "cumap/backend.hpp"
@@ -19,21 +20,9 @@ double percentile(std::span<const double> sorted, double q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
 }
 
-double median_of_block_means(std::span<const double> values, int blocks) {
-  const std::size_t n = values.size();
-  const std::size_t count = std::min(n, static_cast<std::size_t>(std::max(blocks, 1)));
-  if (count == 0) return kNaN;
-  std::vector<double> means;
-  for (std::size_t b = 0; b < count; ++b) {
-    const std::size_t begin = b * n / count, end = (b + 1) * n / count;
-    double sum = 0;
-    for (std::size_t i = begin; i < end; ++i) sum += values[i];
-    means.push_back(sum / static_cast<double>(end - begin));
-  }
-  for (double m : means)
-    if (std::isnan(m)) return kNaN;
-  std::sort(means.begin(), means.end());
-  return percentile(means, 0.5);
+double mean(std::span<const double> values) {
+  if (values.empty()) return kNaN;
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
 namespace {

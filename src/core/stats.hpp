@@ -17,12 +17,8 @@ struct Summary {
 Summary summarize(std::span<const double> samples);
 double percentile(std::span<const double> sorted, double q);  // q in [0,1]
 
-// The median over `blocks` runs of consecutive values (as equal as the count
-// allows; fewer when there are fewer values) of each run's mean: the time per
-// repetition of something repeated back to back, robust to a rare stall (one
-// block) and to repetitions that trade time with their neighbours (a block's
-// mean telescopes over them). NaN when `values` is empty or holds a NaN.
-double median_of_block_means(std::span<const double> values, int blocks);
+// The arithmetic mean; NaN when `values` is empty or holds a NaN.
+double mean(std::span<const double> values);
 
 // Pearson correlation over positions where both are finite.
 double pearson(std::span<const double> x, std::span<const double> y);

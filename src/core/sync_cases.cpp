@@ -21,8 +21,8 @@ SyncCaseResult summarize_sync_case(const SyncCaseLabel& label, std::span<const S
     ns.insert(ns.end(), m.ns.begin(), m.ns.end());
     cycles.insert(cycles.end(), m.cycles.begin(), m.cycles.end());
     if (!first.contention && !m.ns.empty()) {
-      per_barrier_ns.push_back(median_of_block_means(m.ns, kPerBarrierBlocks));
-      if (!m.cycles.empty()) per_barrier_cycles.push_back(median_of_block_means(m.cycles, kPerBarrierBlocks));
+      per_barrier_ns.push_back(mean(m.ns));
+      if (!m.cycles.empty()) per_barrier_cycles.push_back(mean(m.cycles));
     }
     if (m.ops_per_us > 0) ops_per_us.push_back(m.ops_per_us);
   }
@@ -31,8 +31,8 @@ SyncCaseResult summarize_sync_case(const SyncCaseLabel& label, std::span<const S
   if (r.timed_out || r.unsupported) return r;
   r.ns = summarize(ns);
   r.cycles = summarize(cycles);
-  if (!per_barrier_ns.empty()) r.per_barrier_ns = summarize(per_barrier_ns).median;
-  if (!per_barrier_cycles.empty()) r.per_barrier_cycles = summarize(per_barrier_cycles).median;
+  if (!per_barrier_ns.empty()) r.per_barrier_ns = mean(per_barrier_ns);
+  if (!per_barrier_cycles.empty()) r.per_barrier_cycles = mean(per_barrier_cycles);
   const std::size_t per_value = first.contention ? first.participants.size() : 1;
   r.values = static_cast<int>(ns.size() / std::max<std::size_t>(per_value, 1));
   if (first.contention && !ops_per_us.empty()) r.ops_per_us = summarize(ops_per_us).median;

@@ -41,12 +41,15 @@ struct SyncCaseResult {
   // Contention: per operation (each participant's batches). Over every launch.
   Summary ns{};
   Summary cycles{};                 // NaN without a cycle clock
-  // Barrier: what one barrier costs in a loop of them: per launch, the
-  // median over kPerBarrierBlocks blocks of consecutive episodes of each
-  // block's mean, and of those the median over launches. Episodes trade time
-  // with their neighbours (participant 0 leaving one late shortens the
-  // next), so their own median jumps between modes from run to run; a
-  // block's mean does not. NaN for contention.
+  // Barrier: what one barrier costs in a loop of them, on a counter line of
+  // the home class taken at random: each launch's mean over its episodes
+  // (its loop's time over their count), and of those the mean over launches.
+  // Means, not medians: episodes trade time with their neighbours
+  // (participant 0 leaving one late shortens the next), and a launch settles
+  // into one of a few such modes by its lines' L2 slices, so medians of
+  // either jump from mode to mode between runs (up to 10 % at k = 2-8 on an
+  // H200, bench/RESULTS.md) where the means move by their spread over
+  // launches. NaN for contention.
   double per_barrier_ns = kNaN;
   double per_barrier_cycles = kNaN;
   int values = 0;                   // episodes (barrier) or batches (contention) that gave a value, all launches
@@ -59,8 +62,6 @@ struct SyncCaseResult {
   double headline_ns() const { return std::isnan(per_barrier_ns) ? ns.median : per_barrier_ns; }
   double headline_cycles() const { return std::isnan(per_barrier_cycles) ? cycles.median : per_barrier_cycles; }
 };
-
-inline constexpr int kPerBarrierBlocks = 20;
 
 // The case a reader looks for first: the cheapest measured one at the
 // largest k of the run (every unit of the widest set), and that k; no case

@@ -1,9 +1,11 @@
 #include "plan/sync_plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -123,6 +125,87 @@ TwoLevelGroups two_level_groups(const std::vector<int>& participants, const std:
   return {};
 }
 
+// What a home class's lines cost on average: over the participants, and to
+// the first participant alone (which breaks ties).
+struct ClassCost {
+  int home_class;
+  double participants;
+  double first;
+};
+std::vector<ClassCost> class_costs(const std::vector<double>& mean, const std::vector<double>& first_mean,
+                                   const std::vector<int>& line_class) {
+  std::map<int, std::array<double, 3>> sums;  // class -> {participants, first, lines}
+  for (std::size_t l = 0; l < mean.size(); ++l)
+    if (std::isfinite(mean[l]) && std::isfinite(first_mean[l])) {
+      std::array<double, 3>& s = sums[line_class[l]];
+      s[0] += mean[l];
+      s[1] += first_mean[l];
+      s[2] += 1;
+    }
+  std::vector<ClassCost> out;
+  for (const auto& [c, s] : sums) out.push_back({c, s[0] / s[2], s[1] / s[2]});
+  if (out.empty()) throw UsageError("home discovery timed no line for these units: there is no line to put a counter in");
+  return out;
+}
+
+// Classes whose average over the participants is within this share of the
+// best (or worst) one are alike for them: a set split evenly over two sides
+// finds both classes within a few tenths of a percent, whichever wins by the
+// table's noise in one run. Among alike classes the one nearest (farthest
+// from) the first participant is taken, so that a repeat run chooses the
+// same class.
+constexpr double kAlikeClasses = 0.01;
+
+// The nearest class for the participants (`nearest`), or the farthest other
+// than `except`.
+int pick_class(const std::vector<ClassCost>& costs, bool nearest, int except) {
+  const double sign = nearest ? 1.0 : -1.0;
+  double best = std::numeric_limits<double>::infinity();
+  for (const ClassCost& c : costs)
+    if (c.home_class != except) best = std::min(best, sign * c.participants);
+  const ClassCost* pick = nullptr;
+  for (const ClassCost& c : costs)
+    if (c.home_class != except && sign * c.participants <= best + kAlikeClasses * std::abs(best) &&
+        (!pick || sign * c.first < sign * pick->first))
+      pick = &c;
+  return pick ? pick->home_class : costs.front().home_class;
+}
+
+// `ranked` in the order launches take them: in pairs of neighbours (a launch
+// takes a counter and a release line), the typical pair first, then pairs
+// in couples mirrored about it, each level halving the gaps of the one
+// before (1/4 and 3/4 of the ranks, then 1/8 and 7/8, 3/8 and 5/8, ...).
+// However many launches a case has, its lines then stand for the whole
+// class, an odd number of launches centred on its typical line, rather than
+// for its fastest or slowest lines: a barrier's cost follows its line's L2
+// slice, which the table of homes ranks only roughly.
+std::vector<std::size_t> spread_over_ranks(const std::vector<std::size_t>& ranked) {
+  const std::size_t pairs = (ranked.size() + 1) / 2;
+  std::vector<std::size_t> order;
+  std::vector<bool> used(pairs, false);
+  const auto take = [&](std::size_t p) {
+    if (p < pairs && !used[p]) {
+      used[p] = true;
+      order.push_back(p);
+    }
+  };
+  take(pairs / 2);
+  for (std::size_t strata = 4; strata <= 4 * pairs; strata *= 2) {
+    std::vector<int> lower;  // odd numerators j < strata / 2: the points j / strata below the middle
+    for (std::size_t j = 1; j < strata / 2; j += 2) lower.push_back(static_cast<int>(j));
+    for (int j : evenly_spread(lower)) {
+      const std::size_t p = static_cast<std::size_t>(j) * pairs / strata;
+      take(p);
+      take(pairs - 1 - p);
+    }
+  }
+  for (std::size_t p = 0; p < pairs; ++p) take(p);
+  std::vector<std::size_t> out;
+  for (std::size_t p : order)
+    for (std::size_t r = 2 * p; r < std::min(2 * p + 2, ranked.size()); ++r) out.push_back(ranked[r]);
+  return out;
+}
+
 // Takes the first line of `choice` not yet used by the case.
 std::uint64_t take_line(const LineChoice& choice, std::set<std::uint64_t>& taken) {
   for (std::uint64_t line : choice.lines)
@@ -173,46 +256,23 @@ std::vector<int> k_values(const KSweep& sweep, int set_size, int smallest) {
 LineChoice counter_lines(const std::vector<int>& participants, CounterHome home, const HomesResult& homes) {
   const std::vector<double> mean = mean_latency(participants, homes);
   const std::vector<int>& line_class = homes.classes.line_class;
-  const std::size_t n = mean.size();
-  if (n == 0) throw UsageError("home discovery probed no lines: there is no line to put a counter in");
-  std::vector<std::size_t> by_mean(n);
-  std::iota(by_mean.begin(), by_mean.end(), std::size_t{0});
-  std::stable_sort(by_mean.begin(), by_mean.end(), [&](std::size_t a, std::size_t b) { return mean[a] < mean[b]; });
+  if (mean.empty()) throw UsageError("home discovery probed no lines: there is no line to put a counter in");
+  const std::vector<ClassCost> costs = class_costs(mean, mean_latency({participants.front()}, homes), line_class);
+  const int near_class = pick_class(costs, true, -1);
 
   LineChoice choice;
-  const int near_class = line_class[by_mean.front()];
-  choice.home_class = near_class;
   choice.label = homes.classes.class_count < 2 ? "any" : to_string(home);
-  std::vector<std::size_t> first;  // the chosen class's lines, in the order to take them
-  if (home == CounterHome::Near || homes.classes.class_count < 2) {
-    for (std::size_t l : by_mean)
-      if (line_class[l] == near_class) first.push_back(l);
-  } else {
-    // The class whose lines are slowest for these participants on average.
-    std::map<int, std::pair<double, int>> per_class;
-    for (std::size_t l = 0; l < n; ++l)
-      if (std::isfinite(mean[l])) {
-        per_class[line_class[l]].first += mean[l];
-        ++per_class[line_class[l]].second;
-      }
-    double slowest = -1;
-    for (const auto& [c, sum] : per_class)
-      if (c != near_class && sum.first / sum.second > slowest) {
-        slowest = sum.first / sum.second;
-        choice.home_class = c;
-      }
-    std::vector<std::size_t> members;
-    for (std::size_t l : by_mean)
-      if (line_class[l] == choice.home_class) members.push_back(l);
-    const double median = mean[members[members.size() / 2]];
-    first = members;
-    std::stable_sort(first.begin(), first.end(), [&](std::size_t a, std::size_t b) {
-      return std::abs(mean[a] - median) < std::abs(mean[b] - median);
-    });
-  }
-  for (std::size_t l : first) choice.lines.push_back(homes.table.lines[l]);
-  for (std::size_t l : by_mean)
-    if (line_class[l] != choice.home_class) choice.lines.push_back(homes.table.lines[l]);
+  choice.home_class = home == CounterHome::Near || costs.size() < 2 ? near_class : pick_class(costs, false, near_class);
+  std::vector<std::size_t> members;  // the chosen class's lines, fastest for the participants first
+  for (std::size_t l = 0; l < mean.size(); ++l)
+    if (line_class[l] == choice.home_class) members.push_back(l);
+  std::stable_sort(members.begin(), members.end(), [&](std::size_t a, std::size_t b) { return mean[a] < mean[b]; });
+  for (std::size_t l : spread_over_ranks(members)) choice.lines.push_back(homes.table.lines[l]);
+  std::vector<std::size_t> others;
+  for (std::size_t l = 0; l < mean.size(); ++l)
+    if (line_class[l] != choice.home_class) others.push_back(l);
+  std::stable_sort(others.begin(), others.end(), [&](std::size_t a, std::size_t b) { return mean[a] < mean[b]; });
+  for (std::size_t l : others) choice.lines.push_back(homes.table.lines[l]);
   return choice;
 }
 

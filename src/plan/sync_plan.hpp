@@ -34,16 +34,18 @@ ParticipantOrder participant_order(ParticipantSet set, const std::vector<int>& u
 std::vector<int> k_values(const KSweep& sweep, int set_size, int smallest);
 
 // Where a counter line goes for `participants` (unit ids of `homes`): lines
-// in the order they should be taken. "near": the lines of the class of the
-// line whose mean latency over the participants is lowest, lowest first.
-// "far": the class with the highest mean latency to the participants, its
-// typical lines first (nearest its median: the class, not one slow line,
-// is what is compared). Either list ends with every other line, lowest
-// first, so that a case needing several lines always finds them. With one
-// home class, "far" is "near" (label "any").
+// in the order launches should take them. "near": the home class whose lines
+// are fastest for the participants on average; "far": the slowest other
+// class; classes within 1 % of each other for the participants (a set split
+// evenly over the sides) are told apart by the first participant. Within the
+// class, pairs of neighbouring lines by latency to the participants, the
+// typical pair first, then spread evenly over the class, so a case's launches
+// stand for the class and not for its fastest or slowest lines. The list ends
+// with every other line, lowest first, so that a case needing several lines
+// always finds them. With one home class, "far" is "near" (label "any").
 struct LineChoice {
-  std::vector<std::uint64_t> lines;  // offsets, best first
-  int home_class = 0;                // of the first line
+  std::vector<std::uint64_t> lines;  // offsets, in the order to take them
+  int home_class = 0;                // of the chosen class (the first lines)
   std::string label;                 // "near", "far" or "any"
 };
 LineChoice counter_lines(const std::vector<int>& participants, CounterHome home, const HomesResult& homes);

@@ -10,10 +10,9 @@
 //   counter_offsets       byte offsets of the counter's line in the flag arena, one per launch,
 //                         space-separated in launch order (each launch has lines of its own)
 //   launches              launches measured (--launches; fewer when interrupted)
-//   per_barrier_ns        barrier only: what one barrier costs in a loop of them: in each launch
-//                         the median over 20 blocks of consecutive episodes of each block's mean,
-//                         and of those the median over the launches (episodes trade time with
-//                         their neighbours: their median is a mode)
+//   per_barrier_ns        barrier only: what one barrier costs in a loop of them: the mean over
+//                         the launches of each launch's mean over its episodes (episodes trade
+//                         time with their neighbours: their median is a mode)
 //   per_barrier_cycles    the same in device cycles
 //   median_ns, p05_ns, p95_ns   barrier: per episode, leave to leave, seen by the first
 //                         participant; contention: per operation, over every participant's batches;

@@ -65,9 +65,9 @@ LinePlotStyle sync_plot_style(const SyncResult& r) {
   style.title = r.settings.contention
                     ? fmt::format("{} - contention: ns per dependent atomic on one line (median, whiskers p05-p95)",
                                   d.name)
-                    : fmt::format("{} - barrier: ns per barrier, back to back (median over {} launch(es) of the "
-                                  "median of {} block means; whiskers: p05-p95 of single episodes)",
-                                  d.name, r.settings.launches, kPerBarrierBlocks);
+                    : fmt::format("{} - barrier: ns per barrier, back to back (mean over {} launch(es), each on "
+                                  "counter lines of its own; whiskers: p05-p95 of single episodes)",
+                                  d.name, r.settings.launches);
   style.x_title = fmt::format("participants k ({}s)", d.unit_name);
   style.y_title = r.settings.contention ? "ns per operation" : "ns per barrier";
   int low = 0, high = 0;

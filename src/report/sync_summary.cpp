@@ -290,12 +290,11 @@ std::string sync_table_note(const SyncSummary& s) {
   std::string note =
       s.contention() ? "Median, p05 and p95 over every participant's timed batches, per operation"
       : s.has_per_barrier
-          ? fmt::format("Ns per barrier: what one barrier costs in a loop of them; in each launch the median over {} "
-                        "blocks of consecutive episodes of each block's mean, and of those the median over the "
-                        "launches. Median, p05 and p95: over single episodes of every launch, leave to leave as the "
-                        "first participant saw it; episodes trade time with their neighbours, so their median is a "
-                        "mode rather than a cost",
-                        kPerBarrierBlocks)
+          ? std::string("Ns per barrier: what one barrier costs in a loop of them, the mean over the launches "
+                        "(each on counter lines of its own) of each launch's mean over its episodes. Median, p05 "
+                        "and p95: over single episodes of every launch, leave to leave as the first participant saw "
+                        "it; episodes trade time with their neighbours, so their median is a mode rather than a "
+                        "cost")
           : "Median over episodes, leave to leave as the first participant saw it";
   return note + "; every case is in " + s.csv_name() + ", drawn in " + s.plot_name() + ".";
 }

@@ -109,22 +109,10 @@ TEST(Stats, SummaryAgreesWithSortedPercentiles) {
   }
 }
 
-// Back-to-back repetitions that trade time with their neighbours (one late,
-// the next early), as barrier episodes do: their median sits on a mode, the
-// median of block means on the cost per repetition.
-TEST(Stats, MedianOfBlockMeansIsTheCostPerRepetition) {
-  std::vector<double> alternating;
-  for (int i = 0; i < 2000; ++i) alternating.push_back(i % 2 == 0 ? 300.0 : 500.0 + (i % 3 == 0 ? 20.0 : 0.0));
-  const double per = median_of_block_means(alternating, 20);
-  EXPECT_NEAR(per, 400.0 + 20.0 / 6, 1.0);
-  EXPECT_NE(summarize(alternating).median, per);
-  // A rare stall moves one block, not the median over them.
-  std::vector<double> stalled(2000, 400.0);
-  stalled[123] = 400.0 * 1000;
-  EXPECT_EQ(median_of_block_means(stalled, 20), 400.0);
-  // Fewer values than blocks: a block each; none: NaN.
-  EXPECT_EQ(median_of_block_means(std::vector<double>{1.0, 3.0, 8.0}, 20), 3.0);
-  EXPECT_TRUE(std::isnan(median_of_block_means(std::vector<double>{}, 20)));
+TEST(Stats, MeanIsNaNWithoutValuesOrWithANaN) {
+  EXPECT_DOUBLE_EQ(mean(std::vector<double>{300.0, 500.0, 520.0}), 440.0);
+  EXPECT_TRUE(std::isnan(mean(std::vector<double>{})));
+  EXPECT_TRUE(std::isnan(mean(std::vector<double>{1.0, std::nan("")})));
 }
 
 }  // namespace

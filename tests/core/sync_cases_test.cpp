@@ -1,5 +1,6 @@
-// A barrier or contention case summarized over its launches: the headline is
-// the median over launches, so one odd launch does not move it.
+// A barrier or contention case summarized over its launches: a barrier's
+// number is the mean over launches of each launch's mean per barrier, a
+// contention case's rate the median over launches.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -26,9 +27,9 @@ SyncMeasurement launch_of(double ns, int episodes = 40) {
   return m;
 }
 
-TEST(SummarizeSyncCase, ABarriersNumberIsTheMedianOverItsLaunchesAndItsEpisodesAreAllOfThem) {
+TEST(SummarizeSyncCase, ABarriersNumberIsTheMeanOverItsLaunchesAndItsEpisodesAreAllOfThem) {
   const std::vector<SyncCase> planned{barrier_case(0), barrier_case(256), barrier_case(512)};
-  const std::vector<SyncMeasurement> measured{launch_of(500), launch_of(900), launch_of(510)};
+  const std::vector<SyncMeasurement> measured{launch_of(500), launch_of(700), launch_of(510)};
   std::vector<SyncLaunchOutcome> launches;
   for (std::size_t i = 0; i < planned.size(); ++i) launches.push_back({&planned[i], &measured[i]});
   const SyncCaseLabel label{"one-side", 2, "far", 1, 0, ""};
@@ -37,12 +38,36 @@ TEST(SummarizeSyncCase, ABarriersNumberIsTheMedianOverItsLaunchesAndItsEpisodesA
   EXPECT_EQ(r.participants, (std::vector<int>{3, 7}));
   EXPECT_EQ(r.counter_offsets, (std::vector<std::uint64_t>{0, 256, 512}));
   EXPECT_EQ(r.launches, 3);
-  EXPECT_DOUBLE_EQ(r.per_barrier_ns, 510) << "the odd launch (900) does not move it";
-  EXPECT_DOUBLE_EQ(r.per_barrier_cycles, 1020);
+  EXPECT_DOUBLE_EQ(r.per_barrier_ns, 570) << "a launch on a slow line counts as one of three";
+  EXPECT_DOUBLE_EQ(r.per_barrier_cycles, 1140);
   EXPECT_EQ(r.values, 120) << "every launch's episodes";
   EXPECT_EQ(r.ns.count, 120);
   EXPECT_DOUBLE_EQ(r.ns.median, 510);
   EXPECT_TRUE(r.measured());
+}
+
+// Launches that settle into one of two modes (episodes alternating 250 and
+// 390 ns, or all at 400), as small barriers on an H200 do by their lines:
+// a median over launches, or over a launch's episodes, lands on one mode or
+// the other as the mix tips, where the mean moves with the mix.
+TEST(SummarizeSyncCase, LaunchesInTwoModesGiveTheirMeanNotWhicheverModeHasOneLaunchMore) {
+  const auto alternating = [] {
+    SyncMeasurement m;
+    for (int e = 0; e < 40; ++e) m.ns.push_back(e % 2 == 0 ? 250.0 : 390.0);
+    return m;
+  };
+  std::vector<SyncCase> planned;
+  for (int i = 0; i < 6; ++i) planned.push_back(barrier_case(256u * i));
+  const auto per_barrier = [&](int slow) {
+    std::vector<SyncMeasurement> measured;
+    for (int i = 0; i < 6; ++i) measured.push_back(i < slow ? launch_of(400) : alternating());
+    std::vector<SyncLaunchOutcome> launches;
+    for (int i = 0; i < 6; ++i) launches.push_back({&planned[i], &measured[i]});
+    return summarize_sync_case(SyncCaseLabel{"alternating", 4, "near", 0, 0, ""}, launches).per_barrier_ns;
+  };
+  EXPECT_DOUBLE_EQ(per_barrier(2), (2 * 400.0 + 4 * 320.0) / 6);
+  EXPECT_DOUBLE_EQ(per_barrier(4), (4 * 400.0 + 2 * 320.0) / 6);
+  EXPECT_LT(per_barrier(4) - per_barrier(2), 30.0) << "two launches of six changed mode";
 }
 
 TEST(SummarizeSyncCase, OneLaunchThatTimedOutLeavesTheCaseWithoutValues) {

@@ -94,14 +94,20 @@ TEST(KSweep, ExplicitValuesAreBoundedByTheSet) {
   EXPECT_EQ(k_values(KSweep{{}, true, false}, 5, 2), (std::vector<int>{5}));
 }
 
-TEST(CounterLines, NearIsTheParticipantsClassFastestFirstAndFarTheOther) {
+TEST(CounterLines, NearIsTheParticipantsClassTypicalPairFirstAndFarTheOther) {
   const HomesResult h = two_sided_homes();
   const LineChoice near = counter_lines({0, 1}, CounterHome::Near, h);
   EXPECT_EQ(near.label, "near");
   EXPECT_EQ(near.home_class, 0);
   ASSERT_EQ(near.lines.size(), 8u);  // every line, the chosen class first
-  EXPECT_EQ(near.lines[0], 0u);
-  EXPECT_EQ(near.lines[1], 2u * 4224);
+  // Class 0's lines by latency: 0, 2, 4, 6; in pairs, the typical (upper
+  // middle) pair first, then the other; then class 1's, fastest first.
+  const auto at = [](std::initializer_list<int> ls) {
+    std::vector<std::uint64_t> out;
+    for (int l : ls) out.push_back(static_cast<std::uint64_t>(l) * 4224);
+    return out;
+  };
+  EXPECT_EQ(near.lines, at({4, 6, 0, 2, 1, 3, 5, 7}));
   const LineChoice far = counter_lines({0, 1}, CounterHome::Far, h);
   EXPECT_EQ(far.label, "far");
   EXPECT_EQ(far.home_class, 1);
@@ -109,6 +115,47 @@ TEST(CounterLines, NearIsTheParticipantsClassFastestFirstAndFarTheOther) {
   // The other side's near is this side's far.
   EXPECT_EQ(counter_lines({5, 6}, CounterHome::Near, h).home_class, 1);
   EXPECT_EQ(counter_lines({5, 6}, CounterHome::Far, h).home_class, 0);
+}
+
+// A launch per pair of lines: however many launches a case has, they are
+// spread over the class's ranks, not its fastest lines.
+TEST(CounterLines, AnyNumberOfLaunchesTakesLinesSpreadOverTheClass) {
+  HomesResult h;
+  h.arena.bytes = 1 << 20;
+  h.unit_ids = {0};
+  h.table.units = {{0, 0}};
+  h.classes.unit_side = {0};
+  h.classes.class_count = 1;
+  for (int l = 0; l < 64; ++l) {
+    h.table.lines.push_back(static_cast<std::uint64_t>(l) * 128);
+    h.classes.line_class.push_back(0);
+    h.table.ns.push_back(100.0 + l);  // line l is the l-th fastest
+  }
+  const LineChoice c = counter_lines({0}, CounterHome::Near, h);
+  ASSERT_EQ(c.lines.size(), 64u);
+  EXPECT_EQ(std::set<std::uint64_t>(c.lines.begin(), c.lines.end()).size(), 64u);
+  // The lines of any number of launches average to the class's middle
+  // (line 31.5): exactly, within a line, for an odd number; within half a
+  // stratum for an even one.
+  for (std::size_t launches = 1; launches <= 32; ++launches) {
+    double sum = 0;
+    for (std::size_t i = 0; i < 2 * launches; ++i) sum += static_cast<double>(c.lines[i] / 128);
+    const double tolerance = launches % 2 == 1 ? 1.0 : 64.0 / (2.0 * launches) + 1.0;
+    EXPECT_NEAR(sum / (2.0 * launches), 31.5, tolerance) << launches << " launch(es)";
+  }
+}
+
+// Participants split evenly over the sides find both classes alike (here
+// class 1 is 1 ns slower on average): the first participant's half decides,
+// the same in every run, not the table's noise.
+TEST(CounterLines, ClassesAlikeForTheParticipantsGoByTheFirstParticipant) {
+  const HomesResult h = two_sided_homes();
+  EXPECT_EQ(counter_lines({0, 4}, CounterHome::Near, h).home_class, 0);
+  EXPECT_EQ(counter_lines({0, 4}, CounterHome::Far, h).home_class, 1);
+  EXPECT_EQ(counter_lines({4, 0}, CounterHome::Near, h).home_class, 1);
+  EXPECT_EQ(counter_lines({4, 0}, CounterHome::Far, h).home_class, 0);
+  // Three of four on side 0: class 0 is nearer by far more than 1 %, whoever is first.
+  EXPECT_EQ(counter_lines({4, 0, 1, 2}, CounterHome::Near, h).home_class, 0);
 }
 
 TEST(CounterLines, OneHomeClassMakesNearAndFarOneChoice) {
