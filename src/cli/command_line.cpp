@@ -451,7 +451,10 @@ CLI::App* add_sync_subcommand(CLI::App& app, SyncCommand& command, Choices& c, S
   sub->add_option("--warmup", o.warmup, contention ? "untimed batches first" : "untimed episodes first")
       ->capture_default_str();
   sub->add_option("--launches", o.launches,
-                  "launches per case, each on counter lines of its own; a case's number is the median over them")
+                  contention ? "launches per case, each on counter lines of its own; a case's numbers are over "
+                               "every launch's operations"
+                             : "launches per case, each on counter lines of its own; a case's number is the mean "
+                               "over them")
       ->capture_default_str();
   sub->add_option("--timeout-ms", o.common.timeout_ms,
                   "budget of every wait, at most 3600000 (an hour); a case past it is reported as timed out")

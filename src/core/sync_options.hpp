@@ -53,16 +53,17 @@ struct SyncOptions {
   int episodes = 200;      // barrier: timed episodes; contention: timed batches per participant
   int warmup = 20;         // untimed episodes (batches) first
   int ops_per_batch = 64;  // contention: dependent operations per batch
-  // Launches per case, each with its own counter line(s) of the chosen home;
-  // a case's number is the median over its launches. Measured on an H200
-  // (bench/RESULTS.md, "Ns per barrier over launches"): two barrier runs
-  // agreed within 2 % for 121 of 158 cases at one launch, 141 at 5, 148 at
-  // 25 (every case of k >= 16; 1.8 s a run); two contention runs for 126 of
-  // 128 at one launch as at five, which take three times as long.
+  // Launches per case, each with its own counter line(s) of the chosen home.
+  // A barrier's number is the mean over its launches, a contention case's
+  // the median over every launch's operations. Measured on an H200
+  // (bench/RESULTS.md, "A case over launches"): two barrier runs agreed
+  // within 2 % for all 158 cases at 25 launches in one comparison and 156 in
+  // another (largest 2.5 %), for 158 at 50 (largest 2.0 %; 3 s a run); two
+  // contention runs at one launch for 126 of 128 (largest 3.5 %, at k = 64).
   int launches = kBarrierLaunches;
 
-  static constexpr int kBarrierLaunches = 25;
-  static constexpr int kContentionLaunches = 1;
+  static constexpr int kBarrierLaunches = 50;
+  static constexpr int kContentionLaunches = 5;
   static constexpr const char* kBarrierOut = "out-barrier";
   static constexpr const char* kContentionOut = "out-contention";
 };
