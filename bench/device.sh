@@ -32,7 +32,7 @@ suites=(
   "defaults   choosing the default counts: a 64 x 1000 reference, a grid of lines x round trips at two offsets each, --iters 10 against 200, home discovery together against --home-serial"
   "target     issue #29's test: the default command (only --out) three times, at a second flag offset, and once with its lines stamped, against a 64 x 1000 reference; the disk's fsync rate; bench_engine with the default counts"
   "cost       the default map at 16, 32, 64 and every SM, and at 16 and 64 lines per class: wall and kernel seconds; the default map three times"
-  "sync       cumap barrier three times and cumap contention twice into OUT/plots/barrier and OUT/plots/contention, repeats compared; barrier twice with --launches 1 and twice with 25"
+  "sync       cumap barrier three times and cumap contention twice into OUT/plots/barrier and OUT/plots/contention, repeats compared; barrier twice with --launches 1 and twice with 50"
   "offsets    the defaults (plus CUMAP_ARGS) at flag offsets 0 and 1052672, every matrix file compared by name, sides, classes"
   "stride     64 lines per class at each --home-stride of STRIDES, two offsets each, by first k lines"
   "speed      the 100-round-trip map (16 lines, concurrent) three times, then under auto twice: kernel, wall, phases"
@@ -254,9 +254,9 @@ suite_sync() {
   timed "$C" barrier "${G[@]}" --quiet --launches 1 --out "$OUT/barrier-one-launch-a"
   timed "$C" barrier "${G[@]}" --quiet --launches 1 --out "$OUT/barrier-one-launch-b"
   step python3 "$here/analyze_sync.py" "$OUT/barrier-one-launch-a" "$OUT/barrier-one-launch-b"
-  timed "$C" barrier "${G[@]}" --quiet --launches 25 --out "$OUT/barrier-25-launches-a"
-  timed "$C" barrier "${G[@]}" --quiet --launches 25 --out "$OUT/barrier-25-launches-b"
-  step python3 "$here/analyze_sync.py" "$OUT/barrier-25-launches-a" "$OUT/barrier-25-launches-b"
+  timed "$C" barrier "${G[@]}" --quiet --launches 50 --out "$OUT/barrier-50-launches-a"
+  timed "$C" barrier "${G[@]}" --quiet --launches 50 --out "$OUT/barrier-50-launches-b"
+  step python3 "$here/analyze_sync.py" "$OUT/barrier-50-launches-a" "$OUT/barrier-50-launches-b"
 }
 
 suite_stride() {

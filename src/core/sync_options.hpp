@@ -56,13 +56,14 @@ struct SyncOptions {
   // Launches per case, each with its own counter line(s) of the chosen home.
   // A barrier's number is the mean over its launches, a contention case's
   // the median over every launch's operations. Measured on an H200
-  // (bench/RESULTS.md, "A case over launches"): two barrier runs agreed
-  // within 2 % for all 158 cases at 25 launches in one comparison and 156 in
-  // another (largest 2.5 %), for 158 at 50 (largest 2.0 %; 3 s a run); two
-  // contention runs at one launch for 126 of 128 (largest 3.5 %, at k = 64).
+  // (bench/RESULTS.md, "A case over launches"): barrier runs compared in
+  // pairs agreed within 2 % for 149-158 of 158 cases at 25 launches (1.6 s a
+  // run), 157-158 at 50 (largest 2.5 %, 2.8 s), 158 in each of three pairs
+  // at 100 (largest 1.5 %, 4.9 s); contention runs for 126 of 128 at one
+  // launch (largest 3.5 %, at k = 64), 128 at five (2.9 s).
   int launches = kBarrierLaunches;
 
-  static constexpr int kBarrierLaunches = 50;
+  static constexpr int kBarrierLaunches = 100;
   static constexpr int kContentionLaunches = 5;
   static constexpr const char* kBarrierOut = "out-barrier";
   static constexpr const char* kContentionOut = "out-contention";
