@@ -263,16 +263,16 @@ LineChoice counter_lines(const std::vector<int>& participants, CounterHome home,
   LineChoice choice;
   choice.label = homes.classes.class_count < 2 ? "any" : to_string(home);
   choice.home_class = home == CounterHome::Near || costs.size() < 2 ? near_class : pick_class(costs, false, near_class);
-  std::vector<std::size_t> members;  // the chosen class's lines, fastest for the participants first
-  for (std::size_t l = 0; l < mean.size(); ++l)
-    if (line_class[l] == choice.home_class) members.push_back(l);
-  std::stable_sort(members.begin(), members.end(), [&](std::size_t a, std::size_t b) { return mean[a] < mean[b]; });
-  for (std::size_t l : spread_over_ranks(members)) choice.lines.push_back(homes.table.lines[l]);
-  std::vector<std::size_t> others;
-  for (std::size_t l = 0; l < mean.size(); ++l)
-    if (line_class[l] != choice.home_class) others.push_back(l);
-  std::stable_sort(others.begin(), others.end(), [&](std::size_t a, std::size_t b) { return mean[a] < mean[b]; });
-  for (std::size_t l : others) choice.lines.push_back(homes.table.lines[l]);
+  // The lines in (or outside) the chosen class, fastest for the participants first.
+  const auto fastest_first = [&](bool in_class) {
+    std::vector<std::size_t> out;
+    for (std::size_t l = 0; l < mean.size(); ++l)
+      if ((line_class[l] == choice.home_class) == in_class) out.push_back(l);
+    std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) { return mean[a] < mean[b]; });
+    return out;
+  };
+  for (std::size_t l : spread_over_ranks(fastest_first(true))) choice.lines.push_back(homes.table.lines[l]);
+  for (std::size_t l : fastest_first(false)) choice.lines.push_back(homes.table.lines[l]);
   return choice;
 }
 
