@@ -58,9 +58,9 @@ struct SyncOptions {
   // the median over every launch's operations. Measured on an H200
   // (bench/RESULTS.md, "A case over launches"): barrier runs compared in
   // pairs agreed within 2 % for 149-158 of 158 cases at 25 launches (1.6 s a
-  // run), 157-158 at 50 (largest 2.5 %, 2.8 s), 158 in each of three pairs
-  // at 100 (largest 1.5 %, 4.9 s); contention runs for 126 of 128 at one
-  // launch (largest 3.5 %, at k = 64), 128 at five (2.9 s).
+  // run), 156-158 at 50 (largest 2.5 %, 2.8 s), 158 in each of five pairs
+  // on two chips at 100 (largest 1.5 %, 4.8-5.7 s); contention runs for 126
+  // of 128 at one launch (largest 3.5 %, at k = 64), 128 at five (2.9 s).
   int launches = kBarrierLaunches;
 
   static constexpr int kBarrierLaunches = 100;
