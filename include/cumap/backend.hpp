@@ -105,6 +105,14 @@ struct Capabilities {
   // --iters when the user gives none. With many lines per class a pair's
   // round trips are better spent on more lines than on more per line.
   int default_iters = Options::kDefaultIters;
+  // `cumap barrier --launches` when the user gives none. Each launch puts a
+  // case's counter on lines of its own, and on a GPU a barrier's cost follows
+  // its line's L2 slice: on an H200 (bench/RESULTS.md, "A case over
+  // launches") repeat runs agreed within 2 % for 149-158 of 158 cases at 25
+  // launches (1.6 s a run), 156-158 at 50 (2.8 s), 158 in each of five pairs
+  // on two chips at 100 (largest 1.5 %, 4.8-5.7 s). The hip backend keeps
+  // the same (no AMD GPU has run cumap yet).
+  int default_barrier_launches = 100;
   // The measuring runs on host cores (the cpu backend's spinning threads):
   // host work must then wait for it rather than run beside it, where it
   // would take those cores from the pairs.

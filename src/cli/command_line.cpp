@@ -416,7 +416,6 @@ CLI::App* add_sync_subcommand(CLI::App& app, SyncCommand& command, Choices& c, S
   SyncOptions& o = command.options;
   const bool contention = o.contention;
   o.common.out_dir = contention ? SyncOptions::kContentionOut : SyncOptions::kBarrierOut;
-  o.launches = contention ? SyncOptions::kContentionLaunches : SyncOptions::kBarrierLaunches;
   CLI::App* sub = app.add_subcommand(
       contention ? "contention" : "barrier",
       contention ? "k units performing dependent atomics (cas, add) on one line, near and far homes, k swept: "
@@ -451,10 +450,11 @@ CLI::App* add_sync_subcommand(CLI::App& app, SyncCommand& command, Choices& c, S
   sub->add_option("--warmup", o.warmup, contention ? "untimed batches first" : "untimed episodes first")
       ->capture_default_str();
   sub->add_option("--launches", o.launches,
-                  contention ? "launches per case, each on counter lines of its own; a case's numbers are over "
-                               "every launch's operations"
+                  contention ? fmt::format("launches per case, each on counter lines of its own; a case's numbers "
+                                           "are over every launch's operations (default: {})",
+                                           SyncOptions::kContentionLaunches)
                              : "launches per case, each on counter lines of its own; a case's number is the mean "
-                               "over them")
+                               "over them (default: the backend's choice: CUDA and AMD 100, CPU 10)")
       ->capture_default_str();
   sub->add_option("--timeout-ms", o.common.timeout_ms,
                   "budget of every wait, at most 3600000 (an hour); a case past it is reported as timed out")
@@ -518,8 +518,8 @@ void finish_sync(SyncCommand& command, const Choices& c, const SyncChoices& s, c
     throw UsageError(fmt::format("--episodes must be from 1 to {} (got {})", kMaxEpisodes, o.episodes));
   if (o.warmup < 0 || o.warmup > kMaxEpisodes)
     throw UsageError(fmt::format("--warmup must be from 0 to {} (got {})", kMaxEpisodes, o.warmup));
-  if (o.launches < 1 || o.launches > kMaxLaunches)
-    throw UsageError(fmt::format("--launches must be from 1 to {} (got {})", kMaxLaunches, o.launches));
+  if (o.launches && (*o.launches < 1 || *o.launches > kMaxLaunches))
+    throw UsageError(fmt::format("--launches must be from 1 to {} (got {})", kMaxLaunches, *o.launches));
   if (o.ops_per_batch < 1 || o.ops_per_batch > kMaxEpisodes)
     throw UsageError(fmt::format("--ops-per-batch must be from 1 to {} (got {})", kMaxEpisodes, o.ops_per_batch));
   // A flag barrier's counter and release flag are two lines of the arena.

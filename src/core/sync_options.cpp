@@ -98,7 +98,7 @@ nlohmann::json to_json(const SyncOptions& o) {
   j["k"] = {{"values", o.k.values}, {"every_unit", o.k.every_unit}, {"doubling", o.k.doubling}};
   j["episodes"] = o.episodes;
   j["warmup"] = o.warmup;
-  j["launches"] = o.launches;
+  j["launches"] = o.launches ? nlohmann::json(*o.launches) : nlohmann::json();
   return j;
 }
 

@@ -3,6 +3,7 @@
 // implementations (operations), participant sets, k, and counter homes, and
 // how long. Filled by the CLI and passed down by const reference; defaults
 // live here, once.
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -55,15 +56,13 @@ struct SyncOptions {
   int ops_per_batch = 64;  // contention: dependent operations per batch
   // Launches per case, each with its own counter line(s) of the chosen home.
   // A barrier's number is the mean over its launches, a contention case's
-  // the median over every launch's operations. Measured on an H200
-  // (bench/RESULTS.md, "A case over launches"): barrier runs compared in
-  // pairs agreed within 2 % for 149-158 of 158 cases at 25 launches (1.6 s a
-  // run), 156-158 at 50 (largest 2.5 %, 2.8 s), 158 in each of five pairs
-  // on two chips at 100 (largest 1.5 %, 4.8-5.7 s); contention runs for 126
-  // of 128 at one launch (largest 3.5 %, at k = 64), 128 at five (2.9 s).
-  int launches = kBarrierLaunches;
+  // the median over every launch's operations. Unset: a barrier takes the
+  // backend's choice (Capabilities::default_barrier_launches), contention
+  // kContentionLaunches: on an H200 (bench/RESULTS.md, "A case over
+  // launches") repeat contention runs agreed within 2 % for 126 of 128 cases
+  // at one launch (largest 3.5 %, at k = 64), 128 at five (2.9 s a run).
+  std::optional<int> launches;
 
-  static constexpr int kBarrierLaunches = 100;
   static constexpr int kContentionLaunches = 5;
   static constexpr const char* kBarrierOut = "out-barrier";
   static constexpr const char* kContentionOut = "out-contention";

@@ -289,7 +289,7 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
   for (std::size_t g = 0; g < topology.groups.size(); ++g)
     for (int u : topology.groups[g].units) group_of_unit[u] = static_cast<int>(g);
   const int smallest = o.contention ? 1 : 2;
-  const auto launches = static_cast<std::size_t>(std::max(o.launches, 1));
+  const auto launches = static_cast<std::size_t>(std::max(o.launches.value_or(1), 1));
   std::map<std::uint64_t, int> class_of_line;
   for (std::size_t l = 0; l < homes.table.lines.size(); ++l)
     class_of_line[homes.table.lines[l]] = homes.classes.line_class.at(l);

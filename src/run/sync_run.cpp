@@ -14,7 +14,7 @@ SyncSettings sync_settings(const SyncOptions& o) {
   s.probe = o.common.probe;
   s.episodes = o.episodes;
   s.warmup = o.warmup;
-  s.launches = o.launches;
+  s.launches = o.launches.value_or(0);
   s.ops_per_batch = o.ops_per_batch;
   s.timeout_ms = o.common.timeout_ms;
   s.out_dir = o.common.out_dir;
@@ -22,8 +22,12 @@ SyncSettings sync_settings(const SyncOptions& o) {
   return s;
 }
 
-SyncResult measure_sync_run(Backend& backend, const std::vector<int>& units, const SyncOptions& options,
+SyncResult measure_sync_run(Backend& backend, const std::vector<int>& units, const SyncOptions& asked,
                             const MapObserver& observer, const StopFn& stop) {
+  SyncOptions options = asked;
+  if (!options.launches)
+    options.launches = options.contention ? SyncOptions::kContentionLaunches
+                                          : backend.capabilities().default_barrier_launches;
   SyncResult r;
   r.settings = sync_settings(options);
   r.discovery = measure_map(backend, units, discovery_settings(options.common, r.settings.options), options.common,

@@ -20,8 +20,10 @@ SyncSettings sync_settings(const SyncOptions& options);
 // the sweep, and runs it (phase "launches", counted in launches). Ends early once
 // `stop` says so, keeping the cases measured (`interrupted` set); a stop
 // during discovery measures no case. Everything but discovery.run (the
-// command's clock and command line) is filled. UsageError when the plan has
-// nothing to measure or the backend cannot run it.
+// command's clock and command line) is filled; unset `launches` take the
+// backend's choice (contention: SyncOptions::kContentionLaunches), recorded
+// in the settings and options. UsageError when the plan has nothing to
+// measure or the backend cannot run it.
 SyncResult measure_sync_run(Backend& backend, const std::vector<int>& units, const SyncOptions& options,
                             const MapObserver& observer = {}, const StopFn& stop = {});
 

@@ -54,6 +54,10 @@ TEST(Barrier, WritesItsCsvPlotSummaryAndMeta) {
   EXPECT_EQ(meta.at("command"), "barrier");
   EXPECT_TRUE(meta.at("complete").get<bool>());
   EXPECT_EQ(meta.at("options").at("episodes"), 50);
+  // No --launches: the cpu backend's choice, recorded where a reader looks.
+  EXPECT_EQ(meta.at("options").at("launches"), 10);
+  EXPECT_EQ(meta.at("settings").at("launches"), 10);
+  EXPECT_NE(csv.find(",10,"), std::string::npos) << "each case's launches";
   EXPECT_EQ(meta.at("cases").at("measured").get<std::size_t>(), line_count(csv) - 1);
   EXPECT_NE(read_text(out / "summary.md").find("## At k = every unit of each set"), std::string::npos);
   // One line on stdout.
@@ -79,6 +83,7 @@ TEST(Contention, WritesItsCsvWithTheRateAndItsPlot) {
   const auto meta = nlohmann::json::parse(read_text(out / "meta.json"));
   EXPECT_EQ(meta.at("command"), "contention");
   EXPECT_EQ(meta.at("settings").at("ops_per_batch"), 8);
+  EXPECT_EQ(meta.at("settings").at("launches"), 5) << "contention's own default on every backend";
 }
 
 TEST(SyncUsage, BadInputExitsTwoBeforeMeasuringAndWritesNothing) {
