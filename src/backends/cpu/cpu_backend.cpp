@@ -96,9 +96,11 @@ class CpuBackend final : public Backend {
     c.exclusive_key = core_of_;
     c.default_lines_per_class = 1;
     c.measures_on_host_cores = true;
-    // A launch starts a thread per participant, and std::barrier sleeps in
-    // the kernel (~0.5 ms an episode on a 2-vCPU VM): at a GPU's 100
-    // launches the platform's case alone took 11 s there.
+    // A launch starts and pins a thread per participant, so a GPU's 100
+    // launches (there for its L2 slices, which nothing has shown a CPU's
+    // barrier to need) would grow with the host's cores and cases. On the
+    // 2-vCPU VM 100 launches of the platform's case took 0.49 s idle and
+    // 30 s beside a compiler (std::barrier sleeps in the kernel).
     c.default_barrier_launches = 10;
     return c;
   }
