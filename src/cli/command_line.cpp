@@ -454,8 +454,7 @@ CLI::App* add_sync_subcommand(CLI::App& app, SyncCommand& command, Choices& c, S
                                            "are over every launch's operations (default: {})",
                                            SyncOptions::kContentionLaunches)
                              : "launches per case, each on counter lines of its own; a case's number is the mean "
-                               "over them (default: the backend's choice: CUDA and AMD 100, CPU 10)")
-      ->capture_default_str();
+                               "over them (default: the backend's choice: CUDA and AMD 100, CPU 10)");
   sub->add_option("--timeout-ms", o.common.timeout_ms,
                   "budget of every wait, at most 3600000 (an hour); a case past it is reported as timed out")
       ->capture_default_str();

@@ -7,7 +7,6 @@
 #include <iterator>
 #include <limits>
 #include <map>
-#include <numeric>
 
 #include <fmt/format.h>
 
