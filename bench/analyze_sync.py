@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Compares two `cumap barrier` (or two `cumap contention`) runs on one chip:
-per case (implementation or op, k, set, counter home) the relative difference
+"""Compares two `cumap barrier` (or two `cumap contention`) runs on one chip
+(or one set of GPUs): per case (implementation or op, k, set, counter home,
+and across GPUs the counter's GPU) the relative difference
 of each case's number (a barrier's per_barrier_ns, an operation's median_ns)
 and, for barriers, of the episodes' median too; the median and largest over
 cases and how many agree within 2 %; then the table at k = every unit of the
@@ -15,7 +16,8 @@ def load(d):
     with open(f"{d}/{name}", newline="") as f:
         rows = list(csv.DictReader(f))
     kind = "implementation" if name == "barrier.csv" else "op"
-    return name, kind, {(r[kind], r["k"], r["set"], r["counter_home"]): r for r in rows}
+    # counter_gpu: only in a run across GPUs (g0, g1, each; empty for own).
+    return name, kind, {(r[kind], r["k"], r["set"], r["counter_home"], r.get("counter_gpu", "")): r for r in rows}
 
 
 def compare(a, b, column):
@@ -43,15 +45,18 @@ def main(a_dir, b_dir):
     print(compare(a, b, headline))
     if headline != "median_ns":
         print(compare(a, b, "median_ns"))
-    top = max(int(k) for (_, k, _, _) in a)
+    top = max(int(key[1]) for key in a)
+    across = any(key[4] for key in a)
+    gpu_title, gpu_rule = (" counter GPU |", "---|") if across else ("", "")
     print(f"\nat k = {top}:")
-    print(f"| {kind} | set | counter home | {headline} (A) | {headline} (B) | p05-p95 ns (A) |")
-    print("|---|---|---|---|---|---|")
+    print(f"| {kind} | set | counter home |{gpu_title} {headline} (A) | {headline} (B) | p05-p95 ns (A) |")
+    print(f"|---|---|---|{gpu_rule}---|---|---|")
     for key in sorted(a):
         if int(key[1]) != top:
             continue
         ra, rb = a[key], b.get(key, {})
-        print(f"| {key[0]} | {key[2]} | {key[3]} | {ra[headline] or ra['note']} | {rb.get(headline, '')} | "
+        gpu = f" {key[4]} |" if across else ""
+        print(f"| {key[0]} | {key[2]} | {key[3]} |{gpu} {ra[headline] or ra['note']} | {rb.get(headline, '')} | "
               f"{ra['p05_ns']}-{ra['p95_ns']} |")
 
 

@@ -46,7 +46,10 @@ suites=(
   "devices    NVML: --list-devices, nvidia-smi topo -m, the serial in meta.json, --devices on one GPU"
   "neighbour  a map beside another process's matrix-product loop (needs python3 with torch)"
   "builds     BIN/cumap against BIN/cumap-before, same options, every matrix file compared by name"
-  "gpus       two GPUs: the link, a map across them, each GPU alone, analyze_gpus.py (never run yet)"
+  "gpus       two GPUs: the default map across them into OUT/plots/x2 and twice more, at a second flag offset (analyze_cross.py, every matrix file by name), GPU 0 alone (analyze_gpus.py), bench_engine 132 2"
+  "gpus-lines two GPUs: the default map across them at two flag offsets, cells across GPUs by lines per class (analyze_cross.py), the map at other --cross-lines (CROSS_LINES)"
+  "gpus-cost  two GPUs: the map across them at 16, 32, 64 and every SM per GPU, and the one-GPU default map"
+  "gpus-sync  two GPUs: cumap barrier --devices 0,1 twice (repeat compared) and cumap contention --devices 0,1 once into OUT/plots/barrier-x2 and contention-x2"
 )
 # `all`: every suite that runs on one GPU with the default binaries.
 all_suites=(tests sanitizer reference homes offsets stride speed engine harness variants auto dsm coherence refusals devices)
@@ -123,7 +126,7 @@ need() { local b; for b in "$@"; do [[ -x "$BIN/$b" ]] || { say "skipped: $BIN/$
 identity() {
   say "# bench/device.sh ${args[*]}"
   step date -u +%Y-%m-%dT%H:%M:%SZ
-  step nvidia-smi --query-gpu=name,serial,pci.bus_id,driver_version --format=csv
+  step nvidia-smi --query-gpu=index,name,serial,pci.bus_id,driver_version --format=csv
   step nvidia-smi --query-gpu=clocks.max.sm,memory.total,ecc.mode.current,mig.mode.current --format=csv
   step nvidia-smi --query-compute-apps=pid,name,used_memory --format=csv
   step uname -r
@@ -416,18 +419,69 @@ suite_builds() {
   compare_by_name "$OUT/build-before1" "$OUT/build-now"
 }
 
-# Never run: no machine with two GPUs has been available.
-suite_gpus() {
-  local gpus d
+two_gpus() {
+  local gpus
   gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
-  ((gpus >= 2)) || { say "skipped: $gpus GPU(s); this suite needs two"; return; }
+  ((gpus >= 2)) || { say "skipped: $gpus GPU(s); this suite needs two"; return 1; }
+}
+
+suite_gpus() {
+  local i
+  two_gpus || return 0
   step nvidia-smi topo -m
   step "$C" --list-devices
-  timed "$C" "${G[@]}" --devices 0,1 --units 0-7 --out "$OUT/gpus-small"
-  step cat "$OUT/gpus-small/gpus.csv"
-  map "$OUT/gpus-across" "${G[@]}" --devices 0,1
-  for d in 0 1; do map "$OUT/gpus-gpu$d" "${G[@]}" --device "$d"; done
-  step python3 "$here/analyze_gpus.py" "$OUT/gpus-across" 0="$OUT/gpus-gpu0" 1="$OUT/gpus-gpu1"
+  # The reference set (plots/<model>x2/): the default command, as a user types it.
+  map "$OUT/plots/x2" "${G[@]}" --devices 0,1
+  phases "$OUT/plots/x2"
+  for i in 2 3; do map "$OUT/gpus-default$i" "${G[@]}" --devices 0,1 --quiet; done
+  map "$OUT/gpus-offset" "${G[@]}" --devices 0,1 --quiet --flag-offset 1052672
+  step python3 "$here/analyze_cross.py" "$OUT/plots/x2" "$OUT/gpus-offset"
+  compare_by_name "$OUT/plots/x2" "$OUT/gpus-offset"
+  map "$OUT/gpus-gpu0" "${G[@]}" --device 0 --quiet
+  step python3 "$here/analyze_gpus.py" "$OUT/plots/x2" 0="$OUT/gpus-gpu0"
+  need bench_engine && step "$BIN/bench_engine" "$OUT/gpus-engine" 132 2
+  rm -rf "$OUT"/gpus-*/pairs.csv "$OUT/plots/x2/pairs.csv" "$OUT/gpus-engine"
+}
+
+# How many lines a pair across GPUs needs (the default map's cells across
+# GPUs from its first k lines, two flag offsets), and the map's time at
+# other --cross-lines (CROSS_LINES, default "8 12").
+suite_gpus-lines() {
+  local k
+  two_gpus || return 0
+  step nvidia-smi topo -m
+  map "$OUT/across-offset0" "${G[@]}" --devices 0,1
+  map "$OUT/across-offset1" "${G[@]}" --devices 0,1 --flag-offset 1052672
+  step python3 "$here/analyze_cross.py" "$OUT/across-offset0" "$OUT/across-offset1"
+  rm -f "$OUT"/across-offset*/pairs.csv
+  for k in ${CROSS_LINES:-8 12}; do
+    map "$OUT/across-cross-lines$k" "${G[@]}" --devices 0,1 --quiet --cross-lines "$k"
+  done
+  rm -f "$OUT"/across-*/pairs.csv
+}
+
+# What a map across two GPUs costs by SMs per GPU, beside the one-GPU default.
+suite_gpus-cost() {
+  local units
+  two_gpus || return 0
+  for units in 0-15 0-31 0-63; do map "$OUT/across-units$units" "${G[@]}" --devices 0,1 --quiet --units "$units"; done
+  map "$OUT/across-all" "${G[@]}" --devices 0,1 --quiet
+  map "$OUT/one-gpu" "${G[@]}" --device 0 --quiet
+  rm -f "$OUT"/across-*/pairs.csv "$OUT"/one-gpu/pairs.csv
+}
+
+# Barriers and contention across two GPUs (participant sets interleaving
+# the GPUs, counters on each GPU in turn, two-level by GPU): cumap barrier
+# twice, the repeat compared case by case, and cumap contention once, each
+# with its wall time; then what their summaries say.
+suite_gpus-sync() {
+  two_gpus || return 0
+  step nvidia-smi topo -m
+  timed "$C" barrier "${G[@]}" --devices 0,1 --out "$OUT/plots/barrier-x2"
+  timed "$C" barrier "${G[@]}" --devices 0,1 --quiet --out "$OUT/barrier-x2-repeat"
+  step python3 "$here/analyze_sync.py" "$OUT/plots/barrier-x2" "$OUT/barrier-x2-repeat"
+  timed "$C" contention "${G[@]}" --devices 0,1 --out "$OUT/plots/contention-x2"
+  step cat "$OUT/plots/barrier-x2/summary.md" "$OUT/plots/contention-x2/summary.md"
 }
 
 # --- main ------------------------------------------------------------------

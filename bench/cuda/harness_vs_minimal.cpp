@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
       DeviceBuffer<unsigned> sides_done(list.size());
       sides_done.zero(stream.get());
       buffers.prepare(pp, lp, stream.get());
-      pp.sides_done = sides_done.get();
+      pp.sides_done[0] = sides_done.get();  // a group of one: the flags are on member 0
       control.reset(stream.get());
       control.point(pp);
       launch_pingpong(pp, sms, smem, stream.get());

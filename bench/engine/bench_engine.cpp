@@ -4,10 +4,12 @@
 // line values per placement, the checks and the output files. That is the
 // process wall time a GPU run adds on top of its kernels. With
 // DEVICES > 1 it is that many such chips joined by a link: a map across GPUs
-// (UNITS per chip), whose pairs across chips are measured on both sides. One
-// chip of 132 units has an H100's GPCs (h100_like_topology).
+// (UNITS per chip), whose pairs across chips are measured on both sides.
+// Chips of 132 units have an H100's GPCs (h100_like_topology), each chip
+// its own, as the cuda backend reports them.
 //
 //   bench_engine [OUT_DIR] [UNITS] [DEVICES] [LINES_PER_CLASS (24, the cuda default)]
+//                [CROSS_LINES (12, the cuda default; with DEVICES > 1)]
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -30,11 +32,22 @@ int main(int argc, char** argv) {
   o.quiet = true;
   o.lines_per_class = argc > 4 ? std::stoi(argv[4]) : 24;
   test::FakeChip spec;
-  spec.units = argc > 2 ? std::stoi(argv[2]) : 132;
   spec.devices = argc > 3 ? std::stoi(argv[3]) : 1;
+  if (spec.devices > 1) o.cross_lines = argc > 5 ? std::stoi(argv[5]) : 12;
+  spec.units = argc > 2 ? std::stoi(argv[2]) : 132;
   spec.noise = 0.01;
   spec.cycles_per_ns = 1.98;
-  if (spec.units == 132 && spec.devices == 1) spec.topology = test::h100_like_topology();  // GPCs as an H100's
+  if (spec.units == 132) {  // GPCs as an H100's, on every chip
+    const Topology chip = test::h100_like_topology();
+    spec.topology = spec.devices == 1 ? chip : Topology{};
+    for (int d = 0; spec.devices > 1 && d < spec.devices; ++d)
+      for (const UnitGroup& g : chip.groups) {
+        UnitGroup on_chip{g.name, {}};
+        for (int u : g.units) on_chip.units.push_back(unit_id(UnitRef{d, u}));
+        spec.topology.groups.push_back(std::move(on_chip));
+      }
+    spec.topology.source = chip.source;
+  }
   test::FakeChipBackend chip(spec);
 
   RunInfo run;
@@ -49,10 +62,14 @@ int main(int argc, char** argv) {
   r.run = run;
   const auto outputs_start = std::chrono::steady_clock::now();
   write_map_outputs(r, out);
+  const std::chrono::duration<double> made = std::chrono::steady_clock::now() - outputs_start;
   const std::vector<OutputSet::Written> written = out.written();
+  const auto publish_start = std::chrono::steady_clock::now();
   out.publish();
+  const std::chrono::duration<double> publishing = std::chrono::steady_clock::now() - publish_start;
   clock.end_phase("outputs");
   for (const auto& [phase, seconds] : run.phase_seconds) std::printf("%-12s %.3f s\n", phase.c_str(), seconds);
+  std::printf("  every file written at %.3f s, published in %.3f s\n", made.count(), publishing.count());
   // The files in the order they were done: the last before meta.json sets
   // how long the outputs take.
   for (const OutputSet::Written& w : written)

@@ -102,6 +102,7 @@ struct Capabilities {
   bool l2_persist = false;
   bool dsm = false;
   int default_lines_per_class = 1;  // --rotating-count when the user gives none
+  int default_cross_lines_per_class = 1;  // --cross-lines when the user gives none (maps across GPUs)
   // --iters when the user gives none. With many lines per class a pair's
   // round trips are better spent on more lines than on more per line.
   int default_iters = Options::kDefaultIters;
@@ -156,6 +157,11 @@ struct ClusterBarrierRow {
 
 struct RunStats {
   double device_seconds = 0.0;  // time the measuring launches (or threads) took
+  // A GPU backend's wall time in measure() beyond its launches' own time:
+  // checking the plan, starting each launch, and the records of the last
+  // one (the others are decoded while the next launch runs). 0 where the
+  // measuring is not in launches (cpu).
+  double host_seconds = 0.0;
   int launches = 0;
   double clock_hz = kNaN;       // cycle counter rate measured during the run; NaN without one
   std::vector<ClusterBarrierRow> cluster_barrier;  // --via dsm on cuda; empty elsewhere

@@ -95,6 +95,10 @@ struct Options {
   // --rotating-count: flag lines each pair uses in every home class (the
   // cells are the median over them); unset: the backend's default.
   std::optional<int> lines_per_class;
+  // --cross-lines: flag lines per home class each pair across GPUs uses, on
+  // each GPU that holds its flags; unset: the backend's default
+  // (Capabilities::default_cross_lines_per_class), at most lines_per_class.
+  std::optional<int> cross_lines;
   bool l2_persist = false;
   Probe probe = Probe::Cas;
 

@@ -108,8 +108,10 @@ struct MeasurementPlan {
 };
 
 // Home discovery: the latency of a chain of dependent atomics from each unit
-// (one at a time, the others idle) to each line of the arena of `device`,
-// which every unit is on (homes are a device's own: its L2 slices).
+// (one at a time, the others idle) to each line of the arena of `device`
+// (homes are a device's own: its L2 slices). The units are on `device`, or,
+// in a run across devices, all on other devices: they then reach the lines
+// over the link, with the system-scope atomics of a pair across devices.
 struct LineProbePlan {
   int device = 0;
   std::vector<UnitRef> units;

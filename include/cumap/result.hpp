@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cumap/backend.hpp"
+#include "core/cross_gpu_structure.hpp"
 #include "core/homes.hpp"
 #include "core/matrix.hpp"
 #include "core/sync_cases.hpp"
@@ -30,6 +31,11 @@ struct HomesResult {
   std::vector<int> unit_ids;
   LineLatencyTable table;
   HomeClasses classes;
+  // A run across devices: every unit of the other devices to the same lines
+  // of this device, over the link (their rows in unit order, ids by
+  // unit_id()). A pair across devices costs about T[a][L] + T[b][L] with the
+  // far unit's term from here, as a pair on one device does with `table`.
+  LineLatencyTable remote;
   // Every eighth line is probed again: the share that fell in its class again
   // (1 with one class). Below 0.9 the classes were noise and one class is
   // kept; unreproduced_class_count says how many the first probe suggested.
@@ -105,6 +111,10 @@ struct PlacementResult {
   // Across GPUs: the headline from the lines in one GPU's memory only, by
   // GPU (MapMatrices::per_flag_device); gpu_table() reads it.
   std::map<int, ValueMatrix> flags_on_ns;
+  // The same split of per_class_ns: by GPU holding the flags, each class's
+  // map from that GPU's lines only (MapMatrices::per_map_flag_device); the
+  // cross-GPU structure is made from these.
+  std::map<int, std::vector<ValueMatrix>> per_class_flags_on_ns;
   // Across GPUs: the GPU x GPU table of the headline; empty on one GPU.
   std::vector<GpuPairRow> gpu_table;
   // Two disjoint line sets (even and odd passes) of the headline, compared:
@@ -115,6 +125,10 @@ struct PlacementResult {
   // map alone (class_structure_table of per_class_ns[c]); filled by
   // measure_map, which knows the sides; none on the dsm path.
   std::vector<std::vector<StructureRow>> structure_by_class;
+  // Across GPUs: pairs between two GPUs by flag GPU, home class and both
+  // units' sides (cross_gpu_structure of per_class_flags_on_ns); filled
+  // with structure_by_class, empty on one GPU.
+  std::vector<CrossGpuStructureRow> cross_gpu_structure;
   RunStats stats;                   // summed over the plans that made the kept maps
   // Where the placement's wall time went (meta.json "seconds"): measuring
   // the maps (launches and the backend's work between them, maps measured
@@ -153,6 +167,7 @@ struct MapSettings {
   Probe probe = Probe::Cas;
   std::vector<Placement> placements{Placement::SameLine, Placement::SplitLine};  // as measured
   int lines_per_class = 1;             // --rotating-count, or the backend's default
+  int cross_lines = 1;                 // --cross-lines (pairs across GPUs), or the backend's default
   int iters = Options::kDefaultIters;  // round trips per sample: --iters, or the backend's default
   bool ordered = false;
   std::string colormap = "viridis";

@@ -26,7 +26,10 @@ namespace cumap {
 //   two-level  flag barrier per group (side or GPC), each group's counter and
 //              release flag in lines near the group; the group's leader (its
 //              first participant) takes part in a flag barrier of the leaders
-//              on the case's counter/release before releasing its group
+//              on the case's counter/release before releasing its group.
+//              Across GPUs the groups are the GPUs and the leaders meet by
+//              exchange instead (SyncCase::group_exchange), so that no
+//              participant polls over the link
 //   platform   the platform's own: cooperative_groups grid.sync() (CUDA,
 //              every SM, one block each), std::barrier (cpu threads), HIP's
 //              cooperative grid sync where the runtime has it
@@ -55,12 +58,27 @@ struct SyncCase {
   // contended line), and the release flag (flag and two-level).
   std::uint64_t counter = 0;
   std::uint64_t release = protocol::kLineBytes;
+  // The device whose flag arena holds the counter and the release flag (every
+  // device's arena has the same layout). A case whose participants or lines
+  // are on more than one device runs at system scope: those on another device
+  // than a line reach it over the link.
+  int counter_gpu = 0;
   // two-level only: the group (index into group_counter) of each participant,
   // in participant order, and each group's counter and release lines. A
   // group's leader is its first participant in participant order.
   std::vector<int> group_of;
   std::vector<std::uint64_t> group_counter;
   std::vector<std::uint64_t> group_release;
+  // The device holding each group's lines, which is its participants' device;
+  // empty: every group's are on counter_gpu.
+  std::vector<int> group_gpu;
+  // two-level across devices: each group's exchange counter, a line on its
+  // group_gpu. Each leader adds 1 to every other group's exchange counter and
+  // polls its own until it holds (groups - 1) * episode, so no leader polls
+  // over the link. `counter` is then the first group's exchange line (what
+  // the outputs show as the counter) and `release` is unused. Empty: the
+  // leaders meet in a flag barrier on counter and release.
+  std::vector<std::uint64_t> group_exchange;
   int episodes = 200;  // barrier: timed episodes; contention: timed batches per participant
   int warmup = 20;     // untimed episodes (batches) first
   int ops_per_batch = 64;  // contention: dependent operations per timed batch
@@ -86,7 +104,8 @@ struct SyncMeasurement {
   std::vector<double> cycles;  // the same in device cycles; empty without a cycle clock
   // Contention: operations all participants completed per microsecond,
   // counted over the timed batches (from the first participant's start to
-  // the last one's end).
+  // the last one's end; across devices, whose timers are not aligned, the
+  // longest such span of one device's participants).
   double ops_per_us = 0.0;
   bool timed_out = false;
   // The backend cannot run this case here (grid.sync() with fewer than every
@@ -94,6 +113,11 @@ struct SyncMeasurement {
   bool unsupported = false;
   std::string why;
 };
+
+// The device holding group `g`'s lines (SyncCase::group_gpu).
+inline int group_gpu_of(const SyncCase& c, std::size_t g) {
+  return c.group_gpu.empty() ? c.counter_gpu : c.group_gpu.at(g);
+}
 
 // A case the backend cannot run here, and why.
 inline SyncMeasurement unsupported_case(const SyncCase& c, std::string why) {

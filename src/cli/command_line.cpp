@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <tuple>
@@ -15,6 +16,7 @@
 
 #include "cumap/error.hpp"
 #include "core/printable.hpp"
+#include "core/units.hpp"
 
 namespace cumap::cli {
 namespace {
@@ -122,6 +124,7 @@ const std::map<std::string, std::string> kRecordedAs{
     {"--no-line-correction", "line_correction"},
     {"--flush-cache", "flush_cache"},
     {"--rotating-count", "rotating_count"},
+    {"--cross-lines", "cross_lines"},
     {"--l2-persist", "l2_persist"},
     {"--probe", "probe"},
     {"--order", "order"},
@@ -150,6 +153,7 @@ struct Choices {
   std::string flag_on = "both";
   std::string flag_offset = "0";
   int lines_per_class = 0;  // read only when given (MapFlags::lines_per_class)
+  int cross_lines = 0;      // read only when given (MapFlags::cross_lines)
   int iters = 0;           // read only when given (MapFlags::iters)
 
   void apply(Options& o) const {
@@ -229,6 +233,7 @@ struct MapFlags {
   CLI::Option* flag_on = nullptr;
   CLI::Option* concurrency = nullptr;
   CLI::Option* lines_per_class = nullptr;
+  CLI::Option* cross_lines = nullptr;
   CLI::Option* iters = nullptr;
   CLI::Option* resume = nullptr;
 };
@@ -267,6 +272,9 @@ MapFlags add_map_options(CLI::App& app, Options& o, Choices& c, bool& same_line,
   f.lines_per_class = app.add_option("--rotating-count", c.lines_per_class,
                                     "flag lines every pair uses in every home class; cells are the median over "
                                     "them (default: the backend's choice: CUDA 24, AMD 32, CPU 1)");
+  f.cross_lines = app.add_option("--cross-lines", c.cross_lines,
+                                 "with --devices: flag lines per home class each pair across GPUs uses on each GPU "
+                                 "that holds its flags (default: the backend's choice: CUDA 12, at most --rotating-count)");
   app.add_flag("--l2-persist", o.l2_persist, "CUDA: keep the flags in a persisting L2 window");
   add_choice(app, "--probe", c.probe, kProbes,
              "signalling operation: cas, exch, acq-rel, volatile; mbarrier with --via dsm");
@@ -349,6 +357,10 @@ void check_home_flags(const HomeFlags& given, const DeviceFlags& device, const O
   if (given.devices->count() == 0) return;
   if (blank(o.devices_spec)) throw UsageError("--devices: the GPU list is empty (leave it out for --device's one GPU)");
   if (device.device->count() > 0) throw UsageError("--device and --devices both name GPUs: give one of them");
+  // Before any GPU is counted or opened: "0,0" would quietly be one GPU.
+  if (const std::optional<int> twice = first_repeated_id(o.devices_spec))
+    throw UsageError(fmt::format("--devices: '{}' names GPU {} twice; name each GPU once",
+                                 printable_excerpt(o.devices_spec), *twice));
 }
 
 // CLI11 messages sometimes span lines and quote what was typed: users get
@@ -423,9 +435,11 @@ CLI::App* add_sync_subcommand(CLI::App& app, SyncCommand& command, Choices& c, S
                  : "what a barrier of k units costs, by implementation, participant set and counter home, k swept");
   f.device = add_device_options(*sub, o.common, c);
   f.home = add_home_options(*sub, o.common, c);
-  // Parsed, to be refused with a reason (finish_sync), but not offered.
-  f.home.devices->group("");
-  f.home.units->description("units that may take part, e.g. 0-7,16,32-47 (default: all)");
+  f.home.devices->description("GPUs of one sweep across them, e.g. 0,1: participant sets interleave the GPUs, "
+                              "counters go on each GPU in turn, two-level groups by GPU (cuda; default: the one of "
+                              "--device)");
+  f.home.units->description("units that may take part, e.g. 0-7,16,32-47 (default: all); with --devices of every "
+                            "GPU, or g1.0-7 of GPU 1");
   const auto list = [&](const char* name, std::vector<std::string>& target, std::vector<std::string> allowed,
                         const std::string& help) {
     sub->add_option(name, target, help)->delimiter(',')->check(CLI::IsMember(std::move(allowed)));
@@ -503,8 +517,6 @@ void finish_sync(SyncCommand& command, const Choices& c, const SyncChoices& s, c
   SyncOptions& o = command.options;
   check_device_options(o.common, f.device);
   check_home_flags(f.home, f.device, o.common, "measure with every unit");
-  if (f.home.devices->count() > 0)
-    throw UsageError("--devices: barriers and contention are measured on one GPU; name it with --device");
   if (o.common.probe == Probe::Mbarrier)
     throw UsageError("--probe mbarrier exists only with --via dsm; barriers poll with cas, exch, acq-rel or volatile");
   o.common.flag_offset = parse_flag_offset(c.flag_offset);
@@ -551,6 +563,11 @@ void validate_options(const Options& o) {
   if (o.lines_per_class && *o.lines_per_class > o.home_lines)
     throw UsageError(fmt::format("--rotating-count {} asks for more lines per class than the {} lines probed "
                                  "(--home-lines)", *o.lines_per_class, o.home_lines));
+  if (o.cross_lines && o.devices_spec.empty())
+    throw UsageError("--cross-lines sets the lines of pairs across GPUs: it needs a map across GPUs (--devices)");
+  if (o.cross_lines && (*o.cross_lines < 1 || *o.cross_lines > o.home_lines))
+    throw UsageError(fmt::format("--cross-lines must be from 1 to the {} lines probed (--home-lines); got {}",
+                                 o.home_lines, *o.cross_lines));
   if (o.concurrency < 0) throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", o.concurrency));
   if (o.check_pairs < 1) throw UsageError(fmt::format("--check-pairs must be at least 1 (got {})", o.check_pairs));
   if (o.home_lines < 1 || o.home_lines > kMaxHomeLines)
@@ -726,6 +743,7 @@ Command parse_command_line(int argc, char** argv) {
     throw UsageError(fmt::format("--concurrency must be at least 1 (got {})", map.options.concurrency));
   map.options.flag_offset = parse_flag_offset(map_choices.flag_offset);
   if (map_flags.lines_per_class->count() > 0) map.options.lines_per_class = map_choices.lines_per_class;
+  if (map_flags.cross_lines->count() > 0) map.options.cross_lines = map_choices.cross_lines;
   if (map_flags.iters->count() > 0) map.options.iters = map_choices.iters;
   if (same_line != split_line) map.options.placements = {same_line ? Placement::SameLine : Placement::SplitLine};
   if (cross_home) {

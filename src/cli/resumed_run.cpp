@@ -168,8 +168,9 @@ void check_resumed_pairs(const ResumedRun& run, const std::vector<int>& units, c
       refuse(fmt::format("it was measured via {}, this run measures via {}", to_string(row.via), to_string(settings.via)));
     if (std::find(settings.placements.begin(), settings.placements.end(), row.placement) == settings.placements.end())
       refuse("this run does not measure that placement");
-    if (p.pass >= passes) refuse(fmt::format("pass {} is past the {} line(s) per class", p.pass, passes));
     const int device_a = unit_ref(p.a, options.device).device, device_b = unit_ref(p.b, options.device).device;
+    const int pair_passes = device_a == device_b || !settings.has_homes() ? passes : settings.cross_lines;
+    if (p.pass >= pair_passes) refuse(fmt::format("pass {} is past the {} line(s) per class", p.pass, pair_passes));
     if (p.flag_device != device_a && p.flag_device != device_b)
       refuse(fmt::format("its flags are on device {}, which holds neither unit", p.flag_device));
     if (!p.timed_out && p.iters != settings.iters)

@@ -28,8 +28,8 @@ std::string summary_line(const SyncResult& r, const SyncOptions& o) {
                                  o.contention ? "contention" : "barrier");
   if (timed_out > 0) line += fmt::format(", {} timed out", timed_out);
   if (fastest)
-    line += fmt::format("; fastest at k={}: {} ({}, {}) {:.1f} ns{}", most, fastest->what, fastest->label.set,
-                        fastest->label.counter_home, fastest->headline_ns(),
+    line += fmt::format("; fastest at k={}: {} ({}, {}) {:.1f} ns{}", most, sync_construction(*fastest),
+                        fastest->label.set, fastest->label.counter_home, fastest->headline_ns(),
                         o.contention ? " per operation" : " per barrier");
   return line + fmt::format("; written to {}", o.common.out_dir.string());
 }

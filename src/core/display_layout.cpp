@@ -1,6 +1,8 @@
 // The chip-independent display order: sides first, then topology groups.
 #include <algorithm>
+#include <charconv>
 #include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -53,6 +55,25 @@ DisplayLayout side_group_layout(const Topology& topology, const std::vector<int>
   }
   if (layout.groups.groups.size() < 2) layout.groups.groups.clear();
   return layout;
+}
+
+DisplayGroupName split_display_group_name(const std::string& name) {
+  DisplayGroupName out;
+  std::string_view rest = name;
+  // A leading "<letter><number> " word, as side_group_layout writes it.
+  const auto take = [&rest](char letter) -> std::optional<int> {
+    const std::size_t space = rest.find(' ');
+    if (rest.size() < 2 || rest.front() != letter || space == std::string_view::npos) return std::nullopt;
+    int value = 0;
+    const auto [end, error] = std::from_chars(rest.data() + 1, rest.data() + space, value);
+    if (error != std::errc() || end != rest.data() + space) return std::nullopt;
+    rest.remove_prefix(space + 1);
+    return value;
+  };
+  out.device = take('g');
+  out.side = take('S');
+  out.group = std::string(rest);
+  return out;
 }
 
 }  // namespace cumap

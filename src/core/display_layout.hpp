@@ -1,4 +1,6 @@
 #pragma once
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/topology.hpp"
@@ -17,5 +19,15 @@ struct DisplayLayout {
 };
 DisplayLayout side_group_layout(const Topology& topology, const std::vector<int>& units,
                                 const std::vector<int>& unit_side, UnitOrder order);
+
+// A display group's name taken apart again: "g1 S0 GPC3" is device 1, side
+// 0, group "GPC3"; "S1 GPC2" has no device, "GPC2" neither device nor side.
+// The heatmaps draw the device and side as bands around the groups' names.
+struct DisplayGroupName {
+  std::optional<int> device;
+  std::optional<int> side;
+  std::string group;  // the rest ("other" for units no group names); may be empty
+};
+DisplayGroupName split_display_group_name(const std::string& name);
 
 }  // namespace cumap

@@ -119,9 +119,15 @@ MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int
   std::sort(flag_devices.begin(), flag_devices.end());
   flag_devices.erase(std::unique(flag_devices.begin(), flag_devices.end()), flag_devices.end());
   if (flag_devices.size() > 1)
-    for (int d : flag_devices) out.per_flag_device[d] = ValueMatrix::filled(units, kNaN);
-  std::vector<ValueMatrix*> by_device;  // in flag_devices' order: the map is not touched in the loop
+    for (int d : flag_devices) {
+      out.per_flag_device[d] = ValueMatrix::filled(units, kNaN);
+      out.per_map_flag_device[d].assign(maps.size(), ValueMatrix::filled(units, kNaN));
+    }
+  // In flag_devices' order: the maps are not touched in the loop.
+  std::vector<ValueMatrix*> by_device;
+  std::vector<std::vector<ValueMatrix>*> per_map_by_device;
   for (auto& [d, m] : out.per_flag_device) by_device.push_back(&m);
+  for (auto& [d, m] : out.per_map_flag_device) per_map_by_device.push_back(&m);
 
   // Cells are independent: spread them over the cores (OpenMP).
   const auto cell_count = static_cast<std::ptrdiff_t>(cells.n * cells.n);
@@ -134,9 +140,13 @@ MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int
     });
     // One timed-out line makes a cell unreliable: it shows as missing rather
     // than as the median of whatever lines happened to finish.
-    for (std::size_t m = 0; m < maps.size(); ++m)
-      if (!cells.timed_out[m][i])
-        out.per_map[m].values[i] = balanced_median(cell, [m](const CellEntry& e) { return e.map == m; });
+    for (std::size_t m = 0; m < maps.size(); ++m) {
+      if (cells.timed_out[m][i]) continue;
+      out.per_map[m].values[i] = balanced_median(cell, [m](const CellEntry& e) { return e.map == m; });
+      for (std::size_t d = 0; d < per_map_by_device.size(); ++d)
+        (*per_map_by_device[d])[m].values[i] = balanced_median(
+            cell, [&](const CellEntry& e) { return e.map == m && e.flag_device == flag_devices[d]; });
+    }
     if (cells.any_timed_out(i) || cell.empty()) continue;
     out.combined.values[i] = balanced_median(cell, [](const CellEntry&) { return true; });
     for (std::size_t d = 0; d < by_device.size(); ++d)

@@ -26,6 +26,7 @@ void summarize_placement(PlacementResult& p, MapSpec headline_spec) {
   p.headline_ns = std::move(m.combined);
   p.line_spread_ns = std::move(m.line_spread);
   p.flags_on_ns = std::move(m.per_flag_device);
+  p.per_class_flags_on_ns = std::move(m.per_map_flag_device);
   p.fits.clear();
   for (const ValueMatrix& c : p.per_class_ns) p.fits.push_back(fit_additive(c));
   // Even passes against odd passes: two disjoint sets of lines per pair.

@@ -83,6 +83,10 @@ struct MapMatrices {
   // Where flags were on several devices (pairs across GPUs): `combined` from
   // the lines of one flag device only, by device; empty otherwise.
   std::map<int, ValueMatrix> per_flag_device;
+  // The same split of `per_map`: by flag device, maps[m] from that device's
+  // lines only (the per-class maps of each GPU holding flags); empty where
+  // per_flag_device is.
+  std::map<int, std::vector<ValueMatrix>> per_map_flag_device;
 };
 MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int>& units, bool ordered);
 

@@ -112,6 +112,7 @@ nlohmann::json to_json(const Options& o) {
       {"quiet", o.quiet},
       {"flush_cache", o.flush_cache},
       {"rotating_count", o.lines_per_class ? nlohmann::json(*o.lines_per_class) : nlohmann::json()},  // null: the backend's
+      {"cross_lines", o.cross_lines ? nlohmann::json(*o.cross_lines) : nlohmann::json()},
       {"schedule", to_string(o.schedule)},
       {"concurrency", o.concurrency},
       {"check_pairs", o.check_pairs},
@@ -220,6 +221,7 @@ Options options_from_json(const nlohmann::json& j) {
   o.ordered = r.flag("ordered");
   o.flush_cache = r.flag("flush_cache");
   o.lines_per_class = r.optional_int("rotating_count");
+  o.cross_lines = r.optional_int("cross_lines");
   o.schedule = r.named("schedule", std::array{ScheduleKind::Auto, ScheduleKind::Serial, ScheduleKind::Concurrent});
   o.concurrency = r.whole_int("concurrency");
   o.check_pairs = r.whole_int("check_pairs");

@@ -2,13 +2,14 @@
 
 namespace cumap {
 
-SyncCaseResult summarize_sync_case(const SyncCaseLabel& label, std::span<const SyncLaunchOutcome> launches) {
+SyncCaseResult summarize_sync_case(const SyncCaseLabel& label, std::span<const SyncLaunchOutcome> launches,
+                                   int default_device) {
   SyncCaseResult r;
   r.label = label;
   if (launches.empty()) return r;
   const SyncCase& first = *launches.front().planned;
   r.what = std::string(first.contention ? to_string(first.op) : to_string(first.impl));
-  for (const UnitRef& u : first.participants) r.participants.push_back(u.unit);
+  for (const UnitRef& u : first.participants) r.participants.push_back(unit_id(u, default_device));
   std::vector<double> ns, cycles, per_barrier_ns, per_barrier_cycles, ops_per_us;
   for (const SyncLaunchOutcome& launch : launches) {
     const SyncMeasurement& m = *launch.measured;

@@ -25,8 +25,12 @@ struct SyncCaseLabel {
   // for the platform's barrier (it keeps its own state).
   std::string counter_home;
   int counter_class = -1;    // home class of the counter's line; -1 for "own"
-  int groups = 0;            // two-level: how many groups (sides or GPCs)
-  std::string grouped_by;    // two-level: "side" or "group"
+  int groups = 0;            // two-level: how many groups (sides, GPCs or GPUs)
+  std::string grouped_by;    // two-level: "side", "group" or "gpu"
+  // A run across GPUs only (empty on one): the GPU whose memory holds the
+  // counter, "g0", "g1", ...; "each" for two-level by GPU (every group's
+  // lines on its own GPU); empty for the platform's own barrier.
+  std::string counter_gpu;
 };
 
 struct SyncCaseResult {
@@ -63,6 +67,14 @@ struct SyncCaseResult {
   double headline_cycles() const { return std::isnan(per_barrier_cycles) ? cycles.median : per_barrier_cycles; }
 };
 
+// What a case is as one phrase: its implementation (operation), and across
+// GPUs where its counter is: "counter on g1", "two-level by GPU"; on one GPU
+// the implementation alone ("counter").
+inline std::string sync_construction(const SyncCaseResult& c) {
+  if (c.label.counter_gpu == "each") return c.what + " by GPU";
+  return c.label.counter_gpu.empty() ? c.what : c.what + " on " + c.label.counter_gpu;
+}
+
 // The case a reader looks for first: the cheapest measured one at the
 // largest k of the run (every unit of the widest set), and that k; no case
 // when none was measured there. `result_of` reaches a SyncCaseResult from
@@ -90,9 +102,11 @@ struct SyncLaunchOutcome {
 };
 
 // The case over its launches (at least one, in launch order), with its label
-// and participants. A launch that timed out or could not run marks the whole
-// case so and leaves it without values: the values before a stall would
-// describe a barrier that then hung.
-SyncCaseResult summarize_sync_case(const SyncCaseLabel& label, std::span<const SyncLaunchOutcome> launches);
+// and participants, named as a run whose default device is `default_device`
+// names them (plan.hpp's unit_id: across GPUs device 0). A launch that timed
+// out or could not run marks the whole case so and leaves it without values:
+// the values before a stall would describe a barrier that then hung.
+SyncCaseResult summarize_sync_case(const SyncCaseLabel& label, std::span<const SyncLaunchOutcome> launches,
+                                   int default_device = 0);
 
 }  // namespace cumap

@@ -86,6 +86,8 @@ nlohmann::json to_json(const SyncOptions& o) {
   for (const char* key : {"backend", "device", "units_spec", "home_lines", "home_chain", "home_stride", "flag_offset",
                           "timeout_ms", "probe", "out_dir", "quiet", "hip_unit"})
     j[key] = common.at(key);
+  // Recorded where given, so that a run of one GPU records what it always did.
+  if (!o.common.devices_spec.empty()) j["devices"] = o.common.devices_spec;
   j["command"] = o.contention ? "contention" : "barrier";
   if (o.contention) {
     j["ops"] = names(o.ops);

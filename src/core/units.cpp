@@ -112,6 +112,22 @@ std::vector<int> parse_unit_list(std::string_view spec, int unit_count, const Li
   return sorted_unique(std::move(units));
 }
 
+std::optional<int> first_repeated_id(std::string_view spec) {
+  std::vector<std::pair<int, int>> seen;  // inclusive ranges, in order
+  for (const std::string_view token : comma_entries(spec)) {
+    const std::size_t dash = token.find('-', 1);
+    const auto first = non_negative(trim(token.substr(0, dash)));
+    const auto last = dash == std::string_view::npos ? first : non_negative(trim(token.substr(dash + 1)));
+    if (!first || !last || *last < *first) continue;
+    std::optional<int> twice;  // the lowest id this entry names again
+    for (const auto& [a, b] : seen)
+      if (*first <= b && a <= *last) twice = std::min(twice.value_or(*last), std::max(a, *first));
+    if (twice) return twice;
+    seen.emplace_back(*first, *last);
+  }
+  return std::nullopt;
+}
+
 std::vector<int> parse_device_unit_list(std::string_view spec, const std::map<int, int>& unit_count_by_device) {
   if (trim(spec).empty()) throw UsageError("--units: the unit list is empty");
   std::vector<int> ids;

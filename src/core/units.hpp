@@ -19,6 +19,11 @@ struct ListWords {
 // Throws UsageError naming the offending token.
 std::vector<int> parse_unit_list(std::string_view spec, int unit_count, const ListWords& words = {});
 
+// An id that a list in parse_unit_list's syntax names more than once ("0,0",
+// "0-3,2"): the lowest of the first entry that repeats one; nullopt if none.
+// Entries that are not ids or ranges are left to parse_unit_list to name.
+std::optional<int> first_repeated_id(std::string_view spec);
+
 // The inverse, compressed into ranges: {0,1,2,5} -> "0-2,5".
 std::string format_unit_list(const std::vector<int>& units);
 

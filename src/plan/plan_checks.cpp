@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,14 +28,6 @@ void check_plan_counts(const protocol::Counts& counts) {
     throw UsageError("iters and samples must be at least 1, warmup at least 0");
 }
 
-// The smallest value `values` holds twice (sorting it), if any.
-template <typename T>
-std::optional<T> repeated(std::vector<T>& values) {
-  std::sort(values.begin(), values.end());
-  const auto it = std::adjacent_find(values.begin(), values.end());
-  return it == values.end() ? std::nullopt : std::optional<T>(*it);
-}
-
 }  // namespace
 
 void check_units_exist(std::span<const UnitRef> units, const UnitsByDevice& available, const std::string& unit_name) {
@@ -54,9 +45,22 @@ void check_units_exist(std::span<const UnitRef> units, const UnitsByDevice& avai
 
 void check_plan_units(const MeasurementPlan& plan, const UnitsByDevice& available, const std::string& unit_name) {
   check_units_exist(plan.units, available, unit_name);
+  // Each unit is looked up once, not once per pair: a class of a map across
+  // two GPUs holds over a million pairs, and a lookup per pair cost more host
+  // time than the launches left between them.
+  std::map<int, std::vector<bool>> checked;  // device -> unit ids met so far
+  const auto check_once = [&](const UnitRef& u) {
+    std::vector<bool>& met = checked[u.device];
+    const auto id = static_cast<std::size_t>(u.unit);
+    if (u.unit >= 0 && id < met.size() && met[id]) return;
+    check_units_exist(std::array{u}, available, unit_name);
+    if (met.size() <= id) met.resize(id + 1, false);
+    met[id] = true;
+  };
   for (const Round& round : plan.rounds)
     for (const PlannedPair& p : round.pairs) {
-      check_units_exist(std::array{p.a, p.b}, available, unit_name);
+      check_once(p.a);
+      check_once(p.b);
       if (!available.contains(p.flags.device))
         throw UsageError(fmt::format("pair {}-{} has its flags on device {}, which this backend does not measure "
                                      "(devices: {})",
@@ -66,14 +70,26 @@ void check_plan_units(const MeasurementPlan& plan, const UnitsByDevice& availabl
 }
 
 void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name) {
-  // Sorted vectors reused over the rounds, not sets: a GPU pass has ~130
-  // rounds of 66 pairs, and a tree node per unit and word cost a tenth of
-  // the pass's kernel time (bench/RESULTS.md, "Where the last 0.4 s went").
-  std::vector<int> units;
-  std::vector<std::pair<int, std::uint64_t>> words;  // (device, byte): every device has an arena
+  // Marks reused over the rounds, cleared by what each round set: a class of
+  // a map across two GPUs has ~10 000 rounds of 132 pairs, and sorting each
+  // round's units and words cost more host time than the launches left
+  // between them (a tree node per unit and word, before, a tenth of a
+  // pass's kernel time: bench/RESULTS.md, "Where the last 0.4 s went").
+  std::vector<char> unit_used;
+  std::map<int, std::vector<char>> word_used;  // by the device whose arena holds the word
+  std::vector<int> units_set;
+  std::vector<std::pair<std::vector<char>*, std::size_t>> words_set;
+  const auto mark = [](std::vector<char>& used, std::size_t at) {
+    if (used.size() <= at) used.resize(at + 1, 0);
+    const bool before = used[at] != 0;
+    used[at] = 1;
+    return before;
+  };
   for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
-    units.clear();
-    words.clear();
+    for (int u : units_set) unit_used[static_cast<std::size_t>(u)] = 0;
+    for (const auto& [used, at] : words_set) (*used)[at] = 0;
+    units_set.clear();
+    words_set.clear();
     for (const PlannedPair& p : plan.rounds[r].pairs) {
       for (std::uint64_t w : {p.flags.first, p.flags.second})
         if (w % protocol::kFlagBytes != 0 || w + protocol::kFlagBytes > plan.arena.bytes)
@@ -84,14 +100,22 @@ void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name
         throw UsageError(fmt::format("plan: pair {}-{} is one {}", p.a.unit, p.b.unit, unit_name));
       if (p.flags.first == p.flags.second)
         throw UsageError(fmt::format("plan: pair {}-{} has both flags on one word", p.a.unit, p.b.unit));
-      units.insert(units.end(), {unit_id(p.a), unit_id(p.b)});
-      words.insert(words.end(), {{p.flags.device, p.flags.first}, {p.flags.device, p.flags.second}});
+      for (const UnitRef& u : {p.a, p.b}) {
+        const int id = unit_id(u);
+        if (id < 0) throw UsageError(fmt::format("plan: {} {} has a negative id", unit_name, u.unit));
+        if (mark(unit_used, static_cast<std::size_t>(id)))
+          throw UsageError(fmt::format("plan: round {} uses {} {} in two pairs", r, unit_name, id));
+        units_set.push_back(id);
+      }
+      std::vector<char>& words = word_used[p.flags.device];
+      for (std::uint64_t w : {p.flags.first, p.flags.second}) {
+        const auto at = static_cast<std::size_t>(w / protocol::kFlagBytes);
+        if (mark(words, at))
+          throw UsageError(fmt::format("plan: round {} uses the flag word at byte {} of device {} twice", r, w,
+                                       p.flags.device));
+        words_set.emplace_back(&words, at);
+      }
     }
-    if (const auto u = repeated(units))
-      throw UsageError(fmt::format("plan: round {} uses {} {} in two pairs", r, unit_name, *u));
-    if (const auto w = repeated(words))
-      throw UsageError(fmt::format("plan: round {} uses the flag word at byte {} of device {} twice", r, w->second,
-                                   w->first));
   }
 }
 

@@ -50,33 +50,72 @@ void check_groups(const SyncCase& c, std::size_t index) {
   }
   if (std::find(members.begin(), members.end(), 0) != members.end())
     throw UsageError(fmt::format("sync plan: two-level case {} has a group without participants", index));
+  if (!c.group_gpu.empty() && c.group_gpu.size() != groups)
+    throw UsageError(fmt::format("sync plan: two-level case {} names the devices of {} groups of {}", index,
+                                 c.group_gpu.size(), groups));
+  if (!c.group_exchange.empty() && c.group_exchange.size() != groups)
+    throw UsageError(fmt::format("sync plan: two-level case {} has {} exchange lines for {} groups", index,
+                                 c.group_exchange.size(), groups));
+  // A participant reaches its group's lines as its own device's memory.
+  for (std::size_t p = 0; p < c.participants.size(); ++p) {
+    const int device = group_gpu_of(c, static_cast<std::size_t>(c.group_of[p]));
+    if (c.participants[p].device != device)
+      throw UsageError(fmt::format("sync plan: two-level case {} puts the lines of group {} on device {}, but its "
+                                   "participant {} is on device {}",
+                                   index, c.group_of[p], device, p, c.participants[p].device));
+  }
 }
 
 void check_words(const SyncCase& c, std::size_t index, const FlagArena& arena) {
-  std::vector<std::uint64_t> words = sync_case_words(c);
-  for (std::uint64_t w : words)
-    if (w % protocol::kFlagBytes != 0 || w + protocol::kFlagBytes > arena.bytes)
+  std::vector<SyncWordSite> sites = sync_case_sites(c);
+  for (const SyncWordSite& w : sites)
+    if (w.offset % protocol::kFlagBytes != 0 || w.offset + protocol::kFlagBytes > arena.bytes)
       throw UsageError(fmt::format("sync plan: case {} has a word at byte {}, not an aligned word of the {}-byte "
                                    "flag arena",
-                                   index, w, arena.bytes));
-  std::sort(words.begin(), words.end());
-  for (std::size_t i = 1; i < words.size(); ++i)
-    if (words[i] - words[i - 1] < protocol::kLineBytes)
+                                   index, w.offset, arena.bytes));
+  std::sort(sites.begin(), sites.end(), [](const SyncWordSite& a, const SyncWordSite& b) {
+    return std::pair(a.device, a.offset) < std::pair(b.device, b.offset);
+  });
+  for (std::size_t i = 1; i < sites.size(); ++i)
+    if (sites[i].device == sites[i - 1].device && sites[i].offset - sites[i - 1].offset < protocol::kLineBytes)
       throw UsageError(fmt::format("sync plan: case {} has words at bytes {} and {}, closer than a {}-byte line",
-                                   index, words[i - 1], words[i], protocol::kLineBytes));
+                                   index, sites[i - 1].offset, sites[i].offset, protocol::kLineBytes));
+}
+
+void check_devices(const SyncCase& c, std::size_t index, const UnitsByDevice& available) {
+  for (int device : sync_case_devices(c))
+    if (!available.contains(device))
+      throw UsageError(fmt::format("sync plan: case {} has a line on device {}, which this backend does not measure",
+                                   index, device));
 }
 
 }  // namespace
 
+std::vector<SyncWordSite> sync_case_sites(const SyncCase& c) {
+  std::vector<SyncWordSite> sites{{c.counter_gpu, c.counter}};
+  if (c.contention || c.impl == BarrierImpl::Counter || c.impl == BarrierImpl::Platform) return sites;
+  const bool exchange = c.impl == BarrierImpl::TwoLevel && !c.group_exchange.empty();
+  if (exchange) sites.clear();  // `counter` repeats the first exchange line; `release` is unused
+  else sites.push_back({c.counter_gpu, c.release});
+  if (c.impl != BarrierImpl::TwoLevel) return sites;
+  for (const auto* lines : {&c.group_counter, &c.group_release, &c.group_exchange})
+    for (std::size_t g = 0; g < lines->size(); ++g) sites.push_back({group_gpu_of(c, g), (*lines)[g]});
+  return sites;
+}
+
 std::vector<std::uint64_t> sync_case_words(const SyncCase& c) {
-  std::vector<std::uint64_t> words{c.counter};
-  if (c.contention || c.impl == BarrierImpl::Counter || c.impl == BarrierImpl::Platform) return words;
-  words.push_back(c.release);
-  if (c.impl == BarrierImpl::TwoLevel) {
-    words.insert(words.end(), c.group_counter.begin(), c.group_counter.end());
-    words.insert(words.end(), c.group_release.begin(), c.group_release.end());
-  }
+  std::vector<std::uint64_t> words;
+  for (const SyncWordSite& w : sync_case_sites(c)) words.push_back(w.offset);
   return words;
+}
+
+std::vector<int> sync_case_devices(const SyncCase& c) {
+  std::vector<int> devices;
+  for (const UnitRef& u : c.participants) devices.push_back(u.device);
+  for (const SyncWordSite& w : sync_case_sites(c)) devices.push_back(w.device);
+  std::sort(devices.begin(), devices.end());
+  devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
+  return devices;
 }
 
 void check_sync_plan(const SyncPlan& plan, const UnitsByDevice& available, const std::string& unit_name) {
@@ -91,6 +130,7 @@ void check_sync_plan(const SyncPlan& plan, const UnitsByDevice& available, const
     if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
       throw UsageError(fmt::format("sync plan: case {} names {} {} twice", i, unit_name, twice->unit));
     check_groups(c, i);
+    check_devices(c, i, available);
     check_words(c, i, plan.arena);
   }
 }

@@ -12,6 +12,7 @@
 
 #include "core/units.hpp"
 #include "cumap/error.hpp"
+#include "plan/sync_checks.hpp"
 
 namespace cumap {
 namespace {
@@ -99,16 +100,17 @@ std::vector<double> mean_latency(const std::vector<int>& participants, const Hom
   return mean;
 }
 
-// The participants' groups for a two-level barrier: by side where they span
-// two sides or more, else by topology group; empty where they are all in one.
+// The participants' groups for a two-level barrier: by GPU where they span
+// two GPUs or more, else by side where they span two sides or more, else by
+// topology group; empty where they are all in one.
 struct TwoLevelGroups {
   std::vector<int> group_of;  // per participant; groups numbered by first appearance
   int count = 0;
   std::string by;
 };
-TwoLevelGroups two_level_groups(const std::vector<int>& participants, const std::map<int, int>& side_of,
-                                const std::map<int, int>& group_of_unit) {
-  for (const auto* key : {&side_of, &group_of_unit}) {
+TwoLevelGroups two_level_groups(const std::vector<int>& participants, const std::map<int, int>& device_of,
+                                const std::map<int, int>& side_of, const std::map<int, int>& group_of_unit) {
+  for (const auto* key : {&device_of, &side_of, &group_of_unit}) {
     TwoLevelGroups g;
     std::map<int, int> number;
     for (int u : participants) {
@@ -118,7 +120,7 @@ TwoLevelGroups two_level_groups(const std::vector<int>& participants, const std:
       g.group_of.push_back(at->second);
     }
     g.count = static_cast<int>(number.size());
-    g.by = key == &side_of ? "side" : "group";
+    g.by = key == &device_of ? "gpu" : key == &side_of ? "side" : "group";
     if (g.count >= 2) return g;
   }
   return {};
@@ -205,10 +207,13 @@ std::vector<std::size_t> spread_over_ranks(const std::vector<std::size_t>& ranke
   return out;
 }
 
-// Takes the first line of `choice` not yet used by the case.
-std::uint64_t take_line(const LineChoice& choice, std::set<std::uint64_t>& taken) {
+// Lines a case has taken: (device, byte offset).
+using TakenLines = std::set<std::pair<int, std::uint64_t>>;
+
+// Takes the first line of `choice` (lines of `device`) not yet used by the case.
+std::uint64_t take_line(const LineChoice& choice, int device, TakenLines& taken) {
   for (std::uint64_t line : choice.lines)
-    if (taken.insert(line).second) return line;
+    if (taken.insert({device, line}).second) return line;
   throw UsageError(fmt::format("the flag arena has {} lines, too few for one case's counters and flags (raise "
                                "--home-lines)",
                                choice.lines.size()));
@@ -275,30 +280,81 @@ LineChoice counter_lines(const std::vector<int>& participants, CounterHome home,
   return choice;
 }
 
+ParticipantOrder participant_order(ParticipantSet set, const RunHomes& homes, const Topology& topology) {
+  if (homes.size() == 1) {
+    const HomesResult& h = homes.front();
+    return participant_order(set, h.unit_ids, h.classes.unit_side, topology);
+  }
+  std::vector<std::vector<int>> per_gpu;
+  for (const HomesResult& h : homes) {
+    if (h.unit_ids.empty()) continue;
+    ParticipantOrder one =
+        participant_order(set, h.unit_ids, h.classes.unit_side, restrict_topology(topology, h.unit_ids));
+    if (one.units.empty()) return {{}, fmt::format("GPU {}: {}", h.device, one.left_out)};
+    per_gpu.push_back(std::move(one.units));
+  }
+  return {interleave(per_gpu), ""};
+}
+
 PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topology& topology) {
+  return plan_sync(o, RunHomes{homes}, topology);
+}
+
+PlannedSync plan_sync(const SyncOptions& o, const RunHomes& homes, const Topology& topology) {
+  if (homes.empty()) throw UsageError("barriers and contention choose their lines by home discovery, which found none");
   PlannedSync out;
   out.plan.probe = o.common.probe;
   out.plan.timeout_ms = o.common.timeout_ms;
-  out.plan.arena = homes.arena;
+  out.plan.arena = homes.front().arena;  // every device's arena has this layout
 
-  const std::vector<int>& units = homes.unit_ids;
-  const std::vector<int>& side = homes.classes.unit_side;
-  std::map<int, int> side_of, group_of_unit;
-  for (std::size_t i = 0; i < units.size(); ++i) side_of[units[i]] = side[i];
+  // Across GPUs ids are unit_id()s of a run whose default device is 0.
+  const bool across = homes.size() > 1;
+  const int default_device = across ? 0 : homes.front().device;
+  const auto homes_of = [&homes](int device) -> const HomesResult& {
+    for (const HomesResult& h : homes)
+      if (h.device == device) return h;
+    throw UsageError(fmt::format("home discovery has no table of device {}", device));
+  };
+  std::map<int, int> device_of, side_of, group_of_unit;
+  for (const HomesResult& h : homes)
+    for (std::size_t i = 0; i < h.unit_ids.size(); ++i) {
+      device_of[h.unit_ids[i]] = h.device;
+      side_of[h.unit_ids[i]] = h.classes.unit_side[i];
+    }
   for (std::size_t g = 0; g < topology.groups.size(); ++g)
     for (int u : topology.groups[g].units) group_of_unit[u] = static_cast<int>(g);
   const int smallest = o.contention ? 1 : 2;
   const auto launches = static_cast<std::size_t>(std::max(o.launches.value_or(1), 1));
-  std::map<std::uint64_t, int> class_of_line;
-  for (std::size_t l = 0; l < homes.table.lines.size(); ++l)
-    class_of_line[homes.table.lines[l]] = homes.classes.line_class.at(l);
-  // The home class of every line a case uses, in a fixed order.
-  const auto classes_of = [&](const SyncCase& c) {
-    std::vector<int> out{class_of_line[c.counter], class_of_line[c.release]};
-    for (std::uint64_t l : c.group_counter) out.push_back(class_of_line[l]);
-    for (std::uint64_t l : c.group_release) out.push_back(class_of_line[l]);
-    return out;
+  std::map<std::pair<int, std::uint64_t>, int> class_of_line;  // (device, offset)
+  for (const HomesResult& h : homes)
+    for (std::size_t l = 0; l < h.table.lines.size(); ++l)
+      class_of_line[{h.device, h.table.lines[l]}] = h.classes.line_class.at(l);
+  // The lines one launch of a case takes, in a fixed order: every case takes
+  // a counter and a release line (used or not), two-level its groups' lines;
+  // leaders that meet by exchange take no case lines but their groups'.
+  const auto lines_of = [](const SyncCase& c) {
+    if (!c.group_exchange.empty()) return sync_case_sites(c);
+    std::vector<SyncWordSite> lines{{c.counter_gpu, c.counter}, {c.counter_gpu, c.release}};
+    for (const auto* group_lines : {&c.group_counter, &c.group_release})
+      for (std::size_t g = 0; g < group_lines->size(); ++g) lines.push_back({group_gpu_of(c, g), (*group_lines)[g]});
+    return lines;
   };
+  const auto classes_of = [&](const SyncCase& c) {
+    std::vector<int> classes;
+    for (const SyncWordSite& w : lines_of(c)) classes.push_back(class_of_line[{w.device, w.offset}]);
+    return classes;
+  };
+  // Whether a launch needing `needed` lines no longer finds fresh ones of a device.
+  const auto out_of_lines = [&](const TakenLines& taken, const std::vector<SyncWordSite>& needed) {
+    for (const SyncWordSite& w : needed) {
+      std::size_t used = 0, more = 0;
+      for (const auto& [device, line] : taken) used += device == w.device;
+      for (const SyncWordSite& n : needed) more += n.device == w.device;
+      if (used + more > homes_of(w.device).table.lines.size()) return true;
+    }
+    return false;
+  };
+  const auto gpu_name = [across](int device) { return across ? fmt::format("g{}", device) : std::string(); };
   // Launch-major: every case's first launch, then every case's second, ...
   // so that a case's launches are spread over the run, as a repeat run's are.
   std::vector<std::vector<SyncCase>> by_launch(launches);
@@ -307,7 +363,7 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
   std::map<std::string, std::vector<int>> single_group;  // two-level left out: set -> k
   for (ParticipantSet set : o.sets) {
     const std::string set_name(to_string(set));
-    ParticipantOrder order = participant_order(set, units, side, topology);
+    ParticipantOrder order = participant_order(set, homes, topology);
     const auto same = std::find(orders_seen.begin(), orders_seen.end(), order.units);
     if (order.units.empty() || same != orders_seen.end()) {
       if (order.left_out.empty())
@@ -325,7 +381,7 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
       const std::vector<int> members(order.units.begin(), order.units.begin() + k);
       SyncCase base;
       base.contention = o.contention;
-      for (int u : members) base.participants.push_back(unit_ref(u, homes.device));
+      for (int u : members) base.participants.push_back(unit_ref(u, default_device));
       base.episodes = o.episodes;
       base.warmup = o.warmup;
       base.ops_per_batch = o.ops_per_batch;
@@ -337,14 +393,16 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
         // Where the arena, or a home class, has too few lines for fresh ones
         // in every launch, a launch takes the first launch's lines again
         // (each launch starts its words from 0) rather than another class's.
-        std::set<std::uint64_t> taken;
+        TakenLines taken;
+        std::vector<SyncWordSite> first_lines;
         std::vector<int> first_classes;  // of the first launch's lines
         for (std::vector<SyncCase>& launch : by_launch) {
           SyncCase one = c;
           one.tag = tag;
-          if (!first_classes.empty() && taken.size() + first_classes.size() > homes.table.lines.size()) taken.clear();
+          if (!first_lines.empty() && out_of_lines(taken, first_lines)) taken.clear();
           lines(one, taken);
-          if (first_classes.empty()) {
+          if (first_lines.empty()) {
+            first_lines = lines_of(one);
             first_classes = classes_of(one);
           } else if (classes_of(one) != first_classes) {
             taken.clear();
@@ -353,41 +411,82 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
           launch.push_back(std::move(one));
         }
       };
-      // Where this k's counters can go: the same for every implementation.
-      const LineChoice near = counter_lines(members, CounterHome::Near, homes);
-      const LineChoice far = counter_lines(members, CounterHome::Far, homes);
+      // Where this k's counters can go, the same for every implementation:
+      // on each GPU of the participants, chosen by those on it.
+      std::map<int, std::vector<int>> members_on;  // device -> its participants
+      for (int u : members) members_on[device_of.at(u)].push_back(u);
+      std::map<int, std::pair<LineChoice, LineChoice>> choices;  // device -> near, far
+      for (const auto& [device, on] : members_on)
+        choices.emplace(device, std::pair(counter_lines(on, CounterHome::Near, homes_of(device)),
+                                          counter_lines(on, CounterHome::Far, homes_of(device))));
+      const auto choice_of = [&](int device, CounterHome h) -> const LineChoice& {
+        const auto& [near, far] = choices.at(device);
+        return h == CounterHome::Near ? near : far;
+      };
       const auto homed = [&](SyncCase c, const TwoLevelGroups* groups) {
         // Each group's own counter and release: near the group, whatever the leaders' home.
         std::vector<LineChoice> group_lines;
+        std::vector<std::vector<int>> group_members;
         if (groups) {
           c.group_of = groups->group_of;
           for (int g = 0; g < groups->count; ++g) {
-            std::vector<int> group_members;
+            std::vector<int>& in_group = group_members.emplace_back();
             for (std::size_t p = 0; p < members.size(); ++p)
-              if (groups->group_of[p] == g) group_members.push_back(members[p]);
-            group_lines.push_back(counter_lines(group_members, CounterHome::Near, homes));
+              if (groups->group_of[p] == g) in_group.push_back(members[p]);
+            group_lines.push_back(counter_lines(in_group, CounterHome::Near, homes_of(device_of.at(in_group.front()))));
           }
         }
-        std::vector<std::string> done;  // "any" once where near and far are one class
-        for (CounterHome h : o.homes) {
-          const LineChoice& choice = h == CounterHome::Near ? near : far;
-          if (std::find(done.begin(), done.end(), choice.label) != done.end()) continue;
-          done.push_back(choice.label);
-          SyncCaseLabel label{set_name, k, choice.label, choice.home_class, 0, ""};
-          if (groups) {
-            label.groups = groups->count;
-            label.grouped_by = groups->by;
+        if (groups && groups->by == "gpu") {
+          // Every group's lines, its exchange counter too, on its own GPU.
+          for (const std::vector<int>& g : group_members) c.group_gpu.push_back(device_of.at(g.front()));
+          c.counter_gpu = c.group_gpu.front();
+          std::vector<std::string> done;
+          for (CounterHome h : o.homes) {
+            std::vector<LineChoice> exchange;
+            for (std::size_t g = 0; g < group_members.size(); ++g)
+              exchange.push_back(counter_lines(group_members[g], h, homes_of(c.group_gpu[g])));
+            if (std::find(done.begin(), done.end(), exchange.front().label) != done.end()) continue;
+            done.push_back(exchange.front().label);
+            SyncCaseLabel label{set_name, k, exchange.front().label, exchange.front().home_class, groups->count,
+                                groups->by, "each"};
+            add_case(c, label, [&, exchange](SyncCase& one, TakenLines& taken) {
+              one.group_counter.clear();
+              one.group_release.clear();
+              one.group_exchange.clear();
+              for (std::size_t g = 0; g < group_lines.size(); ++g) {
+                one.group_counter.push_back(take_line(group_lines[g], one.group_gpu[g], taken));
+                one.group_release.push_back(take_line(group_lines[g], one.group_gpu[g], taken));
+                one.group_exchange.push_back(take_line(exchange[g], one.group_gpu[g], taken));
+              }
+              one.counter = one.group_exchange.front();
+            });
           }
-          add_case(c, label, [&](SyncCase& one, std::set<std::uint64_t>& taken) {
-            one.counter = take_line(choice, taken);
-            one.release = take_line(choice, taken);
-            one.group_counter.clear();
-            one.group_release.clear();
-            for (const LineChoice& group_near : group_lines) {
-              one.group_counter.push_back(take_line(group_near, taken));
-              one.group_release.push_back(take_line(group_near, taken));
+          return;
+        }
+        for (const auto& [device, on] : members_on) {
+          std::vector<std::string> done;  // "any" once where near and far are one class
+          for (CounterHome h : o.homes) {
+            const LineChoice& choice = choice_of(device, h);
+            if (std::find(done.begin(), done.end(), choice.label) != done.end()) continue;
+            done.push_back(choice.label);
+            SyncCaseLabel label{set_name, k, choice.label, choice.home_class, 0, "", gpu_name(device)};
+            if (groups) {
+              label.groups = groups->count;
+              label.grouped_by = groups->by;
             }
-          });
+            c.counter_gpu = device;
+            add_case(c, label, [&](SyncCase& one, TakenLines& taken) {
+              one.counter = take_line(choice, device, taken);
+              one.release = take_line(choice, device, taken);
+              one.group_counter.clear();
+              one.group_release.clear();
+              // Groups of one GPU, this one: group_gpu stays empty (counter_gpu).
+              for (const LineChoice& group_near : group_lines) {
+                one.group_counter.push_back(take_line(group_near, device, taken));
+                one.group_release.push_back(take_line(group_near, device, taken));
+              }
+            });
+          }
         }
       };
       if (o.contention) {
@@ -403,13 +502,14 @@ PlannedSync plan_sync(const SyncOptions& o, const HomesResult& homes, const Topo
         c.impl = impl;
         if (impl == BarrierImpl::Platform) {
           // The platform's barrier keeps its own state: no counter of ours to place.
-          add_case(c, SyncCaseLabel{set_name, k, "own", -1, 0, ""},
-                   [&](SyncCase& one, std::set<std::uint64_t>& taken) {
-                     one.counter = take_line(near, taken);
-                     one.release = take_line(near, taken);
-                   });
+          const int device = base.participants.front().device;
+          c.counter_gpu = device;
+          add_case(c, SyncCaseLabel{set_name, k, "own", -1, 0, "", ""}, [&](SyncCase& one, TakenLines& taken) {
+            one.counter = take_line(choice_of(device, CounterHome::Near), device, taken);
+            one.release = take_line(choice_of(device, CounterHome::Near), device, taken);
+          });
         } else if (impl == BarrierImpl::TwoLevel) {
-          const TwoLevelGroups groups = two_level_groups(members, side_of, group_of_unit);
+          const TwoLevelGroups groups = two_level_groups(members, device_of, side_of, group_of_unit);
           if (groups.count < 2) {
             single_group[set_name].push_back(k);
             continue;

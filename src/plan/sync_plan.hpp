@@ -28,6 +28,11 @@ struct ParticipantOrder {
 // to them (groups in display order). See ParticipantSet for each order.
 ParticipantOrder participant_order(ParticipantSet set, const std::vector<int>& units, const std::vector<int>& side,
                                    const Topology& topology);
+// Across GPUs (one HomesResult per GPU, units by unit_id()): each GPU's order
+// of the set, by its own sides and groups, interleaved GPU by GPU (GPU 0's
+// first, GPU 1's first, GPU 0's second, ...), so that k = 2 is a unit of
+// each of two GPUs; left out where any GPU lacks the set. One GPU: its order.
+ParticipantOrder participant_order(ParticipantSet set, const RunHomes& homes, const Topology& topology);
 
 // The k of the sweep for a set of `set_size` units, ascending and distinct,
 // none below `smallest` (2 for a barrier, 1 for contention) or above the set.
@@ -59,9 +64,16 @@ struct PlannedSync {
   std::vector<SyncCaseLabel> labels;
   std::vector<std::string> notes;
 };
-// `homes` is one device's home discovery over the run's units; `topology`
-// its groups restricted to those units. UsageError when nothing is left to
-// measure or the flag arena has too few lines for a case.
+// `homes` is home discovery over the run's units, one entry per GPU;
+// `topology` their groups restricted to those units. Across GPUs the
+// counter (flag, contended line) of every case goes on each GPU of its
+// participants in turn, near or far as judged by its participants on that GPU
+// against that GPU's table (SyncCaseLabel::counter_gpu), and two-level groups
+// by GPU, its leaders meeting by exchange (SyncCase::group_exchange).
+// UsageError when nothing is left to measure or the flag arena has too few
+// lines for a case.
+PlannedSync plan_sync(const SyncOptions& options, const RunHomes& homes, const Topology& topology);
+// One device's home discovery.
 PlannedSync plan_sync(const SyncOptions& options, const HomesResult& homes, const Topology& topology);
 
 }  // namespace cumap

@@ -2,11 +2,13 @@
 // their axes, the axis titles, the colorbar with its ticks, and the legend
 // for gray cells.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/display_layout.hpp"
 #include "render/canvas.hpp"
 #include "render/heatmap_parts.hpp"
 
@@ -16,31 +18,55 @@ namespace {
 // Baseline that centres digits' ink on `center` (works for both directions).
 int centred_baseline(int center, const TextExtent& ink) { return center + (ink.ascent - ink.descent) / 2; }
 
-// A group name's last word: "S0 GPC3" -> "GPC3".
-std::string last_word(const std::string& name) {
-  const std::size_t space = name.rfind(' ');
-  return space == std::string::npos ? name : name.substr(space + 1);
-}
+// Blank between two names in a lane: wide enough that neighbours never
+// read as one name ("GPC10 11").
+constexpr int kNameSpacing = 10;
+// Between a band's line and its name, and inside each end of the band.
+constexpr int kBandPadding = 4;
+constexpr int kBandTick = 3;  // a band's end ticks reach this far either side of its line
+constexpr Rgb kBandInk{110, 110, 110};
 
-// What every group's last word starts with ("GPC" among GPC0..GPC7), or
-// nothing if that would leave some last word empty.
-std::string common_prefix(const std::vector<AxisGroup>& groups) {
-  std::string prefix;
+// A group's own name, without the device and side the bands show:
+// "g1 S0 GPC3" -> "GPC3".
+std::string own_name(const std::string& name) { return split_display_group_name(name).group; }
+
+// What every group's own name starts with, short of its number ("GPC" among
+// GPC0..GPC11, also among GPC10 and GPC11 alone), or nothing if that would
+// leave some name empty.
+std::string common_stem(const std::vector<AxisGroup>& groups) {
+  std::string stem;
   bool first = true;
   for (const auto& group : groups) {
     if (group.name.empty()) continue;
-    const std::string word = last_word(group.name);
+    const std::string own = own_name(group.name);
     if (first) {
-      prefix = word;
+      stem = own;
       first = false;
       continue;
     }
-    const auto mismatch = std::mismatch(prefix.begin(), prefix.end(), word.begin(), word.end());
-    prefix.erase(mismatch.first, prefix.end());
+    const auto mismatch = std::mismatch(stem.begin(), stem.end(), own.begin(), own.end());
+    stem.erase(mismatch.first, stem.end());
   }
+  while (!stem.empty() && std::isdigit(static_cast<unsigned char>(stem.back()))) stem.pop_back();
   for (const auto& group : groups)
-    if (!group.name.empty() && last_word(group.name).size() == prefix.size()) return {};
-  return prefix;
+    if (!group.name.empty() && own_name(group.name).size() <= stem.size()) return {};
+  return stem;
+}
+
+// A band's line along its run, broken where its name is, with a tick at
+// each end; `along` is where the axis starts, `across` the line's position.
+void draw_band(Image& image, const GroupLabel& band, int along, int across, bool vertical) {
+  const int first = along + band.band_offset + 1, last = along + band.band_offset + band.band_width - 2;
+  const auto line = [&](int from, int to) {
+    if (to < from) return;
+    if (vertical) fill_rect(image, across, from, 1, to - from + 1, kBandInk);
+    else fill_rect(image, from, across, to - from + 1, 1, kBandInk);
+  };
+  line(first, along + band.offset - kBandPadding - 1);
+  line(along + band.offset + band.width + kBandPadding, last);
+  for (const int end : {first, last})
+    if (vertical) fill_rect(image, across - kBandTick, end, 2 * kBandTick + 1, 1, kBandInk);
+    else fill_rect(image, end, across - kBandTick, 1, 2 * kBandTick + 1, kBandInk);
 }
 
 }  // namespace
@@ -75,17 +101,22 @@ void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std
   const Rect& rows = layout.row_groups[panel];
   const Rect& cols = layout.column_groups[panel];
   const TextExtent line = font.measure("Ag", kGroupLabelPx);
+  // Bands run through the middle of their names' digits and capitals.
+  const int middle = font.measure("0123456789", kGroupLabelPx).ascent / 2;
   // Below the panel, lane 0 nearest it.
   if (cols.height > 0)
-    for (const GroupLabel& label : layout.column_group_labels[panel])
-      font.draw(image, label.text, kGroupLabelPx, p.x + label.offset,
-                cols.y + label.lane * layout.group_lane_pitch + line.ascent, kInk);
+    for (const GroupLabel& label : layout.column_group_labels[panel]) {
+      const int baseline = cols.y + label.lane * layout.group_lane_pitch + line.ascent;
+      if (label.band_width > 0) draw_band(image, label, p.x, baseline - middle, false);
+      font.draw(image, label.text, kGroupLabelPx, p.x + label.offset, baseline, kInk);
+    }
   // Left of the row labels, rotated (reading upwards), lane 0 nearest the panel.
   if (rows.width > 0)
-    for (const GroupLabel& label : layout.row_group_labels[panel])
-      font.draw(image, label.text, kGroupLabelPx,
-                rows.right() - (label.lane + 1) * layout.group_lane_pitch + line.ascent,
-                p.y + label.offset + label.width, kInk, TextDirection::Up);
+    for (const GroupLabel& label : layout.row_group_labels[panel]) {
+      const int baseline = rows.right() - (label.lane + 1) * layout.group_lane_pitch + line.ascent;
+      if (label.band_width > 0) draw_band(image, label, p.y, baseline - middle, true);
+      font.draw(image, label.text, kGroupLabelPx, baseline, p.y + label.offset + label.width, kInk, TextDirection::Up);
+    }
 }
 
 void draw_axis_titles(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,
@@ -110,19 +141,27 @@ std::vector<GroupLabel> place_group_labels(const std::vector<AxisGroup>& groups,
   // Four lanes hold the names of four neighbouring groups of 2 units at
   // 6 px a unit (an H100's GPC8..GPC11 on one side) in full.
   constexpr int kPreferredLanes = 4;
-  constexpr int kSpacing = 6;  // blank between two names in a lane
   const int axis = groups.empty() ? 0 : groups.back().end * cell;
+  std::vector<DisplayGroupName> parts;
+  for (const AxisGroup& group : groups) parts.push_back(split_display_group_name(group.name));
+  std::vector<GroupLabel> labels;
+
+  // The groups' own names, unless every one is "other" (no topology: the
+  // bands say all there is).
+  const bool own_names = std::any_of(parts.begin(), parts.end(), [&](const DisplayGroupName& n) {
+    return !n.group.empty() && n.group != "other";
+  });
   std::vector<int> lane_end;  // where the last name in each lane ends
   // The lowest lane below `limit` where a name starting at `start` clears
   // the one before it, or -1.
   const auto free_lane = [&](int start, std::size_t limit) {
     for (std::size_t lane = 0; lane < limit; ++lane)
-      if (lane >= lane_end.size() || lane_end[lane] + kSpacing <= start) return static_cast<int>(lane);
+      if (lane >= lane_end.size() || lane_end[lane] + kNameSpacing <= start) return static_cast<int>(lane);
     return -1;
   };
-  std::vector<GroupLabel> labels;
-  for (const AxisGroup& group : groups) {
-    if (group.name.empty()) continue;
+  for (std::size_t g = 0; own_names && g < groups.size(); ++g) {
+    const AxisGroup& group = groups[g];
+    if (group.name.empty() || parts[g].group.empty()) continue;
     const int center = (group.begin + group.end) * cell / 2;
     const auto place = [&](const std::string& text, std::size_t lanes) {
       const int width = width_of(text);
@@ -141,6 +180,38 @@ std::vector<GroupLabel> place_group_labels(const std::vector<AxisGroup>& groups,
     lane_end[lane] = label->offset + label->width;
     labels.push_back(*label);
   }
+
+  // Then the bands, each level in a lane of its own: sides, then devices
+  // outermost. A band spans a run of groups of one side (of one device), or
+  // of one device, and is named in the longest form that fits inside it;
+  // one too narrow for any is left out (the separators still mark it).
+  int lanes = lane_count(labels);
+  const auto add_bands = [&](auto key_of, auto forms_of) {
+    bool placed = false;
+    for (std::size_t i = 0; i < groups.size();) {
+      const auto key = key_of(parts[i]);
+      std::size_t j = i + 1;
+      while (j < groups.size() && key_of(parts[j]) == key) ++j;
+      const int begin = groups[i].begin * cell, width = groups[j - 1].end * cell - begin;
+      if (key && !groups[i].name.empty())
+        for (const std::string& form : forms_of(*key)) {
+          const int text_width = width_of(form);
+          if (text_width + 2 * kBandPadding + 2 > width) continue;
+          labels.push_back({form, begin + (width - text_width) / 2, text_width, lanes, begin, width});
+          placed = true;
+          break;
+        }
+      i = j;
+    }
+    if (placed) ++lanes;
+  };
+  add_bands([](const DisplayGroupName& n) { return n.side ? std::optional(std::pair(n.device.value_or(-1), *n.side))
+                                                          : std::nullopt; },
+            [](const std::pair<int, int>& side) {
+              return std::vector<std::string>{"side " + std::to_string(side.second), "S" + std::to_string(side.second)};
+            });
+  add_bands([](const DisplayGroupName& n) { return n.device; },
+            [](int device) { return std::vector<std::string>{"GPU " + std::to_string(device), "g" + std::to_string(device)}; });
   return labels;
 }
 
@@ -151,11 +222,10 @@ int lane_count(const std::vector<GroupLabel>& labels) {
 }
 
 std::vector<std::string> group_name_forms(const std::vector<AxisGroup>& groups, const std::string& name) {
-  std::vector<std::string> forms{name};
-  const std::string word = last_word(name);
-  if (word != name) forms.push_back(word);
-  const std::string prefix = common_prefix(groups);
-  if (!prefix.empty() && word.size() > prefix.size()) forms.push_back(word.substr(prefix.size()));
+  const std::string own = own_name(name);
+  std::vector<std::string> forms{own};
+  const std::string stem = common_stem(groups);
+  if (!stem.empty() && own.size() > stem.size() && own.starts_with(stem)) forms.push_back(own.substr(stem.size()));
   return forms;
 }
 

@@ -48,11 +48,16 @@ struct LayoutInput {
 // A group's name as drawn along an axis: `offset` and `width` in pixels
 // from the panel's edge along the axis, `lane` how far out (0: next to the
 // unit labels; names that do not fit beside their neighbours go further out).
+// A band names a run of groups (a side, a device) in a lane of its own
+// beyond the groups' names: a line along the run, from band_offset for
+// band_width pixels, with the name in its middle.
 struct GroupLabel {
   std::string text;
   int offset = 0;
   int width = 0;
   int lane = 0;
+  int band_offset = 0;
+  int band_width = 0;  // 0: a group's own name, no band
 };
 
 struct HeatmapLayout {

@@ -84,19 +84,23 @@ void draw_group_names(Image& image, Font& font, const HeatmapLayout& layout, std
 void draw_axis_titles(Image& image, Font& font, const HeatmapLayout& layout, std::size_t panel,
                       const HeatmapStyle& style);
 // Where the names of `groups` go along an axis of `cell` pixels a unit,
-// measured by `width_of`: every named group gets a label, none dropped. Each
-// takes the longest of its group_name_forms that finds room in one of the
-// first few lanes (a name may be wider than its group, but never touches
-// another name in its lane); a name with no room there takes its shortest
-// form in a lane of its own further out. Labels stay within the axis.
+// measured by `width_of`. Nearest the axis, every group's own name
+// ("GPC3" of "g1 S0 GPC3"), none dropped: each takes the longest of its
+// group_name_forms that finds room in one of the first few lanes (a name may
+// be wider than its group, but keeps clear of every other name in its
+// lane); a name with no room there takes its shortest form in a lane of its
+// own further out. Beyond them a lane of bands for the sides ("side 0", or
+// "S0" where a side is narrow) and, outermost, one for the devices ("GPU 1"
+// or "g1"): a band spans its run of groups and holds its name inside it, or
+// is left out where no form fits. Labels stay within the axis.
 std::vector<GroupLabel> place_group_labels(const std::vector<AxisGroup>& groups, int cell,
                                            const std::function<int(const std::string&)>& width_of);
 // The lanes `labels` use (0 without labels).
 int lane_count(const std::vector<GroupLabel>& labels);
-// The names a group may show, longest first, where its whole name does not
-// fit: without its leading words ("S0 GPC3" -> "GPC3", the group within its
-// side), then without what every group's last word starts with ("3" among
-// GPC0..GPC7). Never a name cut inside a word.
+// The names a group's own label may show, longest first: its own name (the
+// device and side, which the bands show, left out: "S0 GPC3" -> "GPC3"),
+// then without the stem every group's own name shares ("3" among
+// GPC0..GPC11). Never a name cut inside a word or a number.
 std::vector<std::string> group_name_forms(const std::vector<AxisGroup>& groups, const std::string& name);
 
 void draw_colorbar(Image& image, Font& font, const HeatmapLayout& layout, const ColorScale& scale,

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <fmt/format.h>
+
+#include "report/gpu_table.hpp"
 
 namespace cumap {
 
@@ -23,6 +26,36 @@ bool no_pair_completed(const MapResult& r) {
   return std::all_of(r.placements.begin(), r.placements.end(),
                      [](const PlacementResult& p) { return no_pair_completed(p); });
 }
+
+namespace {
+
+// Across GPUs: the lead placement's median between each two GPUs (flags on
+// either) with their link, and inside one GPU for comparison.
+std::string across_gpus_words(const MapResult& r) {
+  const PlacementResult* lead = nullptr;
+  for (const PlacementResult& p : r.placements)
+    if (!p.gpu_table.empty() && (!lead || p.placement == Placement::SameLine)) lead = &p;
+  if (!lead) return {};
+  std::string between;
+  std::vector<double> inside;
+  for (const GpuPairRow& row : lead->gpu_table) {
+    if (row.cells == 0 || !std::isfinite(row.oneway_ns.median)) continue;
+    if (row.gpu_a == row.gpu_b) inside.push_back(row.oneway_ns.median);
+    else if (row.flags_on == "both")
+      between += fmt::format("{}g{}-g{} {:.1f} ns over {}", between.empty() ? "" : ", ", row.gpu_a, row.gpu_b,
+                             row.oneway_ns.median, gpu_link(r.device, row.gpu_a, row.gpu_b));
+  }
+  if (between.empty()) return {};
+  std::string words = fmt::format("; {} across GPUs one-way median {}", to_string(lead->placement), between);
+  if (!inside.empty()) {
+    const auto [lo, hi] = std::minmax_element(inside.begin(), inside.end());
+    words += *lo == *hi ? fmt::format(" (inside one GPU {:.1f} ns)", *lo)
+                        : fmt::format(" (inside one GPU {:.1f}-{:.1f} ns)", *lo, *hi);
+  }
+  return words;
+}
+
+}  // namespace
 
 std::string map_summary_line(const MapResult& r) {
   std::string line = fmt::format("{} ({}), {} {}s", r.device.name, r.device.backend, r.display_order.size(),
@@ -47,6 +80,7 @@ std::string map_summary_line(const MapResult& r) {
       levels += fmt::format("{}{} {:.1f} ns", levels.empty() ? "" : ", ", structure_words(row), row.median_ns);
     line += "; same-line pairs " + levels;
   }
+  line += across_gpus_words(r);
   line += fmt::format("; written to {}", r.settings.out_dir.string());
   return line;
 }

@@ -169,9 +169,12 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides, b
   // pair completed at all: completed_pairs 0).
   j["complete"] = p.complete && j["timed_out_pairs"].empty();
   j["pairs_per_round"] = p.pairs_per_round;
-  // Wall seconds by what they went to; kernel: the device's share of measuring.
+  // Wall seconds by what they went to; kernel: the device's share of
+  // measuring, backend_host the backend's own host work around its launches
+  // (the rest of measuring is the engine's, between the backend's calls).
   j["seconds"] = {{"measuring", p.seconds.measuring},
                   {"kernel", p.stats.device_seconds},
+                  {"backend_host", p.stats.host_seconds},
                   {"checks", p.seconds.checks},
                   {"summaries", p.seconds.summaries}};
   j["serial_checks"] = checks;
@@ -322,16 +325,24 @@ std::string homes_csv(const RunHomes& homes) {
   std::vector<int> ids;
   for (const HomesResult& h : homes) ids.insert(ids.end(), h.unit_ids.begin(), h.unit_ids.end());
   const bool across = ids_span_devices(ids);
-  std::string out = "unit,line_offset,home_class,cycles,ns\n";
-  for (const HomesResult& h : homes)
-    for (std::size_t u = 0; u < h.table.units.size(); ++u)
-      for (std::size_t l = 0; l < h.table.lines.size(); ++l) {
-        const std::size_t i = u * h.table.lines.size() + l;
+  // Across devices a row also says whose lines they are: a unit's own
+  // device's, or (the remote table) another's, over the link.
+  std::string out = across ? "unit,lines_on,line_offset,home_class,cycles,ns\n" : "unit,line_offset,home_class,cycles,ns\n";
+  const auto rows = [&](const HomesResult& h, const LineLatencyTable& t) {
+    for (std::size_t u = 0; u < t.units.size(); ++u)
+      for (std::size_t l = 0; l < t.lines.size(); ++l) {
+        const std::size_t i = u * t.lines.size() + l;
         const auto cell = [](double v) { return std::isfinite(v) ? fmt::format("{:.2f}", v) : std::string(); };
-        out += fmt::format("{},{},{},{},{}\n", format_unit_id(h.unit_ids[u], across), h.table.lines[l],
-                           h.classes.line_class[l], cell(h.table.cycles.empty() ? kNaN : h.table.cycles[i]),
-                           cell(h.table.ns[i]));
+        out += format_unit_id(across ? unit_id(t.units[u]) : h.unit_ids[u], across) + ",";
+        if (across) out += fmt::format("{},", h.device);
+        out += fmt::format("{},{},{},{}\n", t.lines[l], h.classes.line_class[l],
+                           cell(t.cycles.empty() ? kNaN : t.cycles[i]), cell(t.ns[i]));
       }
+  };
+  for (const HomesResult& h : homes) {
+    rows(h, h.table);
+    rows(h, h.remote);
+  }
   return out;
 }
 
@@ -366,6 +377,7 @@ nlohmann::json make_meta(const MapResult& r) {
   j["iters"] = r.settings.iters;  // as measured
   if (homes) {
     j["lines_per_class"] = r.settings.lines_per_class;
+    if (ids_span_devices(r.display_order)) j["cross_lines"] = r.settings.cross_lines;
     j["structure"] = structure;
     j["structure_by_class"] = by_class;
   } else {
@@ -379,6 +391,10 @@ nlohmann::json make_meta(const MapResult& r) {
   j["display_groups"] = to_json(display_groups);
   if (const nlohmann::json gpus = gpus_json(r); !gpus.empty())
     j["gpus"] = gpus;
+  // Pairs between GPUs by flag GPU, home class and sides: summary.md's
+  // "Across GPUs" reads it from here.
+  if (const nlohmann::json cross = cross_gpu_structure_json(r); !cross.empty())
+    j["cross_gpu_structure"] = cross;
   return j;
 }
 

@@ -18,7 +18,9 @@ nlohmann::json make_homes_meta(const MapResult& result);
 // homes.json: the arena, every line's class, every unit's side, per-class
 // latencies by unit; across devices {"devices": [that, per device]}.
 // homes.csv: the unit x line table, long form (unit,line_offset,home_class,
-// cycles,ns); a line is in the arena of the unit's device.
+// cycles,ns); a line is in the arena of the unit's device. Across devices a
+// column lines_on (after unit) names the device whose lines they are, and
+// each device's remote table follows its own.
 nlohmann::json homes_json(const RunHomes& homes);
 std::string homes_csv(const RunHomes& homes);
 

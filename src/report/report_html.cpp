@@ -11,6 +11,10 @@
 //                        one-way value, p05, p95 and line spread matrices;
 //                        "average": the class-averaged value and line spread
 //   structure[]          the structure table
+//   across_gpus          a map across GPUs: the GPU x GPU table, the
+//                        cross-GPU structure and their sentences, as
+//                        summary.md's "Across GPUs" (across_gpus_summary.hpp);
+//                        empty lists on one GPU
 //   homes[]              per device: the unit x line table as heatmap-homes.png
 //                        draws it (rows in display order, lines by class)
 // A 132-SM run's matrices, base64 of uint16 and only above the diagonal,
@@ -28,6 +32,8 @@
 #include "core/stats.hpp"
 #include "core/units.hpp"
 #include "cumap/render.hpp"
+#include "report/across_gpus_summary.hpp"
+#include "report/gpu_table.hpp"
 #include "report/homes_outputs.hpp"
 #include "report/report_page.hpp"  // kReportPage, generated from report_page.html
 
@@ -262,6 +268,9 @@ json report_data(const MapResult& r) {
       {"colormap", colormap_hex(r.settings.colormap)},
       {"placements", placements},
       {"structure", structure},
+      // From the same JSON as meta.json's "gpus" and "cross_gpu_structure",
+      // so the page says what summary.md says.
+      {"across_gpus", to_json(across_gpus_summary(gpus_json(r), cross_gpu_structure_json(r), r.device.unit_name))},
       {"homes", homes_data(r)},
   };
 }

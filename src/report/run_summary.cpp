@@ -20,6 +20,7 @@
 #include "report/map_summary.hpp"
 #include "report/json_number.hpp"
 #include "report/meta_fields.hpp"
+#include "report/summary_text.hpp"
 
 namespace cumap {
 namespace {
@@ -29,6 +30,11 @@ using meta_fields::boolean;
 using meta_fields::member;
 using meta_fields::text;
 using meta_fields::whole;
+using summary_text::cell;
+using summary_text::csv_field;
+using summary_text::csv_number;
+using summary_text::range;
+using summary_text::value;
 
 std::optional<double> number(const Json& j, const char* key) {
   const Json& v = member(j, key);
@@ -249,29 +255,6 @@ void make_findings(RunSummary& s) {
                                      late));
 }
 
-// A table cell: one line, pipes escaped (GitHub ends a cell at any |).
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
-std::string value(const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : "–"; }
-std::string range(const std::optional<double>& a, const std::optional<double>& b) {
-  return a && b ? fmt::format("{:.1f}–{:.1f}", *a, *b) : "–";
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-std::string csv_number(const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : ""; }
 
 }  // namespace
 
@@ -319,6 +302,7 @@ RunSummary run_summary(const Json& meta, const std::string& source) {
     s.iters = whole<int>(meta, "iters", 0);
     s.samples = whole<int>(options, "samples", 0);
     s.lines_per_class = whole<int>(meta, "lines_per_class", 0);
+    s.cross_lines = whole<int>(meta, "cross_lines", 0);
     s.timeout_ms = number(options, "timeout_ms").value_or(0.0);
     const Json& homes = member(meta, "homes");
     s.class_count = whole<int>(homes, "class_count", 0);
@@ -351,6 +335,7 @@ RunSummary run_summary(const Json& meta, const std::string& source) {
       for (const Json& row : meta["structure"])
         s.structure.push_back(structure_of(row, "same-line", std::nullopt, s.class_count));
     }
+    s.across_gpus = across_gpus_summary(member(meta, "gpus"), member(meta, "cross_gpu_structure"), s.unit_name);
   } catch (const nlohmann::json::exception& e) {
     throw not_a_map(printable_excerpt(e.what(), 120));
   }
@@ -408,6 +393,8 @@ std::string summary_markdown(const RunSummary& s) {
       for (std::size_t n : s.side_units) sizes.push_back(std::to_string(n));
       how += fmt::format(" ({} {}s per side)", fmt::format("{}", fmt::join(sizes, " / ")), s.unit_name);
     }
+    if (s.cross_lines > 0)
+      how += fmt::format("; a pair across GPUs on {} line(s) per class on each GPU", s.cross_lines);
   }
   md += fmt::format("| measured | {} |\n", cell(how));
   md += fmt::format("| cumap | {} on {}, {:.1f} s |\n\n", cell(s.tool_version), cell(s.host), s.wall_seconds);
@@ -438,6 +425,8 @@ std::string summary_markdown(const RunSummary& s) {
                         value(row.median_ns), range(row.p05_ns, row.p95_ns), row.cells);
     md += "\n";
   }
+
+  md += across_gpus_markdown(s.across_gpus, s.unit_name);
 
   if (!s.cluster_barrier.empty()) {
     md += "## Cluster barrier\n\nOne `barrier.cluster` (`cluster.sync()`) by cluster size (`cluster-barrier.csv`).\n\n";
@@ -490,7 +479,7 @@ std::string summary_csv(const RunSummary& s) {
                        row.home_class ? std::to_string(*row.home_class) : "all", csv_field(row.relation),
                        row.near_units, csv_field(row.where), csv_number(row.median_ns), csv_number(row.p05_ns),
                        csv_number(row.p95_ns), row.cells);
-  return out;
+  return out + across_gpus_csv_rows(s.across_gpus);
 }
 
 Json to_json(const RunSummary& s) {
@@ -541,6 +530,7 @@ Json to_json(const RunSummary& s) {
           {"iters", s.iters},
           {"samples", s.samples},
           {"lines_per_class", s.lines_per_class},
+          {"cross_lines", s.cross_lines},
           {"timeout_ms", s.timeout_ms},
           {"class_count", s.class_count},
           {"side_units", s.side_units},
@@ -548,6 +538,7 @@ Json to_json(const RunSummary& s) {
           {"maps", maps},
           {"structure", structure},
           {"cluster_barrier", barrier},
+          {"across_gpus", to_json(s.across_gpus)},
           {"findings", s.findings}};
 }
 

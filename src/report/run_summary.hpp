@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/across_gpus_summary.hpp"
+
 namespace cumap {
 
 struct RunSummary {
@@ -43,6 +45,7 @@ struct RunSummary {
   int iters = 0;      // round trips per sample
   int samples = 0;    // samples per pair
   int lines_per_class = 0;  // 0 on the dsm path (no flag lines)
+  int cross_lines = 0;      // a map across GPUs: lines per class of a pair across them, on each GPU; else 0
   double timeout_ms = 0.0;
   int class_count = 0;                  // home classes; 0 on the dsm path (no homes)
   std::vector<std::size_t> side_units;  // units per side, side 0 first
@@ -80,6 +83,10 @@ struct RunSummary {
   };
   std::vector<ClusterBarrier> cluster_barrier;
 
+  // A map across GPUs: the GPU x GPU table, the cross-GPU structure and
+  // their sentences (empty on one GPU).
+  AcrossGpus across_gpus;
+
   // What a reader acts on, in sentences made from the numbers above.
   std::vector<std::string> findings;
 
@@ -109,7 +116,8 @@ RunSummary read_run_summary(const std::filesystem::path& path);
 // summary.md: GitHub markdown, pasteable as it is.
 std::string summary_markdown(const RunSummary& summary);
 // The structure table, tidy: one row per placement, home class and relation
-// (home_class "all": classes pooled; relation "all": the map's headline):
+// (home_class "all": classes pooled; relation "all": the map's headline;
+// across GPUs also "gpu-pair" and "across-gpus", across_gpus_csv_rows):
 //   placement,home_class,relation,near_units,where,median_ns,p05_ns,p95_ns,cells
 std::string summary_csv(const RunSummary& summary);
 // The struct itself (missing numbers are null).

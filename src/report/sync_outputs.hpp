@@ -20,6 +20,10 @@ namespace cumap {
 
 void write_sync_outputs(const SyncResult& result, OutputSet& out);
 
+// Whether the run spans GPUs (home discovery on more than one): only then do
+// its files name the counter's GPU.
+bool sync_spans_gpus(const SyncResult& result);
+
 // The CSV's name and content: one row per case in plan order.
 std::string sync_csv_name(const SyncResult& result);  // "barrier.csv" or "contention.csv"
 std::string sync_csv(const SyncResult& result);

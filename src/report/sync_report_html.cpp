@@ -49,7 +49,8 @@ std::string key_numbers(const SyncSummary& s) {
   return fmt::format("Cheapest at k = {}: <b>{:.1f} ns {}</b>, {} ({} set, counter {}).", most,
                      fastest->headline_ns(),
                      s.contention() ? "per operation" : s.has_per_barrier ? "per barrier" : "per episode (median)",
-                     html_text(fastest->what), html_text(fastest->label.set), html_text(fastest->label.counter_home));
+                     html_text(sync_construction(*fastest)), html_text(fastest->label.set),
+                     html_text(fastest->label.counter_home));
 }
 
 std::string table(const SyncSummary& s) {
@@ -107,6 +108,10 @@ std::string body(const SyncSummary& s, const std::string& png) {
     add(fmt::format("<img class=\"plot\" alt=\"{}\" src=\"data:image/png;base64,{}\">",
                     html_text(s.plot_name() + ": latency against the number of participants, a panel per set"),
                     base64(png)));
+  if (!s.across.empty()) {
+    add(element("h2", "Across GPUs"));
+    add(list(s.across));
+  }
   if (!s.two_level.empty()) {
     add(element("h2", "Two-level against the flag barrier it replaces"));
     add(list(s.two_level));

@@ -76,6 +76,7 @@ SyncCaseResult case_of(const CsvRow& row, const std::string& what_column) {
   c.label.set = row.text("set");
   c.label.k = row.integer("k", 1);
   c.label.counter_home = row.text("counter_home");
+  if (row.has("counter_gpu")) c.label.counter_gpu = row.text("counter_gpu");
   // "2 by side": two-level's groups.
   if (const std::string& groups = row.text("groups"); !groups.empty()) {
     const std::size_t by = groups.find(" by ");
@@ -117,6 +118,7 @@ void read_cases(SyncSummary& s, std::string_view csv, const std::string& source)
                              "p05_cycles", "p95_cycles", "episodes", "timeouts", "groups", "note"})
     if (!columns.contains(needed)) throw UsageError(fmt::format("{} has no column '{}'", source, needed));
   s.has_per_barrier = !s.contention() && columns.contains("per_barrier_ns");
+  s.across_gpus = columns.contains("counter_gpu");
   for (std::size_t r = 1; r < records.size(); ++r) {
     const CsvRecord& record = records[r];
     if (record.fields.size() != s.csv_header.size())
@@ -149,12 +151,52 @@ std::vector<std::string> two_level_verdicts(const SyncSummary& s) {
           flag.label.counter_home != two.label.counter_home)
         continue;
       const double change = two.headline_ns() / flag.headline_ns() - 1;
-      lines.push_back(fmt::format("{} k={} ({} leaders' counter, {} groups by {}): two-level {:.1f} ns against "
-                                  "flag {:.1f} ns: {} by {:.0f} %",
+      lines.push_back(fmt::format("{} k={} ({} leaders' counter, {} groups by {}): {} {:.1f} ns against "
+                                  "{} {:.1f} ns: {} by {:.0f} %",
                                   two.label.set, two.label.k, two.label.counter_home, two.label.groups,
-                                  two.label.grouped_by, two.headline_ns(), flag.headline_ns(),
-                                  change < 0 ? "wins" : "loses", 100 * std::abs(change)));
+                                  two.label.grouped_by, sync_construction(two), two.headline_ns(),
+                                  sync_construction(flag), flag.headline_ns(), change < 0 ? "wins" : "loses",
+                                  100 * std::abs(change)));
     }
+  }
+  return lines;
+}
+
+// Across GPUs, per set at its largest k: every construction (implementation
+// or operation, and where its counter is) at its cheapest home, cheapest
+// first, each against the cheapest.
+std::vector<std::string> across_gpus_verdicts(const SyncSummary& s) {
+  if (!s.across_gpus) return {};
+  const std::map<std::string, int> most = largest_k(s);
+  std::vector<std::string> sets;  // in the order measured
+  for (const SyncSummary::Case& c : s.cases)
+    if (std::find(sets.begin(), sets.end(), c.result.label.set) == sets.end()) sets.push_back(c.result.label.set);
+  std::vector<std::string> lines;
+  for (const std::string& set : sets) {
+    std::vector<std::string> order;  // constructions as measured
+    std::map<std::string, const SyncCaseResult*> cheapest;
+    for (const SyncSummary::Case& at : s.cases) {
+      const SyncCaseResult& c = at.result;
+      if (c.label.set != set || c.label.k != most.at(set) || !c.measured()) continue;
+      const std::string name = sync_construction(c);
+      if (!cheapest.contains(name)) order.push_back(name);
+      const SyncCaseResult*& best = cheapest[name];
+      if (!best || c.headline_ns() < best->headline_ns()) best = &c;
+    }
+    if (order.size() < 2) continue;
+    std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) {
+      return cheapest.at(a)->headline_ns() < cheapest.at(b)->headline_ns();
+    });
+    const SyncCaseResult& first = *cheapest.at(order.front());
+    std::string line = fmt::format("{} k={}: {} is cheapest, {:.1f} ns {} ({})", set, most.at(set), order.front(),
+                                   first.headline_ns(), s.contention() ? "per operation" : "per barrier",
+                                   first.label.counter_home);
+    for (std::size_t i = 1; i < order.size(); ++i) {
+      const SyncCaseResult& c = *cheapest.at(order[i]);
+      line += fmt::format("{} {} {:.1f} ns ({}, +{:.0f} %)", i == 1 ? "; then" : ",", order[i], c.headline_ns(),
+                          c.label.counter_home, 100 * (c.headline_ns() / first.headline_ns() - 1));
+    }
+    lines.push_back(std::move(line));
   }
   return lines;
 }
@@ -216,6 +258,7 @@ SyncSummary sync_summary(const Json& meta, std::string_view csv, const std::stri
 
   read_cases(s, csv, csv_source);
   s.two_level = two_level_verdicts(s);
+  s.across = across_gpus_verdicts(s);
   return s;
 }
 
@@ -251,6 +294,7 @@ SyncTable sync_table(const SyncSummary& s) {
   column("k", true);
   column(contention ? "op" : "implementation", false);
   column("counter home", false);
+  if (s.across_gpus) column("counter GPU", false);
   if (s.has_per_barrier) column("ns per barrier", true);
   column("median ns", true);
   column("p05 ns", true);
@@ -262,6 +306,7 @@ SyncTable sync_table(const SyncSummary& s) {
   for (const SyncSummary::Case* at : s.at_every_unit()) {
     const SyncCaseResult& c = at->result;
     std::vector<std::string> row{c.label.set, std::to_string(c.label.k), c.what, c.label.counter_home};
+    if (s.across_gpus) row.push_back(c.label.counter_gpu);
     if (s.has_per_barrier) row.push_back(ns_cell(c.per_barrier_ns));
     for (double v : {c.ns.median, c.ns.p05, c.ns.p95}) row.push_back(ns_cell(v));
     if (s.has_cycles) row.push_back(ns_cell(c.headline_cycles()));
@@ -328,6 +373,10 @@ std::string sync_summary_markdown(const SyncSummary& s) {
     md += line + "\n";
   }
   md += "\n" + sync_table_note(s) + "\n";
+  if (!s.across.empty()) {
+    md += "\n## Across GPUs\n\n";
+    for (const std::string& v : s.across) md += "- " + v + "\n";
+  }
   if (!s.two_level.empty()) {
     md += "\n## Two-level against the flag barrier it replaces\n\n";
     for (const std::string& v : s.two_level) md += "- " + v + "\n";
@@ -362,6 +411,7 @@ Json to_json(const SyncSummary& s) {
                 {s.contention() ? "op" : "implementation", c.what},
                 {"counter_home", c.label.counter_home},
                 {"headline_ns", number_or_null(c.headline_ns())}};
+    if (s.across_gpus) row["counter_gpu"] = c.label.counter_gpu;
     if (s.has_per_barrier) row["per_barrier_ns"] = number_or_null(c.per_barrier_ns);
     row["median_ns"] = number_or_null(c.ns.median);
     row["p05_ns"] = number_or_null(c.ns.p05);
@@ -374,7 +424,7 @@ Json to_json(const SyncSummary& s) {
   }
   Json settings = {{"probe", s.probe}, {"episodes", s.episodes}, {"warmup", s.warmup}, {"launches", s.launches}};
   if (s.contention()) settings["ops_per_batch"] = s.ops_per_batch;
-  return {{"command", s.command},
+  Json out = {{"command", s.command},
           {"tool_version", s.tool_version},
           {"timestamp_utc", s.timestamp_utc},
           {"host", s.host},
@@ -395,6 +445,8 @@ Json to_json(const SyncSummary& s) {
           {"rows", rows},
           {"two_level", s.two_level},
           {"left_out", s.left_out}};
+  if (s.across_gpus) out["across_gpus"] = s.across;
+  return out;
 }
 
 }  // namespace cumap

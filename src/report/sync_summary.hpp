@@ -55,6 +55,8 @@ struct SyncSummary {
   // barrier.csv has per_barrier_ns; a file of a cumap before that column
   // has the episodes' median only, which is then the headline.
   bool has_per_barrier = false;
+  // The run spans GPUs: the CSV names each case's counter GPU (counter_gpu).
+  bool across_gpus = false;
 
   // Every case, in the CSV's order (the order measured): what its row says
   // (label, what, ns and cycles median, p05 and p95, per barrier, episodes
@@ -70,6 +72,10 @@ struct SyncSummary {
   // Where two-level was measured at a set's largest k, in sentences: against
   // the flag barrier of the same set, k and counter home.
   std::vector<std::string> two_level;
+  // Across GPUs, per set at its largest k, in sentences: which construction
+  // (implementation or operation and where its counter is: on which GPU, or
+  // two-level by GPU) is cheapest, and the others against it.
+  std::vector<std::string> across;
   std::vector<std::string> left_out;  // what the planner left out, and why (meta.json's "left_out")
 
   bool contention() const { return command == "contention"; }

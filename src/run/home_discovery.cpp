@@ -71,6 +71,20 @@ RunHomes discover_homes(Backend& backend, const std::vector<int>& units, const O
     probed += ids.size();
     run.push_back(std::move(homes));
   }
+  // Across devices: every other device's units to each device's lines, over
+  // the link (what the far side of a pair across devices pays per line).
+  if (ids_by_device.size() > 1)
+    for (HomesResult& homes : run) {
+      LineProbePlan remote;
+      remote.device = homes.device;
+      remote.arena = homes.arena;
+      remote.chain = options.home_chain;
+      remote.together = !options.home_serial;
+      remote.lines = homes.table.lines;
+      for (int u : units)
+        if (unit_ref(u, options.device).device != homes.device) remote.units.push_back(unit_ref(u, options.device));
+      homes.remote = backend.probe_lines(remote, {});
+    }
   return run;
 }
 

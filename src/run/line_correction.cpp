@@ -5,39 +5,52 @@
 #include "cumap/protocol.hpp"
 
 namespace cumap {
+namespace {
+
+// Each row's mean over the lines of each class (NaN for a class it has no
+// value in).
+std::vector<std::vector<double>> class_means(const LineLatencyTable& t, const HomeClasses& classes) {
+  const auto count_of = static_cast<std::size_t>(classes.class_count);
+  std::vector<std::vector<double>> sum(count_of, std::vector<double>(t.units.size(), 0.0));
+  std::vector<std::vector<int>> count(count_of, std::vector<int>(t.units.size(), 0));
+  for (std::size_t r = 0; r < t.units.size(); ++r)
+    for (std::size_t c = 0; c < t.lines.size(); ++c) {
+      const double v = t.ns_at(r, c);
+      const auto cls = static_cast<std::size_t>(classes.line_class[c]);
+      if (std::isfinite(v)) sum[cls][r] += v, ++count[cls][r];
+    }
+  for (std::size_t k = 0; k < sum.size(); ++k)
+    for (std::size_t r = 0; r < t.units.size(); ++r) sum[k][r] = count[k][r] > 0 ? sum[k][r] / count[k][r] : kNaN;
+  return sum;
+}
+
+}  // namespace
 
 LineCorrection::LineCorrection(const RunHomes& homes) {
   for (const HomesResult& h : homes) {
     DeviceTable& d = devices_[h.device];
     d.homes = &h;
-    const LineLatencyTable& t = h.table;
+    for (std::size_t c = 0; c < h.table.lines.size(); ++c) d.column_of_line[h.table.lines[c]] = c;
+    d.own.table = &h.table;
     for (std::size_t r = 0; r < h.unit_ids.size(); ++r) {
-      d.row_of_unit[h.unit_ids[r]] = r;
+      d.own.row_of_unit[h.unit_ids[r]] = r;
       device_of_unit_[h.unit_ids[r]] = h.device;
     }
-    for (std::size_t c = 0; c < t.lines.size(); ++c) d.column_of_line[t.lines[c]] = c;
-
-    const int classes = h.classes.class_count;
-    std::vector<std::vector<double>> sum(static_cast<std::size_t>(classes), std::vector<double>(t.units.size(), 0.0));
-    std::vector<std::vector<int>> count(static_cast<std::size_t>(classes), std::vector<int>(t.units.size(), 0));
-    for (std::size_t r = 0; r < t.units.size(); ++r)
-      for (std::size_t c = 0; c < t.lines.size(); ++c) {
-        const double v = t.ns_at(r, c);
-        const auto cls = static_cast<std::size_t>(h.classes.line_class[c]);
-        if (std::isfinite(v)) sum[cls][r] += v, ++count[cls][r];
-      }
-    d.class_mean = sum;
-    for (std::size_t k = 0; k < sum.size(); ++k)
-      for (std::size_t r = 0; r < t.units.size(); ++r)
-        d.class_mean[k][r] = count[k][r] > 0 ? sum[k][r] / count[k][r] : kNaN;
+    d.own.class_mean = class_means(h.table, h.classes);
+    // The remote table has the same lines, in the same order.
+    if (h.remote.lines == h.table.lines) {
+      d.remote.table = &h.remote;
+      for (std::size_t r = 0; r < h.remote.units.size(); ++r) d.remote.row_of_unit[unit_id(h.remote.units[r])] = r;
+      d.remote.class_mean = class_means(h.remote, h.classes);
+    }
   }
 }
 
-double LineCorrection::DeviceTable::excess(std::size_t row, std::uint64_t flag) const {
+double LineCorrection::DeviceTable::excess(const Rows& rows, std::size_t row, std::uint64_t flag) const {
   const auto column = column_of_line.find(flag / protocol::kLineBytes * protocol::kLineBytes);
   if (column == column_of_line.end()) return kNaN;
   const auto cls = static_cast<std::size_t>(homes->classes.line_class[column->second]);
-  return homes->table.ns_at(row, column->second) - class_mean[cls][row];
+  return rows.table->ns_at(row, column->second) - rows.class_mean[cls][row];
 }
 
 double LineCorrection::oneway_ns(int a, int b, int flag_device, std::uint64_t first_flag,
@@ -48,9 +61,16 @@ double LineCorrection::oneway_ns(int a, int b, int flag_device, std::uint64_t fi
   double round_trip = 0.0;
   bool any = false;
   for (int unit : {a, b}) {
-    const auto row = d.row_of_unit.find(unit);
-    if (row == d.row_of_unit.end()) continue;  // on another device: over the link
-    round_trip += (d.excess(row->second, first_flag) + d.excess(row->second, second_flag)) / 2;
+    // The unit's row among the flag device's own units, else among the
+    // other devices' units that reached its lines over the link.
+    const Rows* rows = &d.own;
+    auto row = rows->row_of_unit.find(unit);
+    if (row == rows->row_of_unit.end()) {
+      rows = &d.remote;
+      row = rows->row_of_unit.find(unit);
+      if (row == rows->row_of_unit.end()) continue;  // no remote table: the link's term is unknown
+    }
+    round_trip += (d.excess(*rows, row->second, first_flag) + d.excess(*rows, row->second, second_flag)) / 2;
     any = true;
   }
   return any && std::isfinite(round_trip) ? round_trip / 2 : 0.0;

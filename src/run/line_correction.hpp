@@ -26,21 +26,26 @@ class LineCorrection {
   // `flag_device`: half the round trip's predicted excess, i.e. half the mean
   // over the two flag lines of T[a][L] + T[b][L] minus the same for the
   // average line of L's class. A unit on another device than the flags
-  // reaches them over the link between devices, which home discovery does
-  // not measure: its terms are left out. 0 where a unit is in no device's
-  // table, or the flag device's table lacks the line or a value for a unit
-  // on it (nothing is known).
+  // reaches them over the link: its term comes from the flag device's remote
+  // table (HomesResult::remote), and is left out where the run has none. 0
+  // where a unit is in no device's table, or the flag device's table lacks
+  // the line or a value for a unit on it (nothing is known).
   double oneway_ns(int a, int b, int flag_device, std::uint64_t first_flag, std::uint64_t second_flag) const;
 
  private:
-  // One device's table: rows by unit id, columns by line, class averages.
+  // One table of a device's lines: rows by unit id, class averages per row.
+  struct Rows {
+    const LineLatencyTable* table = nullptr;
+    std::unordered_map<int, std::size_t> row_of_unit;
+    std::vector<std::vector<double>> class_mean;  // [class][row]
+  };
+  // One device's lines: its own units' table and the other devices' units'.
   struct DeviceTable {
     const HomesResult* homes = nullptr;
-    std::unordered_map<int, std::size_t> row_of_unit;
     std::unordered_map<std::uint64_t, std::size_t> column_of_line;
-    std::vector<std::vector<double>> class_mean;  // [class][row]
+    Rows own, remote;
     // T[row][L] - average over L's class; NaN where unknown.
-    double excess(std::size_t row, std::uint64_t flag) const;
+    double excess(const Rows& rows, std::size_t row, std::uint64_t flag) const;
   };
   std::map<int, DeviceTable> devices_;
   std::unordered_map<int, int> device_of_unit_;  // every table's units

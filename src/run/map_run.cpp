@@ -64,13 +64,19 @@ void check_cross_home(const MapSettings& settings, const RunHomes& homes, const 
   }
 }
 
-// Per placement and home class, by sides and the flag's home.
+// Per placement and home class, by sides and the flag's home; across GPUs
+// also by flag GPU and both units' sides.
 void fill_class_structure(std::vector<PlacementResult>& placements, const UnitSides& sides) {
   for (PlacementResult& p : placements) {
     p.structure_by_class.clear();
-    for (std::size_t c = 0; c < p.per_class_ns.size() && c < p.per_class.size(); ++c)
+    std::vector<int> home_class_of_map;
+    for (std::size_t c = 0; c < p.per_class_ns.size() && c < p.per_class.size(); ++c) {
       p.structure_by_class.push_back(
           class_structure_table(p.per_class_ns[c], p.per_class[c].spec.home_class, sides.units, sides.sides));
+      home_class_of_map.push_back(p.per_class[c].spec.home_class);
+    }
+    p.cross_gpu_structure =
+        cross_gpu_structure(p.per_class_flags_on_ns, home_class_of_map, sides.units, sides.sides);
   }
 }
 
@@ -206,6 +212,10 @@ MapSettings map_settings(const Options& o, const DeviceInfo& device, const Capab
   // memory: there is one placement, whatever --same-line/--split-line say.
   s.placements = o.via == Path::Dsm ? std::vector<Placement>{Placement::SameLine} : o.placements;
   s.lines_per_class = o.lines_per_class.value_or(caps.default_lines_per_class);
+  // Pairs across GPUs: a cell there varies less from line to line than one
+  // on a chip (bench/RESULTS.md, "Lines across GPUs"); never more lines than
+  // the map's own unless asked.
+  s.cross_lines = o.cross_lines.value_or(std::min(caps.default_cross_lines_per_class, s.lines_per_class));
   // The backend's round trips per sample go with its lines per class; the
   // dsm path has no lines and keeps the plain default.
   s.iters = o.iters.value_or(o.via == Path::Dsm ? Options::kDefaultIters : caps.default_iters);
@@ -248,6 +258,7 @@ MapResult measure_map(Backend& backend, const std::vector<int>& units, const Map
   request.units = units;
   request.homes = &r.homes;
   request.lines_per_class = settings.lines_per_class;
+  request.cross_lines = settings.cross_lines;
   request.iters = settings.iters;
   request.pairs_per_round = starting_pairs_per_round(options, r.capabilities);
   request.exclusive_key = r.capabilities.exclusive_key;

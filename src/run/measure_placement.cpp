@@ -61,6 +61,7 @@ PairRounds pair_rounds(const PlacementRequest& request, const DeviceLinePools& p
 
 void add_stats(RunStats& sum, const RunStats& s) {
   sum.device_seconds += s.device_seconds;
+  sum.host_seconds += s.host_seconds;
   sum.launches += s.launches;
   if (std::isfinite(s.clock_hz)) sum.clock_hz = s.clock_hz;
   if (!s.extra.empty()) sum.extra = s.extra;
@@ -81,6 +82,20 @@ std::vector<Round> without_measured(std::vector<Round> rounds, const std::vector
     });
   std::erase_if(rounds, [](const Round& round) { return round.pairs.empty(); });
   return rounds;
+}
+
+// The pairs of `rounds` a pass measures: those on one device if `on_device`,
+// those across devices if `across` (rounds left empty go).
+PairRounds rounds_in_pass(const PairRounds& rounds, bool on_device, bool across) {
+  if (on_device && across) return rounds;
+  PairRounds out;
+  for (const auto& round : rounds) {
+    std::vector<UnitPair> kept;
+    for (const UnitPair& p : round)
+      if ((device_of_id(p.a) == device_of_id(p.b)) ? on_device : across) kept.push_back(p);
+    if (!kept.empty()) out.push_back(std::move(kept));
+  }
+  return out;
 }
 
 // Every (class, pass) plan of one placement at the request's concurrency,
@@ -106,15 +121,20 @@ PlacementPlans make_plans(const PlacementRequest& request, const StopFn& stop) {
   // decides which pairs it can reach, so one pass over the pairs says everything.
   const bool dsm = request.options->via == Path::Dsm;
   plans.class_count = dsm ? 1 : class_count(*request.homes);
-  plans.passes = dsm ? 1 : request.lines_per_class;
+  plans.passes = dsm ? 1 : std::max(request.lines_per_class, request.cross_lines);
   plans.settings = base_plan(request, stop);
   for (int c = 0; c < plans.class_count; ++c)
     for (int pass = 0; pass < plans.passes; ++pass) {
       MeasurementPlan plan = base_plan(request, stop);
       const int tag = PairTag{c, pass}.encode();
+      // Pairs across devices take part in their first cross_lines passes,
+      // the others in their first lines_per_class.
+      const PairRounds in_pass =
+          dsm ? rounds
+              : rounds_in_pass(rounds, pass < request.lines_per_class, pass < request.cross_lines);
       plan.rounds = without_measured(
-          dsm ? rounds_without_lines(rounds, tag, request.options->device)
-              : assign_lines(rounds, pools, request.placement, c, pass, plans.passes, tag, request.options->device),
+          dsm ? rounds_without_lines(in_pass, tag, request.options->device)
+              : assign_lines(in_pass, pools, request.placement, c, pass, plans.passes, tag, request.options->device),
           request.already_measured, c, pass, request.options->device);
       plans.all_rounds.insert(plans.all_rounds.end(), plan.rounds.begin(), plan.rounds.end());
       plans.by_class_pass.push_back(std::move(plan));

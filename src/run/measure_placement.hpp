@@ -27,6 +27,7 @@ struct PlacementRequest {
   std::vector<int> units;
   const RunHomes* homes = nullptr;
   int lines_per_class = 1;
+  int cross_lines = 1;  // lines per class of a pair across devices (in passes 0..cross_lines-1)
   int iters = Options::kDefaultIters;  // round trips per sample
   int pairs_per_round = 1;  // 1: the serial schedule (row-major); more: round-robin rounds
   std::map<int, int> exclusive_key;

@@ -36,7 +36,7 @@ SyncResult measure_sync_run(Backend& backend, const std::vector<int>& units, con
     r.interrupted = true;
     return r;
   }
-  PlannedSync planned = plan_sync(options, r.discovery.homes.front(), r.discovery.topology);
+  PlannedSync planned = plan_sync(options, r.discovery.homes, r.discovery.topology);
   r.notes = planned.notes;
   r.planned_cases = planned.labels.size();
   planned.plan.stop = stop;
@@ -53,8 +53,11 @@ SyncResult measure_sync_run(Backend& backend, const std::vector<int>& units, con
     if (measured.cases[i].tag != c.tag) throw std::logic_error("a backend returned sync cases out of plan order");
     by_label[c.tag].push_back({&c, &measured.cases[i]});
   }
+  // Participants as the run's files name units: across GPUs by unit_id().
+  const RunHomes& homes = r.discovery.homes;
+  const int default_device = homes.size() == 1 ? homes.front().device : 0;
   for (const auto& [tag, launches] : by_label)
-    r.cases.push_back(summarize_sync_case(planned.labels.at(static_cast<std::size_t>(tag)), launches));
+    r.cases.push_back(summarize_sync_case(planned.labels.at(static_cast<std::size_t>(tag)), launches, default_device));
   r.interrupted = measured.stopped || (stop && stop());
   return r;
 }

@@ -102,7 +102,8 @@ TEST(CommandLine, EveryRecordedOptionIsKnownByItsFlag) {
                            "--flag-on", "both", "--same-line", "--split-line", "--cross-home", "--iters", "5",
                            "--samples", "1", "--warmup", "1", "--timeout-ms", "100", "--ordered", "--schedule",
                            "serial", "--concurrency", "1", "--check-pairs", "1", "--via", "global",
-                           "--no-line-correction", "--flush-cache", "--rotating-count", "1", "--l2-persist", "--probe",
+                           "--no-line-correction", "--flush-cache", "--rotating-count", "1", "--cross-lines", "1",
+                           "--l2-persist", "--probe",
                            "cas", "--order", "index", "--colormap", "viridis"});
   ASSERT_TRUE(std::holds_alternative<MapCommand>(c));
   std::set<std::string> keys;

@@ -11,6 +11,8 @@
 
 #include "run/map_run.hpp"
 #include "report/map_outputs.hpp"
+#include "report/map_summary.hpp"
+#include "report/run_summary.hpp"
 #include "report/output_set.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
@@ -34,11 +36,15 @@ struct TwoChipRun {
   MapResult result;
 };
 
-// The steps run_map takes, over the fake.
-void map_two_chips(TwoChipRun& run) {
+test::FakeChip two_chips() {
   test::FakeChip spec;
   spec.devices = 2;
   spec.link_step_ns = 100.0;
+  return spec;
+}
+
+// The steps run_map takes, over the fake.
+void map_two_chips(TwoChipRun& run, const test::FakeChip& spec = two_chips()) {
   test::FakeChipBackend chip(spec);
   Options o = test::small_options();
   o.lines_per_class = 2;
@@ -94,6 +100,93 @@ TEST(OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {
 
   const std::string pairs = read(d / "pairs.csv");
   EXPECT_NE(pairs.find("\ng0.0,g1."), std::string::npos);
+}
+
+// What the outputs say about the link, over a fake whose link costs 40 ns
+// more for a unit of side 1 reaching across and 20 ns more for a line of
+// class 1 (into GPU 1's memory 100 ns more): meta.json keeps the rows,
+// summary.md and report.html explain them, `cumap summary DIR` says the
+// same, the console's last line names the median across GPUs.
+TEST(OutputsAcrossGpus, SummaryReportAndConsoleExplainTheMapAcrossGpus) {
+  TwoChipRun run;
+  test::FakeChip spec = two_chips();
+  spec.link_side_step_ns = 40.0;
+  spec.link_class_step_ns = 20.0;
+  map_two_chips(run, spec);
+  const fs::path& d = run.dir;
+
+  const nlohmann::json meta = nlohmann::json::parse(read(d / "meta.json"));
+  ASSERT_TRUE(meta.contains("cross_gpu_structure"));
+  ASSERT_EQ(meta["cross_gpu_structure"].size(), 32u) << "16 rows per placement";
+  for (const nlohmann::json& row : meta["cross_gpu_structure"]) {
+    if (row["placement"] != "same-line") continue;
+    const int flags_on = row["flags_on"] == "g0" ? 0 : 1;
+    const int beside = flags_on == 0 ? row["side_a"].get<int>() : row["side_b"].get<int>();
+    const int across = flags_on == 0 ? row["side_b"].get<int>() : row["side_a"].get<int>();
+    const int cls = row["home_class"];
+    EXPECT_DOUBLE_EQ(row["median_ns"].get<double>(),
+                     (beside == cls ? 150.0 : 250.0) + 900.0 + 100.0 * flags_on + 40.0 * across + 20.0 * cls)
+        << row.dump();
+    EXPECT_EQ(row["cells"], 16u);
+  }
+
+  const std::string md = read(d / "summary.md");
+  const std::size_t section = md.find("## Across GPUs\n");
+  ASSERT_NE(section, std::string::npos) << md;
+  const std::string across = md.substr(section, md.find("## Timed-out pairs") - section);
+  EXPECT_NE(across.find("- A signal between GPUs (g0 – g1 over NV18) costs "), std::string::npos) << across;
+  EXPECT_NE(across.find("the side of the unit on the GPU without the flag (side-0 units 40 ns less than side-1 "
+                        "units"),
+            std::string::npos)
+      << across;
+  EXPECT_NE(across.find("whether the unit beside the flag is on the side near the line's home (near-side units "
+                        "100 ns less than far-side units"),
+            std::string::npos)
+      << across;
+  EXPECT_NE(across.find("which GPU holds the flag (flags on g0 100 ns less than flags on g1"), std::string::npos)
+      << across;
+  EXPECT_NE(across.find("the home class of the flag's line (class-0 lines 20 ns less than class-1 lines"),
+            std::string::npos)
+      << across;
+  EXPECT_NE(across.find("Cheapest: a flag on g0 in a class-0 line, polled on its GPU by units of the side near its "
+                        "home, reached across from side-0 units of the other GPU, 1050 ns one-way; dearest: a flag on "
+                        "g1 in a class-1 line, polled on its GPU by units of the side far from its home, reached "
+                        "across from side-1 units of the other GPU, 1310 ns"),
+            std::string::npos)
+      << across;
+  EXPECT_NE(across.find("| same-line | g0 – g1 | both | NV18 | "), std::string::npos) << across;
+  EXPECT_NE(across.find("| same-line | g0 – g1 | g1 | 1 | 1 | 0 | 1310.0 | "), std::string::npos) << across;
+
+  // `cumap summary DIR`: the same page from the meta.json on disk.
+  const RunSummary again = read_run_summary(d);
+  EXPECT_EQ(summary_markdown(again), md);
+  EXPECT_NE(summary_csv(again).find("same-line,1,across-gpus,,"), std::string::npos);
+  EXPECT_EQ(to_json(again)["across_gpus"]["structure"].size(), 32u);
+
+  const std::string html = read(d / "report.html");
+  EXPECT_NE(html.find("<section id=\"across-section\">"), std::string::npos);
+  ASSERT_FALSE(again.across_gpus.findings.empty());
+  for (const std::string& finding : again.across_gpus.findings) EXPECT_NE(html.find(finding), std::string::npos) << finding;
+
+  const std::string line = map_summary_line(run.result);
+  EXPECT_NE(line.find("; same-line across GPUs one-way median g0-g1 "), std::string::npos) << line;
+  EXPECT_NE(line.find(" ns over NV18 (inside one GPU 400.0 ns)"), std::string::npos) << line;
+}
+
+// A map on one chip says nothing of GPUs.
+TEST(OutputsAcrossGpus, OneChipHasNoAcrossGpusSection) {
+  test::TempDir tmp;
+  test::FakeChipBackend chip(test::FakeChip{});
+  Options o = test::small_options();
+  o.quiet = true;
+  o.out_dir = tmp / "out";
+  MapResult r = measure_map(chip, chip.units(), map_settings(o, chip.device(), chip.capabilities()), o);
+  OutputSet out(o.out_dir);
+  write_map_outputs(r, out);
+  out.publish();
+  EXPECT_EQ(read(o.out_dir / "summary.md").find("Across GPUs"), std::string::npos);
+  EXPECT_FALSE(nlohmann::json::parse(read(o.out_dir / "meta.json")).contains("cross_gpu_structure"));
+  EXPECT_EQ(map_summary_line(r).find("across GPUs"), std::string::npos);
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ TEST(SyncUsage, BadInputExitsTwoBeforeMeasuringAndWritesNothing) {
       {{"barrier", "--warmup", "-1"}, "--warmup"},
       {{"barrier", "--sets", "one-side,one-side"}, "--sets"},
       {{"barrier", "--probe", "mbarrier"}, "mbarrier"},
-      {{"barrier", "--devices", "0"}, "--devices"},
+      {{"barrier", "--devices", "0,1"}, "--devices"},
       {{"barrier", "--units", "0"}, "two units"},
       {{"barrier", "--home-lines", "1"}, "--home-lines"},
       {{"barrier", "--timeout-ms", "0"}, "--timeout-ms"},

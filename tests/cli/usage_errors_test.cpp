@@ -128,6 +128,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"home_lines_hex", {"--home-lines", "0x40"}, "--home-lines"},
                       // The hip backend's queues mean nothing to the cpu backend.
                       BadInput{"max_streams_on_cpu", {"--max-streams", "4"}, "--max-streams"},
+                      // A GPU named twice would quietly map one GPU: refused before any is counted.
+                      BadInput{"devices_repeated", {"--devices", "0,0"}, "gpu 0 twice"},
+                      BadInput{"devices_overlapping", {"--devices", "0-2,1"}, "gpu 1 twice"},
                       // An unset shell variable is not the current directory...
                       BadInput{"resume_empty", {"--resume", ""}, "--resume"},
                       // ... and a resumed run writes only into its own directory.

@@ -32,7 +32,7 @@ TEST(SummarizeSyncCase, ABarriersNumberIsTheMeanOverItsLaunchesAndItsEpisodesAre
   const std::vector<SyncMeasurement> measured{launch_of(500), launch_of(700), launch_of(510)};
   std::vector<SyncLaunchOutcome> launches;
   for (std::size_t i = 0; i < planned.size(); ++i) launches.push_back({&planned[i], &measured[i]});
-  const SyncCaseLabel label{"one-side", 2, "far", 1, 0, ""};
+  const SyncCaseLabel label{"one-side", 2, "far", 1, 0, "", ""};
   const SyncCaseResult r = summarize_sync_case(label, launches);
   EXPECT_EQ(r.what, "counter");
   EXPECT_EQ(r.participants, (std::vector<int>{3, 7}));
@@ -63,7 +63,7 @@ TEST(SummarizeSyncCase, LaunchesInTwoModesGiveTheirMeanNotWhicheverModeHasOneLau
     for (int i = 0; i < 6; ++i) measured.push_back(i < slow ? launch_of(400) : alternating());
     std::vector<SyncLaunchOutcome> launches;
     for (int i = 0; i < 6; ++i) launches.push_back({&planned[i], &measured[i]});
-    return summarize_sync_case(SyncCaseLabel{"alternating", 4, "near", 0, 0, ""}, launches).per_barrier_ns;
+    return summarize_sync_case(SyncCaseLabel{"alternating", 4, "near", 0, 0, "", ""}, launches).per_barrier_ns;
   };
   EXPECT_DOUBLE_EQ(per_barrier(2), (2 * 400.0 + 4 * 320.0) / 6);
   EXPECT_DOUBLE_EQ(per_barrier(4), (4 * 400.0 + 2 * 320.0) / 6);
@@ -75,7 +75,7 @@ TEST(SummarizeSyncCase, OneLaunchThatTimedOutLeavesTheCaseWithoutValues) {
   std::vector<SyncMeasurement> measured{launch_of(500), launch_of(500, 3)};
   measured[1].timed_out = true;
   const std::vector<SyncLaunchOutcome> launches{{&planned[0], &measured[0]}, {&planned[1], &measured[1]}};
-  const SyncCaseResult r = summarize_sync_case(SyncCaseLabel{"spread", 2, "near", 0, 0, ""}, launches);
+  const SyncCaseResult r = summarize_sync_case(SyncCaseLabel{"spread", 2, "near", 0, 0, "", ""}, launches);
   EXPECT_TRUE(r.timed_out);
   EXPECT_FALSE(r.measured());
   EXPECT_TRUE(std::isnan(r.per_barrier_ns));
@@ -94,7 +94,7 @@ TEST(SummarizeSyncCase, ContentionRatesAreTheMedianOverLaunches) {
   measured[2].ops_per_us = 5.0;
   std::vector<SyncLaunchOutcome> launches;
   for (std::size_t i = 0; i < planned.size(); ++i) launches.push_back({&planned[i], &measured[i]});
-  const SyncCaseResult r = summarize_sync_case(SyncCaseLabel{"spread", 2, "near", 0, 0, ""}, launches);
+  const SyncCaseResult r = summarize_sync_case(SyncCaseLabel{"spread", 2, "near", 0, 0, "", ""}, launches);
   EXPECT_EQ(r.what, "add");
   EXPECT_DOUBLE_EQ(r.ops_per_us, 9.5);
   EXPECT_TRUE(std::isnan(r.per_barrier_ns)) << "contention has no barriers";

@@ -95,5 +95,16 @@ TEST(UnitIds, UnitListsAcrossGpus) {
   EXPECT_THROW(parse_device_unit_list("", counts), UsageError);
 }
 
+// --devices names each GPU once: parse_unit_list would fold "0,0" into one.
+TEST(FirstRepeatedId, FindsAnIdNamedTwiceAlsoInsideRanges) {
+  EXPECT_EQ(first_repeated_id("0,0"), 0);
+  EXPECT_EQ(first_repeated_id("0-3,2"), 2);
+  EXPECT_EQ(first_repeated_id("4, 1-2 ,2-5"), 2);
+  EXPECT_EQ(first_repeated_id("0,1"), std::nullopt);
+  EXPECT_EQ(first_repeated_id("0-1,2-3"), std::nullopt);
+  EXPECT_EQ(first_repeated_id("all"), std::nullopt) << "not a list: left to the caller";
+  EXPECT_EQ(first_repeated_id("x,x"), std::nullopt) << "not ids: parse_unit_list names them";
+}
+
 }  // namespace
 }  // namespace cumap

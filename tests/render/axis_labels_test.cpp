@@ -1,5 +1,6 @@
 // Which units and groups get labels: every unit up to 64, the groups
-// beyond, and never a group without its name (an H100's four 2-SM GPCs).
+// beyond, and never a group without its name (an H100's four 2-SM GPCs);
+// sides and GPUs as bands beyond them, no label touching another.
 // Tested on the label computation, not on pixels.
 #include <cmath>
 #include <string>
@@ -76,55 +77,135 @@ TEST_F(AxisLabels, a_64_unit_map_still_labels_every_unit_without_them_touching) 
   EXPECT_GE(l.cell_height, digits + 2) << "neighbouring labels would touch";
 }
 
+// A group's own labels (its name, nearest the axis) and the bands beyond
+// them (sides, devices).
+struct SplitLabels {
+  std::vector<render::GroupLabel> own, bands;
+};
+SplitLabels split(const std::vector<render::GroupLabel>& labels) {
+  SplitLabels s;
+  for (const render::GroupLabel& l : labels) (l.band_width > 0 ? s.bands : s.own).push_back(l);
+  return s;
+}
+
+// No two labels of a lane touch: each keeps a blank of at least `gap` px
+// from the next, so neighbours never read as one name ("GPC10 11").
+void expect_apart(const std::vector<render::GroupLabel>& labels, int gap, int axis) {
+  for (std::size_t a = 0; a < labels.size(); ++a) {
+    EXPECT_GE(labels[a].offset, 0) << labels[a].text;
+    EXPECT_LE(labels[a].offset + labels[a].width, axis) << labels[a].text;
+    for (std::size_t b = a + 1; b < labels.size(); ++b) {
+      if (labels[a].lane != labels[b].lane) continue;
+      const render::GroupLabel& left = labels[a].offset < labels[b].offset ? labels[a] : labels[b];
+      const render::GroupLabel& right = labels[a].offset < labels[b].offset ? labels[b] : labels[a];
+      EXPECT_GE(right.offset - (left.offset + left.width), gap) << left.text << " / " << right.text;
+    }
+  }
+}
+
 TEST_F(AxisLabels, a_132_unit_map_names_every_group_including_the_2_unit_ones) {
   const Topology groups = h100_display_groups();
   const render::HeatmapLayout l = plan(132, groups);
   EXPECT_EQ(l.row_label_step, 0);
   EXPECT_EQ(l.column_label_step, 0);
   for (const auto* labels : {&l.column_group_labels[0], &l.row_group_labels[0]}) {
-    ASSERT_EQ(labels->size(), groups.groups.size());
+    const SplitLabels s = split(*labels);
+    ASSERT_EQ(s.own.size(), groups.groups.size());
     int begin = 0;
     for (std::size_t g = 0; g < groups.groups.size(); ++g) {
-      const render::GroupLabel& label = (*labels)[g];
+      const render::GroupLabel& label = s.own[g];
       const int size = static_cast<int>(groups.groups[g].units.size());
-      // The name as the topology gives it, side first ("S0 GPC10"), not "10" or "GPC10".
-      EXPECT_EQ(label.text, groups.groups[g].name);
+      // The group's own name ("GPC10" of "S0 GPC10"): the side is the band's.
+      EXPECT_EQ("S" + std::to_string(g < 8 ? 0 : 1) + " " + label.text, groups.groups[g].name);
       // Over its own group: the label's extent holds the group's centre.
       const int center = (2 * begin + size) * l.cell_width / 2;
       EXPECT_LE(label.offset, center) << label.text;
       EXPECT_GE(label.offset + label.width, center) << label.text;
-      EXPECT_GE(label.offset, 0);
-      EXPECT_LE(label.offset + label.width, 132 * l.cell_width);
       begin += size;
     }
-    for (std::size_t a = 0; a < labels->size(); ++a)
-      for (std::size_t b = a + 1; b < labels->size(); ++b)
-        EXPECT_FALSE(overlaps((*labels)[a], (*labels)[b])) << (*labels)[a].text << " / " << (*labels)[b].text;
+    // One band per side, beyond every group's name, spanning the side.
+    ASSERT_EQ(s.bands.size(), 2u);
+    EXPECT_EQ(s.bands[0].text, "side 0");
+    EXPECT_EQ(s.bands[1].text, "side 1");
+    EXPECT_EQ(s.bands[0].band_offset, 0);
+    EXPECT_EQ(s.bands[0].band_width, 66 * l.cell_width);
+    EXPECT_EQ(s.bands[1].band_offset + s.bands[1].band_width, 132 * l.cell_width);
+    for (const render::GroupLabel& band : s.bands) {
+      EXPECT_EQ(band.lane, render::lane_count(s.own));
+      EXPECT_GE(band.offset, band.band_offset);
+      EXPECT_LE(band.offset + band.width, band.band_offset + band.band_width);
+    }
+    expect_apart(*labels, 8, 132 * l.cell_width);
   }
   // The staggered names have their room: the band holds every lane.
   EXPECT_EQ(l.column_groups[0].height, render::lane_count(l.column_group_labels[0]) * l.group_lane_pitch);
   EXPECT_EQ(l.row_groups[0].width, render::lane_count(l.row_group_labels[0]) * l.group_lane_pitch);
 }
 
+// Two H100-like GPUs in one map (264 units, 3 px a unit): "g0 S0 GPC10" once
+// stood beside "11" and read as one name. The GPUs and sides are bands
+// now, the GPCs their own names or numbers, and no two labels of a lane
+// come near each other.
+TEST_F(AxisLabels, a_264_unit_map_across_gpus_draws_gpus_and_sides_as_bands_and_no_label_touches_another) {
+  Topology two;
+  for (int device : {0, 1})
+    for (const UnitGroup& g : h100_display_groups().groups) {
+      UnitGroup named{"g" + std::to_string(device) + " " + g.name, {}};
+      for (int u : g.units) named.units.push_back(device * 132 + u);
+      two.groups.push_back(std::move(named));
+    }
+  const render::HeatmapLayout l = plan(264, two);
+  ASSERT_EQ(l.cell_width, 3);
+  for (const auto* labels : {&l.column_group_labels[0], &l.row_group_labels[0]}) {
+    const SplitLabels s = split(*labels);
+    ASSERT_EQ(s.own.size(), two.groups.size()) << "every GPC keeps a label";
+    for (const render::GroupLabel& label : s.own) {
+      EXPECT_EQ(label.text.find(' '), std::string::npos) << "no GPU or side in a GPC's label: " << label.text;
+      EXPECT_NE(label.text.front(), 'g') << label.text;
+    }
+    std::vector<std::string> bands;
+    for (const render::GroupLabel& band : s.bands) bands.push_back(band.text);
+    EXPECT_EQ(bands, (std::vector<std::string>{"side 0", "side 1", "side 0", "side 1", "GPU 0", "GPU 1"}));
+    const int lanes = render::lane_count(*labels);
+    EXPECT_EQ(s.bands.back().lane, lanes - 1) << "the GPUs outermost";
+    EXPECT_EQ(s.bands.front().lane, lanes - 2) << "then the sides";
+    EXPECT_EQ(s.bands.back().band_offset, 132 * 3);
+    EXPECT_EQ(s.bands.back().band_width, 132 * 3);
+    expect_apart(*labels, 8, 264 * 3);
+  }
+  EXPECT_EQ(l.column_groups[0].height, render::lane_count(l.column_group_labels[0]) * l.group_lane_pitch);
+}
+
 // Names wider than the lanes can stagger take shorter forms, and when even
-// those collide, a lane of their own: no group goes unnamed.
+// those collide, a lane of their own: no group goes unnamed. A band too
+// narrow for "side 0" says "S0".
 TEST(GroupLabels, CrowdedNamesShortenThenTakeMoreLanesButAreNeverDropped) {
   std::vector<AxisGroup> groups;
   for (int g = 0; g < 12; ++g) groups.push_back({g, g + 1, "S0 GPC" + std::to_string(g)});
   const auto width_of = [](const std::string& text) { return 10 * static_cast<int>(text.size()); };
-  const std::vector<render::GroupLabel> labels = render::place_group_labels(groups, 4, width_of);
-  ASSERT_EQ(labels.size(), groups.size());
-  for (std::size_t a = 0; a < labels.size(); ++a) {
-    EXPECT_FALSE(labels[a].text.empty());
-    for (std::size_t b = a + 1; b < labels.size(); ++b) EXPECT_FALSE(overlaps(labels[a], labels[b]));
+  const SplitLabels labels = split(render::place_group_labels(groups, 4, width_of));
+  ASSERT_EQ(labels.own.size(), groups.size());
+  for (std::size_t a = 0; a < labels.own.size(); ++a) {
+    EXPECT_FALSE(labels.own[a].text.empty());
+    for (std::size_t b = a + 1; b < labels.own.size(); ++b) EXPECT_FALSE(overlaps(labels.own[a], labels.own[b]));
   }
-  // Roomy groups keep their whole names in one lane.
+  ASSERT_EQ(labels.bands.size(), 1u);
+  EXPECT_EQ(labels.bands[0].text, "S0");
+  // Roomy groups keep their own names in one lane, their sides in the next.
   std::vector<AxisGroup> roomy{{0, 10, "S0 GPC0"}, {10, 20, "S1 GPC1"}, {20, 22, ""}};
   const std::vector<render::GroupLabel> two = render::place_group_labels(roomy, 10, width_of);
-  ASSERT_EQ(two.size(), 2u);  // the unnamed run gets none
-  EXPECT_EQ(two[0].text, "S0 GPC0");
-  EXPECT_EQ(two[1].text, "S1 GPC1");
-  EXPECT_EQ(render::lane_count(two), 1);
+  ASSERT_EQ(two.size(), 4u);  // the unnamed run gets none
+  EXPECT_EQ(two[0].text, "GPC0");
+  EXPECT_EQ(two[1].text, "GPC1");
+  EXPECT_EQ(two[2].text, "side 0");
+  EXPECT_EQ(two[3].text, "side 1");
+  EXPECT_EQ(render::lane_count(two), 2);
+  // Without a topology every group is "other": the bands alone.
+  const std::vector<render::GroupLabel> plain =
+      render::place_group_labels({{0, 10, "S0 other"}, {10, 20, "S1 other"}}, 10, width_of);
+  ASSERT_EQ(plain.size(), 2u);
+  EXPECT_GT(plain[0].band_width, 0);
+  EXPECT_EQ(plain[0].lane, 0);
 }
 
 }  // namespace

@@ -279,12 +279,15 @@ TEST(Font, UnusableFontsSayWhyBeforeAnythingIsDrawn) {
   std::filesystem::remove_all(dir);
 }
 
-// A group name too long for its rows is shortened by whole words, never cut
-// inside one: "S0 GPC0" once showed as "0 GPC0" (the "S" every name starts
-// with was taken for a shared prefix).
+// A group's label is its own name (the side and GPU are bands), shortened
+// by the stem every name shares, never cut inside a word or a number: "S0
+// GPC0" once showed as "0 GPC0" (the "S" every name starts with was taken
+// for a shared prefix), and GPC10 and GPC11 alone must not read "0" and "1".
 TEST(GroupNames, ShorterFormsDropWholeWordsThenTheSharedStem) {
   const std::vector<AxisGroup> sided{{0, 8, "S0 GPC0"}, {8, 24, "S0 GPC2"}, {24, 40, "S1 GPC1"}};
-  EXPECT_EQ(render::group_name_forms(sided, "S0 GPC0"), (std::vector<std::string>{"S0 GPC0", "GPC0", "0"}));
+  EXPECT_EQ(render::group_name_forms(sided, "S0 GPC0"), (std::vector<std::string>{"GPC0", "0"}));
+  const std::vector<AxisGroup> across{{0, 8, "g1 S0 GPC10"}, {8, 16, "g1 S0 GPC11"}};
+  EXPECT_EQ(render::group_name_forms(across, "g1 S0 GPC10"), (std::vector<std::string>{"GPC10", "10"}));
   const std::vector<AxisGroup> plain{{0, 8, "GPC0"}, {8, 16, "GPC1"}, {16, 20, ""}};
   EXPECT_EQ(render::group_name_forms(plain, "GPC1"), (std::vector<std::string>{"GPC1", "1"}));
   // No stem to drop when it is a whole name.

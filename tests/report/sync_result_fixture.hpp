@@ -14,7 +14,7 @@ inline SyncCaseResult sync_case(const std::string& what, const std::string& set,
                                 double median) {
   SyncCaseResult c;
   c.what = what;
-  c.label = {set, k, home, home == "own" ? -1 : home == "far", 0, ""};
+  c.label = {set, k, home, home == "own" ? -1 : home == "far", 0, "", ""};
   for (int u = 0; u < k; ++u) c.participants.push_back(u);
   // Three launches, each on a line of its own.
   c.counter_offsets = home == "far" ? std::vector<std::uint64_t>{4224, 8448, 12672}

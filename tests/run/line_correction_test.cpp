@@ -67,10 +67,10 @@ TEST(LineCorrection, MapsShowTheCorrectedValueAndLinesThatDifferByTheirHomeAgree
   EXPECT_DOUBLE_EQ(map.line_spread_ns().at(0, 1), 15.0) << "the spread stays that of the measured values";
 }
 
-// Two devices with a table each. A pair across them has its flags on one:
-// only the unit on that device has a row for the line; the other reaches it
-// over the link, which the table does not measure, so its terms stay out.
-TEST(LineCorrection, AcrossDevicesOnlyTheUnitOnTheFlagsDeviceCounts) {
+// Two devices with a table each and no remote table. A pair across them has
+// its flags on one: only the unit on that device has a row for the line; the
+// other's term over the link is unknown, so it stays out.
+TEST(LineCorrection, AcrossDevicesWithoutARemoteTableOnlyTheUnitOnTheFlagsDeviceCounts) {
   HomesResult g0 = two_units_four_lines();
   HomesResult g1 = two_units_four_lines();
   g1.device = 1;
@@ -87,6 +87,32 @@ TEST(LineCorrection, AcrossDevicesOnlyTheUnitOnTheFlagsDeviceCounts) {
   EXPECT_DOUBLE_EQ(c.oneway_ns(100000, 100001, 1, 256, 260), 5.0);
   // A unit no table knows: nothing is known.
   EXPECT_DOUBLE_EQ(c.oneway_ns(0, 7, 0, 128, 132), 0.0);
+}
+
+// With the remote table (the other device's units to these lines, over the
+// link), the far unit's line term counts too.
+TEST(LineCorrection, AcrossDevicesTheFarUnitsTermComesFromTheRemoteTable) {
+  HomesResult g0 = two_units_four_lines();
+  HomesResult g1 = two_units_four_lines();
+  g1.device = 1;
+  g1.unit_ids = {100000, 100001};
+  g1.table.units = {UnitRef{1, 0}, UnitRef{1, 1}};
+  // Device 0's lines from device 1's units: unit 100001 averages 900 ns, 30 ns over on line 128.
+  g0.remote.units = {UnitRef{1, 0}, UnitRef{1, 1}};
+  g0.remote.lines = g0.table.lines;
+  g0.remote.ns = {880, 880, 880, 880,    // unit 100000: every line alike
+                  900, 930, 870, 900};   // unit 100001
+  g0.remote.cycles = g0.remote.ns;
+  const RunHomes homes{g0, g1};
+  const LineCorrection c(homes);
+  // Flags on device 0, line 128: unit 0 is 10 ns over, unit 100001 30 ns: round trip 40, one-way 20.
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 100001, 0, 128, 132), 20.0);
+  // Line 256: -10 and -30.
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 100001, 0, 256, 260), -20.0);
+  // A far unit whose lines all cost the same adds nothing.
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 100000, 0, 128, 132), 5.0);
+  // Device 1 has no remote table: its far units stay out.
+  EXPECT_DOUBLE_EQ(c.oneway_ns(0, 100001, 1, 256, 260), 10.0);
 }
 
 }  // namespace

@@ -38,9 +38,15 @@ TEST(AcrossDevices, EachChipHasItsOwnHomesWithCanonicalLabels) {
   const RunHomes homes = discover_homes(chip, chip.units(), small_options(), {});
   ASSERT_EQ(homes.size(), 2u);
   EXPECT_EQ(chip.probes_of_device, (std::map<int, int>{{0, 2}, {1, 2}})) << "a probe and a re-check per chip";
+  EXPECT_EQ(chip.remote_probes_of_device, (std::map<int, int>{{0, 1}, {1, 1}})) << "each chip's lines from the other's";
   for (const HomesResult& h : homes) {
     EXPECT_EQ(h.classes.class_count, 2);
     ASSERT_EQ(h.unit_ids.size(), 8u);
+    // The remote table: the other chip's units, over the link, on the same lines.
+    ASSERT_EQ(h.remote.units.size(), 8u);
+    EXPECT_EQ(h.remote.lines, h.table.lines);
+    for (const UnitRef& u : h.remote.units) EXPECT_NE(u.device, h.device);
+    EXPECT_DOUBLE_EQ(h.remote.ns_at(0, 0), 900.0 + 100.0 * h.device) << "the fake's link into this device";
     for (std::size_t u = 0; u < 8; ++u) {
       EXPECT_EQ(h.unit_ids[u], unit_id(UnitRef{h.device, static_cast<int>(u)}));
       EXPECT_EQ(h.classes.unit_side[u], static_cast<int>(u) % 2) << "side 0 holds the chip's lowest unit";

@@ -7,13 +7,17 @@
 // pay `crowding_penalty` (relative), the way polling loads interfere.
 // With `devices` > 1 it is that many such chips joined by a link: units are
 // named by unit_id(), and a unit reaches a line in device d's memory from
-// another device in link_ns + d * link_step_ns, whatever the line's home.
+// another device in link_ns + d * link_step_ns, plus link_side_step_ns
+// per side number of the unit and link_class_step_ns per home class of the
+// line (both 0 by default: then whatever the line's home).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
 
 #include "cumap/backend.hpp"
 #include "plan/plan_checks.hpp"
+#include "plan/sync_checks.hpp"
 #include "cumap/error.hpp"
 
 namespace cumap::test {
@@ -22,6 +26,10 @@ struct FakeChip {
   int devices = 1;
   double link_ns = 900.0;
   double link_step_ns = 0.0;
+  // Over the link a unit of side s (u % classes) pays s * link_side_step_ns
+  // more, a line of home class c costs c * link_class_step_ns more.
+  double link_side_step_ns = 0.0;
+  double link_class_step_ns = 0.0;
   int units = 8;  // per device
   int classes = 2;
   std::uint64_t lines_per_home = 32;
@@ -72,7 +80,9 @@ class FakeChipBackend final : public Backend {
   }
   // `u` reaching the line at `offset` of `device`'s arena.
   double reach_ns(UnitRef u, int device, std::uint64_t offset) const {
-    return u.device == device ? reach_ns(u.unit, offset) : chip_.link_ns + device * chip_.link_step_ns;
+    if (u.device == device) return reach_ns(u.unit, offset);
+    return chip_.link_ns + device * chip_.link_step_ns + (u.unit % chip_.classes) * chip_.link_side_step_ns +
+           home_of(offset) * chip_.link_class_step_ns;
   }
 
   DeviceInfo device() const override {
@@ -105,13 +115,16 @@ class FakeChipBackend final : public Backend {
   Topology topology() override { return chip_.topology; }
 
   LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn&) override {
+    // Its own units, or (the remote table of a run across devices) only other devices' units.
+    const bool remote = !plan.units.empty() && plan.units.front().device != plan.device;
     for (const UnitRef& u : plan.units)
-      if (u.device != plan.device) throw UsageError("the fake probes a device's lines from its own units");
-    ++probes_of_device[plan.device];
+      if ((u.device != plan.device) != remote)
+        throw UsageError("the fake probes a device's lines from its own units or from other devices' units alone");
+    ++(remote ? remote_probes_of_device : probes_of_device)[plan.device];
     LineLatencyTable t;
     t.units = plan.units;
     t.lines = plan.lines;
-    const bool first_probe = probe_calls++ == 0;
+    const bool first_probe = !remote && probe_calls++ == 0;
     for (const UnitRef& u : plan.units)
       for (std::uint64_t l : plan.lines) {
         const std::uint64_t line = l / protocol::kLineBytes;
@@ -163,8 +176,81 @@ class FakeChipBackend final : public Backend {
     return out;
   }
 
+  // Barriers and contention over the same reach costs: a barrier's episode
+  // costs twice the slowest participant's reach to the counter (a flag
+  // barrier's also its reach to the release flag; two-level its slowest
+  // group, then the leaders' meeting: each leader's reach to the exchange
+  // counters of the others, or twice to the case's counter); a contended
+  // operation its participant's reach. grid.sync() only of every unit of
+  // one device.
+  SyncMeasurements measure_sync(const SyncPlan& plan, const ProgressFn& progress) override {
+    check_sync_plan(plan, units_by_device(), "unit");
+    ++sync_calls;
+    SyncMeasurements out;
+    const auto reach = [&](UnitRef u, int device, std::uint64_t line) {
+      return reach_ns(u, device, plan.arena.offset_bytes + line);
+    };
+    for (std::size_t i = 0; i < plan.cases.size(); ++i) {
+      if (i > 0 && plan.stop && plan.stop()) {
+        out.stopped = true;
+        break;
+      }
+      const SyncCase& c = plan.cases[i];
+      const bool across = sync_case_devices(c).size() > 1;
+      if (!c.contention && c.impl == BarrierImpl::Platform &&
+          (across || c.participants.size() != static_cast<std::size_t>(chip_.units))) {
+        out.cases.push_back(unsupported_case(c, across ? "no grid spans devices" : "only with every unit"));
+        continue;
+      }
+      SyncMeasurement m;
+      m.tag = c.tag;
+      m.timed_out = chip_.time_out;
+      double slowest = 0;
+      for (std::size_t p = 0; p < c.participants.size(); ++p) {
+        const UnitRef u = c.participants[p];
+        if (c.contention || c.impl != BarrierImpl::TwoLevel) {
+          double one = reach(u, c.counter_gpu, c.counter);
+          if (c.contention) m.ns.insert(m.ns.end(), static_cast<std::size_t>(c.episodes), one);
+          if (!c.contention && c.impl == BarrierImpl::Flag) one += reach(u, c.counter_gpu, c.release) / 2;
+          slowest = std::max(slowest, 2 * one);
+          continue;
+        }
+        const auto g = static_cast<std::size_t>(c.group_of[p]);
+        slowest = std::max(slowest, 2 * reach(u, group_gpu_of(c, g), c.group_counter[g]));
+      }
+      if (!c.contention && c.impl == BarrierImpl::TwoLevel) {
+        double leaders = 0;
+        for (std::size_t p = 0; p < c.participants.size(); ++p) {
+          if (std::find(c.group_of.begin(), c.group_of.end(), c.group_of[p]) - c.group_of.begin() !=
+              static_cast<std::ptrdiff_t>(p))
+            continue;  // not its group's first participant
+          for (std::size_t h = 0; h < c.group_exchange.size(); ++h)
+            if (h != static_cast<std::size_t>(c.group_of[p]))
+              leaders = std::max(leaders, reach(c.participants[p], group_gpu_of(c, h), c.group_exchange[h]));
+          if (c.group_exchange.empty())
+            leaders = std::max(leaders, 2 * reach(c.participants[p], c.counter_gpu, c.counter));
+        }
+        slowest += leaders;
+      }
+      if (c.contention) m.ops_per_us = static_cast<double>(c.participants.size()) * 1000.0 / (slowest / 2);
+      else m.ns.assign(static_cast<std::size_t>(c.episodes), slowest);
+      if (chip_.cycles_per_ns > 0)
+        for (double ns : m.ns) m.cycles.push_back(ns * chip_.cycles_per_ns);
+      if (m.timed_out) {  // no value survives a wait that ran out
+        m = SyncMeasurement{};
+        m.tag = c.tag;
+        m.timed_out = true;
+      }
+      out.cases.push_back(std::move(m));
+      if (progress) progress(i + 1, plan.cases.size());
+    }
+    return out;
+  }
+
+  int sync_calls = 0;
   int measure_calls = 0;
   std::map<int, int> probes_of_device;
+  std::map<int, int> remote_probes_of_device;  // of a device's lines by other devices' units
   std::size_t pairs_measured = 0;
   int probe_calls = 0;
   std::size_t max_round_seen = 0;

@@ -12,7 +12,7 @@ FakeCudaRuntime::FakeCudaRuntime(FakeCudaConfig config)
   control_ = next_;
   next_ += 0x1000;
   facts_.ordinal = config_.ordinal;
-  facts_.name = "Fake NVIDIA H100";
+  facts_.name = config_.name;
   facts_.pci_bus_id = config_.pci_bus_id;
   facts_.sm_count = static_cast<int>(config_.sm_ids.size());
   facts_.cc_major = config_.cc_major;
@@ -150,7 +150,8 @@ LineProbeOutcome FakeCudaRuntime::run_line_probe(const LineProbeLaunch& launch) 
   out.block_sm = config_.sm_ids;
   for (int sm : launch.turn_sms) {
     for (std::uint32_t word : launch.line_words) {
-      check_inside(launch.arena + 4ull * word, 4);
+      // Another GPU's lines are that GPU's memory, which this fake does not hold.
+      if (!launch.remote) check_inside(launch.arena + 4ull * word, 4);
       // Repeats scatter around the latency; the median is the middle one.
       for (int r = 0; r < launch.repeats; ++r) {
         const double jitter = (r % 3 == 0) ? 1.0 : (r % 3 == 1 ? 1.5 : 0.9);
@@ -164,12 +165,41 @@ LineProbeOutcome FakeCudaRuntime::run_line_probe(const LineProbeLaunch& launch) 
   return out;
 }
 
-SyncOutcome FakeCudaRuntime::run_sync(const SyncLaunch& launch) {
+void FakeCudaRuntime::prepare_sync(const SyncLaunch& launch) {
+  if (launch.arenas.empty() || launch.arenas.size() != launch.controls.size() || launch.self < 0 ||
+      static_cast<std::size_t>(launch.self) >= launch.arenas.size())
+    throw std::logic_error("a sync launch group needs an arena and control words per member, and self among them");
+  if (launch.controls[static_cast<std::size_t>(launch.self)] != control_)
+    throw std::logic_error("this member's control words are not its own");
+  if (launch.arenas.size() > 1 && launch.settings.system_scope == 0)
+    throw std::logic_error("a sync case across GPUs must run at system scope");
+  // Words in this GPU's arena are checked here; a peer's by the peer.
+  const DeviceAddress own = launch.own_arena();
+  for (std::uint32_t w : launch.zero_words) check_inside(own + 4ull * w, 4);
+  if (launch.counter_member == launch.self)
+    for (std::uint32_t w : {launch.counter_word, launch.release_word}) check_inside(own + 4ull * w, 4);
+  for (std::size_t p = 0; p < launch.roles.size(); ++p)
+    if (launch.participant_sms.at(p) >= 0)
+      for (std::uint32_t w : {launch.roles[p].group_counter_word, launch.roles[p].group_release_word})
+        check_inside(own + 4ull * w, 4);
+  for (const GroupWord& w : launch.exchange)
+    if (w.member == launch.self) check_inside(own + 4ull * w.word, 4);
   sync_launches.push_back(launch);
-  for (std::uint32_t w : launch.zero_words) check_inside(launch.arena + 4ull * w, 4);
-  for (std::uint32_t w : {launch.counter_word, launch.release_word}) check_inside(launch.arena + 4ull * w, 4);
-  for (const SyncRole& r : launch.roles)
-    for (std::uint32_t w : {r.group_counter_word, r.group_release_word}) check_inside(launch.arena + 4ull * w, 4);
+  prepared_sync_ = launch;
+  sync_running_ = false;
+}
+
+void FakeCudaRuntime::start_sync() {
+  if (!prepared_sync_ || sync_running_) throw std::logic_error("start_sync without prepare_sync");
+  sync_running_ = true;
+  ++sync_started;
+}
+
+SyncOutcome FakeCudaRuntime::finish_sync() {
+  if (!prepared_sync_ || !sync_running_) throw std::logic_error("finish_sync without start_sync");
+  const SyncLaunch launch = std::move(*prepared_sync_);
+  prepared_sync_.reset();
+  sync_running_ = false;
   const SyncSettings& s = launch.settings;
   SyncOutcome out;
   out.block_sm = config_.sm_ids;
@@ -177,17 +207,27 @@ SyncOutcome FakeCudaRuntime::run_sync(const SyncLaunch& launch) {
   out.clock_marks = marks_for(config_.sync_case_ms);
   if (config_.abort_launch) out.abort_code = *config_.abort_launch;
   for (int sm : launch.participant_sms)
-    if (sm == s.silent_sm || config_.timeout_sm == sm) out.timed_out = true;
+    if (sm >= 0 && (sm == s.silent_sm || config_.timeout_sm == sm)) out.timed_out = true;
   if (out.timed_out) return out;
-  std::uint64_t leave = 5000;
-  out.leave_cycles.push_back(leave);
-  for (int e = 1; e <= s.warmup + s.episodes; ++e) out.leave_cycles.push_back(leave += config_.sync_episode_cycles + e);
+  // As the kernel's buffers: sized for every participant, written by this GPU's.
+  const std::size_t k = launch.participant_sms.size();
+  out.leave_cycles.assign(static_cast<std::size_t>(s.warmup + s.episodes) + 1, 0);
+  if (!launch.participant_sms.empty() && launch.participant_sms.front() >= 0) {
+    std::uint64_t leave = 5000;
+    out.leave_cycles[0] = leave;
+    for (int e = 1; e <= s.warmup + s.episodes; ++e)
+      out.leave_cycles[static_cast<std::size_t>(e)] = leave += config_.sync_episode_cycles + e;
+  }
   if (is_contention(s.kind)) {
-    for (std::size_t p = 0; p < launch.participant_sms.size(); ++p) {
-      for (int b = 0; b < s.episodes; ++b)
-        out.batch_cycles.push_back(config_.sync_op_cycles * static_cast<std::uint64_t>(s.ops_per_batch));
-      out.span_ns.push_back(p * 100);
-      out.span_ns.push_back(p * 100 + config_.sync_span_ns);
+    const auto episodes = static_cast<std::size_t>(s.episodes);
+    out.batch_cycles.assign(k * episodes, 0);
+    out.span_ns.assign(2 * k, 0);
+    for (std::size_t p = 0; p < k; ++p) {
+      if (launch.participant_sms[p] < 0) continue;
+      for (std::size_t b = 0; b < episodes; ++b)
+        out.batch_cycles[p * episodes + b] = config_.sync_op_cycles * static_cast<std::uint64_t>(s.ops_per_batch);
+      out.span_ns[2 * p] = config_.globaltimer_offset_ns + p * 100;
+      out.span_ns[2 * p + 1] = config_.globaltimer_offset_ns + p * 100 + config_.sync_span_ns;
     }
   }
   return out;

@@ -18,6 +18,7 @@ namespace cumap::testing {
 
 struct FakeCudaConfig {
   int ordinal = 0;
+  std::string name = "Fake NVIDIA H100";  // the model, as cudaGetDeviceProperties names it
   std::string pci_bus_id = "0000:65:00.0";  // one the fake NVML knows (serial FAKE65)
   std::vector<int> sm_ids{0, 1, 2, 3, 4, 5, 6, 7};
   bool peer_access = true;    // open_peer_access: can this GPU reach the others?
@@ -44,11 +45,13 @@ struct FakeCudaConfig {
   // Sync cases: participant 0 leaves episode e sync_episode_cycles + e after
   // e - 1 (so that episodes differ); a contender's batch takes
   // sync_op_cycles per operation; participant p starts its timed batches at
-  // p * 100 ns and ends them sync_span_ns later; a launch lasts sync_case_ms.
+  // globaltimer_offset_ns + p * 100 ns and ends them sync_span_ns later; a
+  // launch lasts sync_case_ms. Each GPU records its own participants only.
   std::uint64_t sync_episode_cycles = 1800;
   std::uint64_t sync_op_cycles = 400;
   std::uint64_t sync_span_ns = 100000;
   double sync_case_ms = 1.0;
+  std::uint64_t globaltimer_offset_ns = 0;  // GPUs' %globaltimer are not aligned
 
   // Cycles per dependent atomic from `sm` to the line at word `word`: lines
   // in the SM's own half (line parity == SM parity) are near.
@@ -73,7 +76,9 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
   cuda::DeviceAddress control_words() const override { return control_; }
   cuda::PeerAccess open_peer_access(int peer_ordinal) override;
   cuda::LineProbeOutcome run_line_probe(const cuda::LineProbeLaunch& launch) override;
-  cuda::SyncOutcome run_sync(const cuda::SyncLaunch& launch) override;
+  void prepare_sync(const cuda::SyncLaunch& launch) override;
+  void start_sync() override;
+  cuda::SyncOutcome finish_sync() override;
   std::size_t set_persisting_window(cuda::DeviceAddress base, std::size_t bytes) override;
   void clear_persisting_window() noexcept override { window_live = false; }
   Topology discover_gpcs(const std::vector<int>& sm_ids) override;
@@ -88,7 +93,8 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
   // What happened, for the tests to check.
   std::vector<cuda::PingPongLaunch> pingpong_launches;  // with pairs (the census is counted apart)
   std::vector<cuda::LineProbeLaunch> probe_launches;
-  std::vector<cuda::SyncLaunch> sync_launches;
+  std::vector<cuda::SyncLaunch> sync_launches;  // as prepared
+  int sync_started = 0;                          // start_sync calls
   int census_launches = 0;
   std::vector<int> peers_opened;  // open_peer_access's arguments, in order
   int started = 0;                // start_pingpong calls
@@ -111,6 +117,8 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
   cuda::DeviceAddress next_;                    // deliberately not 64 KiB aligned; apart per ordinal
   cuda::DeviceAddress control_;
   std::optional<cuda::PingPongLaunch> prepared_;
+  std::optional<cuda::SyncLaunch> prepared_sync_;
+  bool sync_running_ = false;
 };
 
 }  // namespace cumap::testing

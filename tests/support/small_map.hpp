@@ -26,6 +26,7 @@ inline PlacementRequest request_for(const RunHomes& homes, const Options& o, std
   r.units = std::move(units);
   r.homes = &homes;
   r.lines_per_class = 2;
+  r.cross_lines = 2;
   r.iters = *o.iters;
   r.pairs_per_round = per_round;
   r.options = &o;

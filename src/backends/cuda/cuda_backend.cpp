@@ -4,7 +4,9 @@
 // on every GPU the plan touches at once, turns records into measurements and
 // reports how the run went. One GPU is a group of one.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <utility>
 
@@ -13,6 +15,7 @@
 #include "backends/cuda/cuda_backend_on_runtime.hpp"
 #include "plan/plan_checks.hpp"
 #include "backends/cuda/cuda_gpu.hpp"
+#include "backends/cuda/cuda_sync.hpp"
 #include "backends/cuda/gpu_nvml_facts.hpp"
 #include "backends/cuda/launch_plan.hpp"
 #include "backends/cuda/sync_measure.hpp"
@@ -78,6 +81,21 @@ std::vector<PingPongOutcome> finish_group(const std::vector<CudaGpu*>& members) 
   return out;
 }
 
+// One map pools its GPUs' home classes and sides by number and compares
+// their SMs cell by cell: that holds for GPUs of one model only (another
+// model is another chip, with other classes, sides and GPCs).
+void check_one_model(const std::vector<std::unique_ptr<CudaGpu>>& gpus) {
+  const DeviceFacts& first = gpus.front()->facts();
+  for (const auto& g : gpus) {
+    const DeviceFacts& f = g->facts();
+    if (f.name == first.name && f.cc_major == first.cc_major && f.cc_minor == first.cc_minor) continue;
+    throw UsageError(fmt::format("--devices: GPU {} is a {} (compute capability {}.{}) and GPU {} a {} ({}.{}): a map "
+                                 "across GPUs needs GPUs of one model",
+                                 first.ordinal, first.name, first.cc_major, first.cc_minor, f.ordinal, f.name,
+                                 f.cc_major, f.cc_minor));
+  }
+}
+
 class CudaBackend final : public Backend {
  public:
   CudaBackend(std::vector<std::unique_ptr<CudaRuntime>> runtimes, const CudaTestHooks& hooks) : hooks_(hooks) {
@@ -90,6 +108,7 @@ class CudaBackend final : public Backend {
     if (gpus_.size() > static_cast<std::size_t>(kMaxGroupGpus))
       throw UsageError(fmt::format("--devices names {} GPUs; cumap maps at most {} at once", gpus_.size(),
                                    kMaxGroupGpus));
+    check_one_model(gpus_);
     open_peer_access();
     device_ = describe_all();
     add_nvml_facts(device_, hooks_.nvml_library != nullptr ? hooks_.nvml_library : nvml::kLibrary);
@@ -121,6 +140,13 @@ class CudaBackend final : public Backend {
     // kernel per placement (16 lines of 5 x 20: r 0.990 in the same time),
     // where 64 x 5 x 50 took 4.25 s (bench/RESULTS.md, "The default counts").
     c.default_lines_per_class = 24;
+    // A pair across GPUs: a round trip over the link costs 2.6 times one on
+    // a chip, and with the far SM's term from the remote table its lines
+    // differ less. On two H200s (bench/RESULTS.md, "Lines across GPUs"),
+    // 12 lines per class on each GPU kept the cells across GPUs of two
+    // allocations at r 0.983-0.991 per class (8: 0.978-0.987; 24: 0.991-
+    // 0.994) for 1.8 s of kernel per placement (8: 1.4 s; 24: 3.0 s).
+    c.default_cross_lines_per_class = 12;
     c.default_iters = 20;
     return c;
   }
@@ -155,6 +181,7 @@ class CudaBackend final : public Backend {
     if (plan.probe != Probe::Cas && plan.probe != Probe::Exch && plan.probe != Probe::AcqRel &&
         plan.probe != Probe::Volatile)
       throw UsageError(fmt::format("--probe {} needs --via dsm", to_string(plan.probe)));
+    const auto began = std::chrono::steady_clock::now();
     check_plan_units(plan, sm_ids_by_gpu(), "SM");
     check_plan_flags(plan);
     const std::vector<int> group = launch_group(plan);
@@ -193,8 +220,11 @@ class CudaBackend final : public Backend {
         plan.rounds.size(), rounds_per_launch(plan.counts, kRttGuessNs, kPingPongLaunchEstimateSeconds));
     const auto start = [&](const RoundRange& range) {
       const LaunchPairs pairs = launch_pairs(plan, range, group);
-      // One word per pair for the whole group, on its first member.
-      const DeviceAddress sides_done = members.front()->cleared_sides_done(pairs.pairs.size());
+      // A word per pair on every member; a pair counts its sides on the
+      // member that holds its flags, so a pair inside one GPU never crosses
+      // the link to say it is done.
+      std::vector<DeviceAddress> sides_done;
+      for (CudaGpu* m : members) sides_done.push_back(m->cleared_sides_done(pairs.pairs.size()));
       for (PingPongLaunch& l : launch) {
         l.pairs = pairs;
         l.sides_done = sides_done;
@@ -245,12 +275,17 @@ class CudaBackend final : public Backend {
     out.stats.clock_hz = run_clock.front().ns > 0 ? run_clock.front().cycles_per_ns() * 1e9
                                                    : members.front()->fallback_cycles_per_ns() * 1e9;
     out.stats.extra = run_extra(members, run_clock, persist);
+    out.stats.host_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() - out.stats.device_seconds;
     return out;
   }
 
+  // The units run on their own GPUs: those of the lines' GPU probe its
+  // memory, those of another (the remote table of a run across GPUs) reach
+  // it over the link, through its peer address. Units come device by device.
   LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) override {
-    CudaGpu& gpu = gpu_of(plan.device);
-    check_units_exist(plan.units, {{gpu.ordinal(), gpu.sm_ids()}}, "SM");
+    CudaGpu& owner = gpu_of(plan.device);
+    check_units_exist(plan.units, sm_ids_by_gpu(), "SM");
     check_line_probe(plan);
     LineLatencyTable table;
     table.units = plan.units;
@@ -260,61 +295,44 @@ class CudaBackend final : public Backend {
     if (plan.units.empty() || plan.lines.empty()) return table;
 
     LineProbeLaunch launch;
-    launch.arena = gpu.arena_for(plan.arena, false);
+    launch.arena = owner.arena_for(plan.arena, false);
     launch.line_words = line_words(plan);
     launch.chain = plan.chain;
     launch.repeats = plan.repeats;
-    launch.turn_budget_cycles = turn_budget_cycles(plan, gpu.facts().max_sm_clock_hz);
     launch.turn_ns_estimate = turn_ns_estimate(plan, kAtomicGuessNs);
     launch.together = plan.together;
-    // Together, a launch lasts one unit's probe whatever the number of units.
-    const std::size_t per =
-        plan.together ? plan.units.size() : units_per_probe_launch(plan, kAtomicGuessNs, kTargetLaunchSeconds);
-    ClockTally run_clock;
-    for (std::size_t begin = 0; begin < plan.units.size(); begin += per) {
-      const std::size_t end = std::min(plan.units.size(), begin + per);
-      launch.turn_sms.clear();
-      for (std::size_t u = begin; u < end; ++u) launch.turn_sms.push_back(plan.units[u].unit);
-      const LineProbeOutcome done = gpu.runtime().run_line_probe(launch);
-      check_abort(done, "line-probe");
-      fill_probe_rows(table, begin, end - begin, done.cycles, plan.chain, plan.repeats,
-                      gpu.launch_cycles_per_ns(done, run_clock));
-      if (progress) progress(end, plan.units.size());
+    std::map<int, ClockTally> run_clock;  // by the GPU that ran the chains
+    for (std::size_t begin = 0; begin < plan.units.size();) {
+      CudaGpu& gpu = gpu_of(plan.units[begin].device);
+      launch.remote = &gpu != &owner;
+      // 20 us an atomic (turn_budget_cycles): ten times one over the link.
+      launch.turn_budget_cycles = turn_budget_cycles(plan, gpu.facts().max_sm_clock_hz);
+      std::size_t same_gpu = begin;
+      while (same_gpu < plan.units.size() && plan.units[same_gpu].device == plan.units[begin].device) ++same_gpu;
+      // Together, a launch lasts one unit's probe whatever the number of units.
+      const std::size_t per = plan.together ? same_gpu - begin
+                                            : units_per_probe_launch(plan, kAtomicGuessNs, kTargetLaunchSeconds);
+      for (; begin < same_gpu;) {
+        const std::size_t end = std::min(same_gpu, begin + per);
+        launch.turn_sms.clear();
+        for (std::size_t u = begin; u < end; ++u) launch.turn_sms.push_back(plan.units[u].unit);
+        const LineProbeOutcome done = gpu.runtime().run_line_probe(launch);
+        check_abort(done, "line-probe");
+        fill_probe_rows(table, begin, end - begin, done.cycles, plan.chain, plan.repeats,
+                        gpu.launch_cycles_per_ns(done, run_clock[gpu.ordinal()]));
+        begin = end;
+        if (progress) progress(end, plan.units.size());
+      }
     }
     return table;
   }
 
-  // One launch per case, the stop request asked between them. A case whose
-  // wait ran out comes back timed out and the next one runs: the kernel
-  // bounds every wait, and each case starts from zeroed words.
+  // One launch group per case, on every GPU the case touches (cuda_sync.hpp).
   SyncMeasurements measure_sync(const SyncPlan& plan, const ProgressFn& progress) override {
-    if (gpus_.size() > 1) throw UsageError("barriers and contention run inside one GPU; --devices names several");
-    CudaGpu& gpu = *gpus_.front();
     check_cuda_sync_plan(plan, sm_ids_by_gpu());
-    const DeviceAddress arena = gpu.arena_for(plan.arena, false);
-    const std::uint64_t budget = budget_cycles(plan.timeout_ms, gpu.facts().max_sm_clock_hz);
-    SyncMeasurements out;
-    ClockTally run_clock;
-    for (std::size_t i = 0; i < plan.cases.size(); ++i) {
-      if (plan.stop && plan.stop()) {
-        out.stopped = true;
-        break;
-      }
-      const SyncCase& c = plan.cases[i];
-      if (std::string why = why_sync_case_unsupported(c, gpu.sm_ids()); !why.empty()) {
-        out.cases.push_back(unsupported_case(c, std::move(why)));
-      } else {
-        SyncLaunch launch = sync_launch_for(c, plan, arena, budget);
-        launch.settings.silent_sm = hooks_.silent_sm;
-        const SyncOutcome done = gpu.runtime().run_sync(launch);
-        check_abort(done, "sync");
-        out.cases.push_back(sync_measurement_from(c, done, gpu.launch_cycles_per_ns(done, run_clock)));
-        out.device_seconds += done.elapsed_ms * 1e-3;
-      }
-      if (progress) progress(i + 1, plan.cases.size());
-    }
-    out.clock_hz = (run_clock.ns > 0 ? run_clock.cycles_per_ns() : gpu.fallback_cycles_per_ns()) * 1e9;
-    return out;
+    std::vector<CudaGpu*> gpus;
+    for (const auto& g : gpus_) gpus.push_back(g.get());
+    return measure_sync_cases(plan, gpus, hooks_.silent_sm, progress);
   }
 
   CoherenceReport check_coherence(int reader, int writer, double window_ms) override {

@@ -33,16 +33,17 @@ struct LaunchOutcome {
 // (launch_pairs), the same on every member. This GPU is member `self`;
 // arenas[g] is member g's flag arena (flags at arenas[flag_gpu] + 4 * word)
 // and controls[g] its control words, all addresses valid on this GPU (peer
-// addresses across GPUs); sides_done is one array of a word per pair for
-// the whole group. A launch without pairs only checks every block in: the
-// SM census (a group of one: arenas {0}, controls {control_words()}).
+// addresses across GPUs); sides_done[g] is member g's array of a word per
+// pair, and a pair counts its sides in its flag member's. A launch without
+// pairs only checks every block in: the SM census (a group of one: arenas
+// {0}, controls {control_words()}, no sides_done).
 struct PingPongLaunch {
   PingPongSettings settings;
   LaunchPairs pairs;
   int self = 0;
   std::vector<DeviceAddress> arenas;
   std::vector<DeviceAddress> controls;
-  DeviceAddress sides_done = 0;
+  std::vector<DeviceAddress> sides_done;
   unsigned group_blocks = 0;       // blocks of all members together
   DeviceAddress flush_buffer = 0;  // with settings.flush_l2
   std::size_t flush_words = 0;
@@ -59,8 +60,11 @@ struct PingPongOutcome : LaunchOutcome {
 };
 
 // One line-probe launch: the SMs of `turn_sms` probe every line in turn.
+// `remote`: the arena is another GPU's (a peer address), reached over the
+// link with system-scope atomics.
 struct LineProbeLaunch {
   DeviceAddress arena = 0;
+  bool remote = false;
   std::vector<std::uint32_t> line_words;
   std::vector<int> turn_sms;
   bool together = false;  // every SM of turn_sms probes at once (LineProbePlan::together)
@@ -73,18 +77,37 @@ struct LineProbeOutcome : LaunchOutcome {
   std::vector<std::uint64_t> cycles;  // [turn][line][repeat]: cycles of a whole chain
 };
 
+// A word in the flag arena of a member of a launch group.
+struct GroupWord {
+  int member = 0;
+  std::uint32_t word = 0;  // 32-bit words from that arena's base
+};
+
 // One case of a SyncPlan (`cumap barrier`, `cumap contention`) as one
-// launch (sync_measure.hpp builds it). Word offsets are from `arena`, the
-// flag arena's base, in 32-bit words.
+// launch on one GPU of a launch group (sync_measure.hpp builds it): the
+// GPUs the case touches, each running its part at the same time, as
+// ping-pong launches do. This GPU is member `self`; arenas[g] is member g's
+// flag arena and controls[g] its control words, all addresses valid on this
+// GPU (peer addresses across GPUs). Word offsets are in 32-bit words from an
+// arena's base. One GPU is a group of one (arenas {its arena}).
 struct SyncLaunch {
   SyncSettings settings;
-  DeviceAddress arena = 0;
+  int self = 0;
+  std::vector<DeviceAddress> arenas;
+  std::vector<DeviceAddress> controls;
+  unsigned group_blocks = 0;  // blocks of every member together
+  int counter_member = 0;     // whose arena holds the counter and the release flag
   std::uint32_t counter_word = 0;
   std::uint32_t release_word = 0;
-  std::vector<int> participant_sms;  // in participant order: participant 0 times
-  std::vector<SyncRole> roles;       // two-level: per participant; else empty
+  // In participant order (participant 0 times): each participant's SM, or -1
+  // for one on another member.
+  std::vector<int> participant_sms;
+  std::vector<SyncRole> roles;       // two-level: per participant (its words in its own GPU's arena); else empty
   unsigned groups = 0;               // two-level: groups (their leaders meet)
-  std::vector<std::uint32_t> zero_words;  // the case's counters and flags, zeroed before it starts
+  std::vector<GroupWord> exchange;   // two-level across GPUs: each group's exchange counter; else empty
+  std::vector<std::uint32_t> zero_words;  // the case's words in this member's arena, zeroed before any member starts
+
+  DeviceAddress own_arena() const { return arenas.at(static_cast<std::size_t>(self)); }
 };
 struct SyncOutcome : LaunchOutcome {
   bool timed_out = false;                   // a participant's wait ran out
@@ -128,8 +151,20 @@ class CudaRuntime {
   virtual DeviceAddress control_words() const = 0;
 
   virtual LineProbeOutcome run_line_probe(const LineProbeLaunch& launch) = 0;
-  // One sync case: zeroes its words, launches, waits and reads it back.
-  virtual SyncOutcome run_sync(const SyncLaunch& launch) = 0;
+  // One sync case's launch on this GPU, in three steps as a ping-pong's, so
+  // that the launches of a case across GPUs run at the same time: prepare
+  // uploads it and zeroes this GPU's words of the case and control words,
+  // and returns when that is done (every member's must be clear before any
+  // member starts); start launches without waiting; finish waits for the
+  // kernel and reads it back.
+  virtual void prepare_sync(const SyncLaunch& launch) = 0;
+  virtual void start_sync() = 0;
+  virtual SyncOutcome finish_sync() = 0;
+  SyncOutcome run_sync(const SyncLaunch& launch) {
+    prepare_sync(launch);
+    start_sync();
+    return finish_sync();
+  }
 
   // Checks that this GPU can reach `peer_ordinal`'s memory and enables it.
   virtual PeerAccess open_peer_access(int peer_ordinal) = 0;

@@ -34,6 +34,29 @@ struct OnDevice {
   explicit OnDevice(int ordinal) { CUMAP_CUDA_CHECK(cudaSetDevice(ordinal)); }
 };
 
+// A sync launch prepared on this GPU and not yet finished: what its kernel
+// reads and writes, kept from prepare_sync to finish_sync.
+struct PendingSync {
+  PendingSync(std::size_t sm_slots, std::size_t role_count, std::size_t leave_count, std::size_t batch_count,
+              std::size_t participant_count)
+      : participants(sm_slots),
+        roles(std::max<std::size_t>(role_count, 1)),
+        leave_cycles(leave_count),
+        batch_cycles(batch_count),
+        span_ns(2 * std::max<std::size_t>(participant_count, 1)),
+        timed_out(1),
+        leaves(leave_count),
+        batches(batch_count),
+        k(participant_count) {}
+  DeviceBuffer<int> participants;
+  DeviceBuffer<SyncRole> roles;
+  DeviceBuffer<std::uint64_t> leave_cycles, batch_cycles, span_ns;
+  DeviceBuffer<unsigned> timed_out;
+  std::size_t leaves, batches, k;
+  SyncParams params{};
+  bool started = false;
+};
+
 class RealCudaRuntime final : public CudaRuntime {
  public:
   explicit RealCudaRuntime(int ordinal)
@@ -106,7 +129,8 @@ class RealCudaRuntime final : public CudaRuntime {
       pp.arenas[g] = as_pointer<std::uint32_t>(launch.arenas[g]);
       pp.controls[g] = as_pointer<unsigned>(launch.controls[g]);
     }
-    pp.sides_done = as_pointer<unsigned>(launch.sides_done);
+    for (std::size_t g = 0; g < launch.sides_done.size() && g < launch.arenas.size(); ++g)
+      pp.sides_done[g] = as_pointer<unsigned>(launch.sides_done[g]);
     pp.flush_buffer = launch.settings.flush_l2 ? as_pointer<std::uint32_t>(launch.flush_buffer) : nullptr;
     pp.flush_words = launch.settings.flush_l2 ? launch.flush_words : 0;
     buffers_->prepare(pp, launch.pairs, stream_.get());
@@ -172,6 +196,7 @@ class RealCudaRuntime final : public CudaRuntime {
     cycles.zero(stream_.get());
     LineProbeParams lp{};
     lp.arena = as_pointer<const std::uint32_t>(launch.arena);
+    lp.remote = launch.remote ? 1 : 0;
     lp.line_words = words.get();
     lp.line_count = static_cast<int>(launch.line_words.size());
     lp.chain = launch.chain;
@@ -193,7 +218,17 @@ class RealCudaRuntime final : public CudaRuntime {
     return out;
   }
 
-  SyncOutcome run_sync(const SyncLaunch& launch) override;
+  void prepare_sync(const SyncLaunch& launch) override;
+  void start_sync() override {
+    const OnDevice on(facts_.ordinal);
+    if (!pending_sync_ || pending_sync_->started) throw std::logic_error("start_sync without prepare_sync");
+    timer_.start(stream_.get());
+    launch_sync(pending_sync_->params, facts_.sm_count, smem_bytes_, stream_.get());
+    CUMAP_CUDA_CHECK(cudaGetLastError());
+    timer_.stop(stream_.get());
+    pending_sync_->started = true;
+  }
+  SyncOutcome finish_sync() override;
 
   std::size_t set_persisting_window(DeviceAddress base, std::size_t bytes) override {
     const OnDevice on(facts_.ordinal);
@@ -259,59 +294,89 @@ class RealCudaRuntime final : public CudaRuntime {
   LaunchControl control_;
   std::optional<PingPongBuffers> buffers_;
   std::optional<PingPongParams> pending_;  // prepared, not yet finished
+  std::optional<PendingSync> pending_sync_;  // prepared, not yet finished
   std::optional<PersistingL2Window> persist_;
 };
 
-SyncOutcome RealCudaRuntime::run_sync(const SyncLaunch& launch) {
+void RealCudaRuntime::prepare_sync(const SyncLaunch& launch) {
   const OnDevice on(facts_.ordinal);
+  const std::size_t members = launch.arenas.size();
+  const auto member = [members](int m) { return m >= 0 && static_cast<std::size_t>(m) < members; };
+  bool group_ok = members > 0 && members <= static_cast<std::size_t>(kMaxGroupGpus) &&
+                  launch.controls.size() == members && member(launch.self) && member(launch.counter_member) &&
+                  launch.exchange.size() <= static_cast<std::size_t>(kMaxGroupGpus);
+  for (const GroupWord& w : launch.exchange) group_ok &= member(w.member);
+  if (!group_ok)
+    throw std::invalid_argument("prepare_sync: a launch group needs an arena and control words per member, and "
+                                "every word on a member");
   const SyncSettings& s = launch.settings;
   const std::size_t k = launch.participant_sms.size();
   const std::size_t leaves = static_cast<std::size_t>(s.warmup + s.episodes) + 1;
   const std::size_t batches = is_contention(s.kind) ? k * static_cast<std::size_t>(s.episodes) : 1;
   std::vector<int> participant_of_sm(static_cast<std::size_t>(sm_id_limit()), -1);
-  for (std::size_t p = 0; p < k; ++p) participant_of_sm.at(launch.participant_sms[p]) = static_cast<int>(p);
-  DeviceBuffer<int> participants(participant_of_sm.size());
-  DeviceBuffer<SyncRole> roles(std::max<std::size_t>(launch.roles.size(), 1));
-  DeviceBuffer<std::uint64_t> leave_cycles(leaves), batch_cycles(batches), span_ns(2 * std::max<std::size_t>(k, 1));
-  DeviceBuffer<unsigned> timed_out(1);
+  for (std::size_t p = 0; p < k; ++p)
+    if (launch.participant_sms[p] >= 0) participant_of_sm.at(launch.participant_sms[p]) = static_cast<int>(p);
+  pending_sync_.reset();  // a launch prepared and never finished: its buffers go first
+  PendingSync& ps = pending_sync_.emplace(participant_of_sm.size(), launch.roles.size(), leaves, batches, k);
   cudaStream_t st = stream_.get();
-  participants.upload(participant_of_sm, st);
-  if (!launch.roles.empty()) roles.upload(launch.roles, st);
-  leave_cycles.zero(st);
-  batch_cycles.zero(st);
-  span_ns.zero(st);
-  timed_out.zero(st);
-  auto* const arena = as_pointer<std::uint32_t>(launch.arena);
+  ps.participants.upload(participant_of_sm, st);
+  if (!launch.roles.empty()) ps.roles.upload(launch.roles, st);
+  ps.leave_cycles.zero(st);
+  ps.batch_cycles.zero(st);
+  ps.span_ns.zero(st);
+  ps.timed_out.zero(st);
+  auto* const arena = as_pointer<std::uint32_t>(launch.own_arena());
   for (std::uint32_t w : launch.zero_words)
     CUMAP_CUDA_CHECK(cudaMemsetAsync(arena + w, 0, sizeof(std::uint32_t), st));
+  // A word of any member, as this GPU reaches it.
+  const auto at = [&launch](int m, std::uint32_t word) {
+    return as_pointer<unsigned>(launch.arenas[static_cast<std::size_t>(m)]) + word;
+  };
 
-  SyncParams sp{};
+  SyncParams& sp = ps.params;
   sp.settings = s;
-  sp.counter = arena + launch.counter_word;
-  sp.release = arena + launch.release_word;
+  sp.counter = at(launch.counter_member, launch.counter_word);
+  sp.release = at(launch.counter_member, launch.release_word);
   sp.arena = arena;
-  sp.participant_of_sm = participants.get();
-  sp.roles = roles.get();
+  sp.participant_of_sm = ps.participants.get();
+  sp.roles = ps.roles.get();
   sp.participants = static_cast<int>(k);
   sp.groups = launch.groups;
   sp.zero_mask = 0;
-  sp.leave_cycles = leave_cycles.get();
-  sp.batch_cycles = batch_cycles.get();
-  sp.span_ns = span_ns.get();
-  sp.timed_out = timed_out.get();
+  sp.leave_cycles = ps.leave_cycles.get();
+  sp.batch_cycles = ps.batch_cycles.get();
+  sp.span_ns = ps.span_ns.get();
+  sp.timed_out = ps.timed_out.get();
+  sp.exchange_groups = static_cast<unsigned>(launch.exchange.size());
+  for (std::size_t g = 0; g < launch.exchange.size(); ++g)
+    sp.exchange[g] = at(launch.exchange[g].member, launch.exchange[g].word);
+  sp.self = launch.self;
+  sp.group_size = static_cast<int>(members);
+  sp.group_blocks = launch.group_blocks;
+  for (std::size_t g = 0; g < members; ++g) sp.controls[g] = as_pointer<unsigned>(launch.controls[g]);
   control_.reset(st);
   control_.point(sp);
   sp.control = control_.words();
+  // Cleared before any member of the group starts: they add to these words.
+  CUMAP_CUDA_CHECK(cudaStreamSynchronize(st));
+}
 
+SyncOutcome RealCudaRuntime::finish_sync() {
+  const OnDevice on(facts_.ordinal);
+  if (!pending_sync_ || !pending_sync_->started) throw std::logic_error("finish_sync without a started launch");
+  const PendingSync& ps = *pending_sync_;
+  cudaStream_t st = stream_.get();
+  CUMAP_CUDA_CHECK(cudaStreamSynchronize(st));
   SyncOutcome out;
-  out.elapsed_ms = timed([&](cudaStream_t s2) { launch_sync(sp, facts_.sm_count, smem_bytes_, s2); });
+  out.elapsed_ms = timer_.elapsed_ms();
   read_outcome(out);
-  out.timed_out = timed_out.download(1, st)[0] != 0;
-  out.leave_cycles = leave_cycles.download(leaves, st);
-  if (is_contention(s.kind)) {
-    out.batch_cycles = batch_cycles.download(batches, st);
-    out.span_ns = span_ns.download(2 * k, st);
+  out.timed_out = ps.timed_out.download(1, st)[0] != 0;
+  out.leave_cycles = ps.leave_cycles.download(ps.leaves, st);
+  if (is_contention(ps.params.settings.kind)) {
+    out.batch_cycles = ps.batch_cycles.download(ps.batches, st);
+    out.span_ns = ps.span_ns.download(2 * ps.k, st);
   }
+  pending_sync_.reset();
   return out;
 }
 

@@ -86,7 +86,9 @@ struct PingPongParams {
   std::uint64_t* sample_cycles;  // [pair_count * samples]: cycles of `iters` round trips
   std::uint64_t* cold_cycles;    // [pair_count]: the first round trip alone
   int* pair_status;              // [pair_count]: PairStatus bits
-  unsigned* sides_done;          // [pair_count], one array for the whole group: sides that left the pair
+  // [member][pair_count]: sides that left the pair, counted in the array of
+  // the member that holds the pair's flags.
+  unsigned* sides_done[kMaxGroupGpus];
   int* block_sm;                 // [gridDim]: %smid of each block
   int* sm_blocks;                // [sm_id_limit]: blocks that landed on each SM
   int sm_id_limit;
@@ -96,7 +98,8 @@ struct PingPongParams {
 // Home discovery: the SMs of the launch take turns; on its turn an SM times
 // `chain` dependent atomics on every line, `repeats` times.
 struct LineProbeParams {
-  const std::uint32_t* arena;
+  const std::uint32_t* arena;       // another GPU's (a peer address) when `remote`
+  int remote;                       // nonzero: the lines are another GPU's, reached with system-scope atomics
   const std::uint32_t* line_words;  // [line_count]: word offsets from the arena base
   int line_count;
   int chain;

@@ -32,12 +32,20 @@ void check_plan_flags(const MeasurementPlan& plan) {
 }
 
 std::vector<int> launch_group(const MeasurementPlan& plan) {
+  // A handful of devices over up to millions of pairs: inserted when new,
+  // never sorted in bulk.
   std::vector<int> group;
-  for (const UnitRef& u : plan.units) group.push_back(u.device);
+  const auto add = [&group](int device) {
+    const auto at = std::lower_bound(group.begin(), group.end(), device);
+    if (at == group.end() || *at != device) group.insert(at, device);
+  };
+  for (const UnitRef& u : plan.units) add(u.device);
   for (const Round& r : plan.rounds)
-    for (const PlannedPair& p : r.pairs) group.insert(group.end(), {p.a.device, p.b.device, p.flags.device});
-  std::sort(group.begin(), group.end());
-  group.erase(std::unique(group.begin(), group.end()), group.end());
+    for (const PlannedPair& p : r.pairs) {
+      add(p.a.device);
+      add(p.b.device);
+      add(p.flags.device);
+    }
   if (group.size() > static_cast<std::size_t>(kMaxGroupGpus))
     throw UsageError(fmt::format("a map across {} GPUs: cumap runs at most {} at once", group.size(), kMaxGroupGpus));
   return group;

@@ -17,11 +17,16 @@ using namespace dev;
 
 // `chain` atomicAdd(line, 0), each address depending on the previous result
 // (and the first on the start time), so they cannot overlap: cycles of the
-// whole chain.
+// whole chain. Another GPU's line is reached with the system-scope atomics a
+// pair across GPUs signals with.
+template <bool kRemote>
 __device__ std::uint64_t time_chain(unsigned* line, int chain, unsigned zero_mask) {
   const std::uint64_t t0 = static_cast<std::uint64_t>(clock64());
   unsigned v = static_cast<unsigned>(t0) & zero_mask;
-  for (int i = 0; i < chain; ++i) v = atomicAdd(line + (v & zero_mask), zero_mask);
+  for (int i = 0; i < chain; ++i) {
+    if constexpr (kRemote) v = atomicAdd_system(line + (v & zero_mask), zero_mask);
+    else v = atomicAdd(line + (v & zero_mask), zero_mask);
+  }
   return clock_after(v) - t0;
 }
 
@@ -37,7 +42,7 @@ __device__ void probe_every_line(const LineProbeParams& lp, int turn) {
     unsigned* line = arena + lp.line_words[l];
     for (int r = 0; r < lp.repeats; ++r)
       lp.cycles[(static_cast<std::size_t>(turn) * lp.line_count + l) * lp.repeats + r] =
-          time_chain(line, lp.chain, lp.zero_mask);
+          lp.remote ? time_chain<true>(line, lp.chain, lp.zero_mask) : time_chain<false>(line, lp.chain, lp.zero_mask);
   }
 }
 

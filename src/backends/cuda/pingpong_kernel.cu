@@ -116,30 +116,30 @@ __device__ void run_pair(const PingPongParams& pp, int pair, unsigned* first, un
 // The second side to leave a pair (whether it completed or timed out) knows
 // that nobody touches its flags any more: it zeroes them, makes that visible,
 // and counts the pair finished. A round is over when all its pairs counted.
-// Across GPUs `sides_done` is one array in one member's memory and every
-// fence is a system fence: the two sides, and the next users of the flags,
-// may be on different GPUs.
-__device__ void leave_pair(const Group& g, int pair, unsigned* first, unsigned* second, bool pair_across) {
+// A pair counts its sides beside its flags (the flag member's sides_done),
+// so a pair inside one GPU leaves with that GPU's atomics and fence; only a
+// pair across GPUs pays system scope for it. The count of finished pairs
+// reaches every member (add_everywhere), after a system fence wherever
+// another GPU may use the zeroed flags next.
+__device__ void leave_pair(const Group& g, const DevicePair& pr, int pair, unsigned* first, unsigned* second) {
   const PingPongParams& pp = g.pp;
-  if (!g.across()) {
+  unsigned* const sides = &pp.sides_done[pr.flag_gpu][pair];
+  const bool pair_across = pr.a_gpu != pr.b_gpu;
+  if (!pair_across) {
     __threadfence();
-    if (atomicAdd(&pp.sides_done[pair], 1u) == 1u) {
+    if (atomicAdd(sides, 1u) == 1u) {
       atomicExch(first, 0u);
       atomicExch(second, 0u);
-      __threadfence();
+      if (g.across()) __threadfence_system();
+      else __threadfence();
       g.add_everywhere(kPairsDoneSlot, 1u);
     }
     return;
   }
   __threadfence_system();
-  if (atomicAdd_system(&pp.sides_done[pair], 1u) == 1u) {
-    if (pair_across) {
-      atomicExch_system(first, 0u);
-      atomicExch_system(second, 0u);
-    } else {
-      atomicExch(first, 0u);
-      atomicExch(second, 0u);
-    }
+  if (atomicAdd_system(sides, 1u) == 1u) {
+    atomicExch_system(first, 0u);
+    atomicExch_system(second, 0u);
     __threadfence_system();
     g.add_everywhere(kPairsDoneSlot, 1u);
   }
@@ -233,7 +233,7 @@ __global__ void __launch_bounds__(kPingPongThreads, 1) pingpong_kernel(PingPongP
       if (pair_across) run_pair<P, kSystemScope>(pp, p, first, second, i_am_a);
       else run_pair<P, kGpuScope>(pp, p, first, second, i_am_a);
     }
-    leave_pair(g, p, first, second, pair_across);
+    leave_pair(g, pr, p, first, second);
   }
 
   if (blk == 0) {

@@ -399,6 +399,37 @@ TEST(CudaBackendFakeGroup, NoPeerAccessOrNoNativeAtomicsIsBadInputNamingTheGpus)
   }
 }
 
+// One map pools its GPUs' classes and sides by number: another model (or
+// compute capability) is another chip, refused as bad input in one line; a
+// GPU named twice likewise.
+TEST(CudaBackendFakeGroup, GpusOfDifferentModelsOrOneGpuTwiceAreBadInput) {
+  FakeCudaConfig other_model;
+  other_model.name = "Fake NVIDIA A100";
+  try {
+    group_rig({}, other_model);
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("GPU 0 is a Fake NVIDIA H100"), std::string::npos) << what;
+    EXPECT_NE(what.find("GPU 1 a Fake NVIDIA A100"), std::string::npos) << what;
+    EXPECT_NE(what.find("one model"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << "one line";
+  }
+  FakeCudaConfig other_capability;
+  other_capability.cc_major = 8;
+  EXPECT_THROW(group_rig({}, other_capability), UsageError);
+
+  // The same ordinal twice, however the runtimes came to be.
+  std::vector<std::unique_ptr<CudaRuntime>> twice;
+  for (int i = 0; i < 2; ++i) twice.push_back(std::make_unique<FakeCudaRuntime>(FakeCudaConfig{}));
+  try {
+    make_cuda_backend_on(std::move(twice));
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("GPU 0 twice"), std::string::npos) << e.what();
+  }
+}
+
 // A launch across both GPUs: each member gets the same pairs, its own
 // member number, every member's arena and control words, one shared array
 // of sides-done words; the pair's cycles are the two members' halves added.
@@ -421,6 +452,8 @@ TEST(CudaBackendFakeGroup, ALaunchRunsOnBothGpusAndTheirHalvesAddUp) {
   EXPECT_NE(l0.arenas[0], l0.arenas[1]) << "each GPU has an arena of its own";
   EXPECT_EQ(l0.controls, (std::vector<DeviceAddress>{g.gpu0->control_words(), g.gpu1->control_words()}));
   EXPECT_EQ(l0.sides_done, l1.sides_done);
+  ASSERT_EQ(l0.sides_done.size(), 2u) << "a pair counts its sides on the member that holds its flags";
+  EXPECT_NE(l0.sides_done[0], l0.sides_done[1]);
   EXPECT_EQ(l0.group_blocks, 16u);
   ASSERT_EQ(l0.pairs.pairs.size(), 2u);
   EXPECT_EQ(l0.pairs.pairs[0].a_gpu, 0);
@@ -457,10 +490,35 @@ TEST(CudaBackendFakeGroup, DsmAndUnknownGpusAreBadInput) {
   third.rounds = {{{PlannedPair{{2, 0}, {0, 1}, {0, 4, 0}, 0}}}};
   EXPECT_THROW(g.backend->measure(third, nullptr), UsageError);
   LineProbePlan probe;
-  probe.device = 1;
-  probe.units = {{0, 0}};  // a unit of GPU 0 for GPU 1's lines
+  probe.device = 2;  // no such GPU in the group
+  probe.units = {{0, 0}};
   probe.lines = {0};
   EXPECT_THROW(g.backend->probe_lines(probe, nullptr), UsageError);
+}
+
+// The remote table: GPU 0's SMs time GPU 1's lines, running on GPU 0 with
+// GPU 1's arena (a peer address) and system-scope atomics.
+TEST(CudaBackendFakeGroup, AnotherGpusUnitsProbeTheLinesOverTheLink) {
+  GroupRig g = group_rig();
+  LineProbePlan probe;
+  probe.device = 1;
+  probe.units = {{0, 0}, {0, 3}};
+  probe.lines = {0, 128};
+  const LineLatencyTable t = g.backend->probe_lines(probe, nullptr);
+  ASSERT_EQ(g.gpu0->probe_launches.size(), 1u) << "the chains run where the SMs are";
+  const LineProbeLaunch& l = g.gpu0->probe_launches.back();
+  EXPECT_TRUE(l.remote);
+  EXPECT_EQ(l.turn_sms, (std::vector<int>{0, 3}));
+  EXPECT_EQ(t.units, probe.units);
+  EXPECT_EQ(t.ns.size(), 4u);
+  for (double v : t.ns) EXPECT_TRUE(std::isfinite(v));
+  // The arena is GPU 1's: the one its own probe would use.
+  LineProbePlan own = probe;
+  own.units = {{1, 0}};
+  (void)g.backend->probe_lines(own, nullptr);
+  ASSERT_FALSE(g.gpu1->probe_launches.empty());
+  EXPECT_FALSE(g.gpu1->probe_launches.back().remote);
+  EXPECT_EQ(g.gpu1->probe_launches.back().arena, l.arena);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 # report.html in a real browser: Chromium, headless, opens
 #   - the report.html of a CPU map made now by the built cumap, and
 #   - a fake 132-SM chip's (report_html_sample), under a device name that
-#     tries to end the data's <script>;
+#     tries to end the data's <script>, and a map across two fake chips;
 # each must build its maps without a script error (the page sets
 # data-status="ok", data-cells and, on an error, data-errors on <body>),
 # screenshot as a picture (not blank), and do the same with no network
@@ -107,6 +107,16 @@ check online "$work/h100.html" "132-SM fake chip" $((132 * 132))
 grep -qF '<h1 id="title">fake H100 &lt;/script&gt;&lt;script&gt;' "$work/last-dom.html" ||
   fail "the device name is not shown as text in the title"
 check offline "$work/h100.html" "132-SM fake chip, no network" $((132 * 132))
+
+# A map across two fake chips: the "Across GPUs" section draws its sentences
+# and both tables (the one-GPU pages above hide it).
+"$sample" "$work/two.html" 24 "two fake chips" 2
+check online "$work/two.html" "map across 2 fake chips" $((48 * 48))
+grep -q '<ul id="across-findings"><li>A signal between GPUs' "$work/last-dom.html" ||
+  fail "map across GPUs: no sentences in the Across GPUs section"
+grep -q '<table id="across-structure"><tr><th>placement</th>' "$work/last-dom.html" ||
+  fail "map across GPUs: no cross-GPU structure table"
+grep -q '<section id="across-section" hidden' "$work/last-dom.html" && fail "map across GPUs: the section is hidden"
 
 # check_sync online|offline PAGE WHAT: the barrier or contention page shows
 # its table and plot; offline, it asked the network for nothing.

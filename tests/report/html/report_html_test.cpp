@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_h100_result.hpp"
+#include "report/across_gpus_summary.hpp"
+#include "report/gpu_table.hpp"
 #include "report/report_html.hpp"
 
 namespace cumap {
@@ -203,6 +205,29 @@ TEST(ReportHtml, AMapAcrossGpusNamesUnitsByGpuAndHasHomesPerGpu) {
   }
   expect_same_values(decode(d["placements"][0]["average"]["value"]), kept(r.placements[0].headline_ns, r.display_order),
                      d["placements"][0]["average"]["value"]["step"], "class average across GPUs");
+}
+
+// The page's "Across GPUs" section draws what summary.md says: the same
+// tables and sentences, made by the same code from the same JSON.
+TEST(ReportHtml, AMapAcrossGpusHasTheAcrossGpusSectionOfSummaryMd) {
+  const MapResult r = test::fake_h100_result(12, "two fake chips", 2);
+  const std::string html = report_html(r);
+  EXPECT_NE(html.find("<section id=\"across-section\">"), std::string::npos);
+  EXPECT_NE(html.find("function drawAcrossGpus()"), std::string::npos);
+  const json d = embedded_data(html);
+  const json& a = d["across_gpus"];
+  const AcrossGpus expected = across_gpus_summary(gpus_json(r), cross_gpu_structure_json(r), r.device.unit_name);
+  ASSERT_FALSE(expected.findings.empty());
+  EXPECT_EQ(a["findings"], expected.findings);
+  EXPECT_EQ(a["gpu_pairs"].size(), expected.gpu_pairs.size());
+  ASSERT_EQ(a["structure"].size(), expected.structure.size());
+  EXPECT_FALSE(a["structure"].empty());
+  EXPECT_EQ(a["structure"][0]["flags_on"], "g0");
+  // One GPU: empty lists, and the page hides the section.
+  const json one = embedded_data(report_html(small_run()))["across_gpus"];
+  EXPECT_TRUE(one["gpu_pairs"].empty());
+  EXPECT_TRUE(one["structure"].empty());
+  EXPECT_TRUE(one["findings"].empty());
 }
 
 TEST(ReportHtml, A132SmPageIsSmallEnoughToMail) {
