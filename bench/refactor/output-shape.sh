@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The shape of what cumap writes, for comparing two builds of it: a change
 # that only moves code must leave it the same.
-#   bench/refactor/output-shape.sh CUMAP_BINARY OUT_DIR
+#   bench/refactor/output-shape.sh CUMAP_BINARY OUT_DIR [BENCH_ENGINE]
 # Writes OUT_DIR/shape.txt: a CPU map's file names, every CSV's header, the
-# tree of meta.json's keys (values vary run to run and are left out), and the
+# tree of meta.json's keys (values vary run to run and are left out), the
 # sha256 of PNGs rendered from committed matrices (those must match byte for
-# byte). Compare two with `diff A/shape.txt B/shape.txt`.
+# byte), and, with BENCH_ENGINE (build/bench/engine/bench_engine), the sha256
+# of every file of a map of a fake 132-SM chip and of two fake 16-SM chips,
+# whose values are the same run to run once the clock's readings (seconds,
+# dates) and the output directory are blanked. Compare two with
+# `diff A/shape.txt B/shape.txt`.
 set -euo pipefail
 bin=$(realpath "$1")
 out=$(realpath -m "$2")
@@ -39,5 +43,22 @@ PY
     "$bin" render "$root/$m" -o "$out/$(basename "$m" .csv)-plain.png"
   done
   (cd "$out" && sha256sum ./*.png)
+  if [[ -n ${3:-} ]]; then
+    echo "# fake chips' files (clock readings and --out blanked)"
+    "$(realpath "$3")" "$out/engine-132" 132 1 > /dev/null
+    "$(realpath "$3")" "$out/engine-2x16" 16 2 > /dev/null
+    python3 - "$out/engine-132" "$out/engine-2x16" <<'PY'
+import hashlib, pathlib, re, sys
+clock = re.compile(r'("(?:[a-z_]*seconds|measuring|kernel|backend_host|checks|summaries|out_dir|timestamp_utc)":\s*)("[^"]*"|[-0-9.e+]+)')
+for d in map(pathlib.Path, sys.argv[1:]):
+    for f in sorted(d.iterdir()):
+        data = f.read_bytes()
+        if f.suffix in (".json", ".html", ".md"):
+            text = clock.sub(r"\1 0", data.decode())
+            text = re.sub(r"\| (date|cumap) \|[^\n]*", r"| \1 |", text)
+            data = text.encode()
+        print(hashlib.sha256(data).hexdigest(), f"{d.name}/{f.name}")
+PY
+  fi
 } > "$out/shape.txt"
 echo "wrote $out/shape.txt"

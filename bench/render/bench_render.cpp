@@ -11,8 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "report/render_file.hpp"
+#include "core/topology.hpp"
 
 namespace {
 

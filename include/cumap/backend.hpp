@@ -11,11 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cumap/error.hpp"
-#include "core/homes.hpp"
+#include "cumap/homes.hpp"
 #include "cumap/options.hpp"
 #include "cumap/plan.hpp"
 #include "cumap/sync.hpp"
-#include "core/topology.hpp"
+#include "cumap/topology.hpp"
+#include "cumap/values.hpp"
 
 namespace cumap {
 
@@ -118,6 +119,9 @@ struct Capabilities {
   // host work must then wait for it rather than run beside it, where it
   // would take those cores from the pairs.
   bool measures_on_host_cores = false;
+  // How far this backend's numbers have been checked against a real device,
+  // said in every summary of its runs ("" where they have been).
+  std::string caveat;
 };
 
 // Raw result for one planned pair.

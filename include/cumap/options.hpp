@@ -112,7 +112,21 @@ struct Options {
   int max_streams = 0;
 };
 
+// What a kind of backend takes, before one is opened: the command line
+// refuses by these the options that backend would ignore. One table with
+// the kinds' names (options.cpp); the backends' own facts, once open, are
+// their Capabilities.
+struct BackendFacts {
+  bool several_devices = true;  // devices beyond 0 (--device N)
+  bool spans_devices = false;   // one map across several devices (--devices)
+  bool unit_choice = false;     // what a unit is can be chosen (--unit cu|wgp)
+  bool stream_budget = false;   // a budget of hardware queues (--max-streams)
+};
+BackendFacts backend_facts(BackendKind kind);
+
 std::string_view to_string(BackendKind k);
+// The inverse of to_string(BackendKind) ("cpu", "cuda", "hip", "auto"); UsageError for any other word.
+BackendKind backend_kind_from_string(std::string_view name);
 std::string_view to_string(Probe p);
 std::string_view to_string(UnitOrder o);
 std::string_view to_string(ScheduleKind s);

@@ -3,6 +3,9 @@
 // once. The reporters (matrix and pairs CSVs, meta.json, heatmaps, the
 // console summary) read only this: nothing of Options, the backend or the
 // command line reaches them any other way.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -12,11 +15,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cumap/backend.hpp"
-#include "core/cross_gpu_structure.hpp"
-#include "core/homes.hpp"
-#include "core/matrix.hpp"
-#include "core/sync_cases.hpp"
-#include "core/topology.hpp"
+#include "cumap/homes.hpp"
+#include "cumap/latency_map.hpp"
+#include "cumap/topology.hpp"
+#include "cumap/values.hpp"
 
 namespace cumap {
 
@@ -45,15 +47,12 @@ struct HomesResult {
 
 // A run's homes, one entry per device in device order (none on the dsm path).
 using RunHomes = std::vector<HomesResult>;
-// The most classes any device has (1 without homes): per-class maps go up to it.
-int class_count(const RunHomes& homes);
 // Every unit with its side (the class of its own device it is near), in
 // device order, then table order.
 struct UnitSides {
   std::vector<int> units;
   std::vector<int> sides;
 };
-UnitSides unit_sides(const RunHomes& homes);
 
 // A concurrent map checks itself: a sample of pairs measured one at a time
 // on the same flag words, before the map and again after it. The two serial
@@ -80,6 +79,23 @@ struct SelfCheck {
   // larger of it and serial_repeat.
   double earlier_serial_repeat = 0.0;
   bool passed = true;
+};
+
+// Across GPUs, the structure table's counterpart: a pair between two GPUs by
+// the GPU whose memory holds its flags, the home class of the flag's line (a
+// class of that GPU) and the side of each unit on its own GPU
+// (cross_gpu_structure.hpp computes the rows).
+struct CrossGpuStructureRow {
+  int gpu_a = 0;       // gpu_a < gpu_b
+  int gpu_b = 0;
+  int flags_on = 0;    // the GPU whose memory held the flags (gpu_a or gpu_b)
+  int home_class = 0;  // of the flag's line, among flags_on's classes
+  int side_a = 0;      // the side of the pair's unit on gpu_a, on gpu_a
+  int side_b = 0;      // the same on gpu_b
+  double median_ns = 0.0;
+  double p05_ns = 0.0;
+  double p95_ns = 0.0;
+  std::size_t cells = 0;  // unit pairs (each direction once in an ordered map)
 };
 
 // Across GPUs: one row per pair of GPUs (a GPU with itself too) and per GPU
@@ -143,12 +159,6 @@ struct PlacementResult {
   std::vector<PairStats> timed_out() const;  // of every class
 };
 
-// Fills what a placement derives from its per-class maps: the headline spec,
-// the one-way matrices, line_sets, fits and the GPU table.
-void summarize_placement(PlacementResult& placement, MapSpec headline_spec);
-// The GPU x GPU rows of a placement's headline over units named by
-// unit_id(); none when its units are on one GPU.
-std::vector<GpuPairRow> make_gpu_table(const PlacementResult& placement);
 
 struct RunInfo {
   std::string tool_version;
@@ -193,6 +203,57 @@ struct MapResult {
   RunInfo run;
 
   std::vector<PairStats> timed_out() const;
+};
+
+// The planner's words for a case, beside the SyncCase the backend runs.
+struct SyncCaseLabel {
+  std::string set;           // "one-side", "alternating", "one-gpc", "spread"
+  int k = 0;                 // participants
+  // "near" or "far" (the counter's line relative to the participants), "any"
+  // where the device has one home class (near and far are the same), "own"
+  // for the platform's barrier (it keeps its own state).
+  std::string counter_home;
+  int counter_class = -1;    // home class of the counter's line; -1 for "own"
+  int groups = 0;            // two-level: how many groups (sides, GPCs or GPUs)
+  std::string grouped_by;    // two-level: "side", "group" or "gpu"
+  // A run across GPUs only (empty on one): the GPU whose memory holds the
+  // counter, "g0", "g1", ...; "each" for two-level by GPU (every group's
+  // lines on its own GPU); empty for the platform's own barrier.
+  std::string counter_gpu;
+};
+
+struct SyncCaseResult {
+  SyncCaseLabel label;
+  std::string what;                 // "counter", "flag", "two-level", "platform"; "cas", "add"
+  std::vector<int> participants;    // unit ids, participant 0 first
+  // Byte offsets of the counter's line in the flag arena, one per launch
+  // measured, in launch order.
+  std::vector<std::uint64_t> counter_offsets;
+  int launches = 0;                 // launches measured (each its own counter lines)
+  // Barrier: per episode (leave to leave, seen by participant 0).
+  // Contention: per operation (each participant's batches). Over every launch.
+  Summary ns{};
+  Summary cycles{};                 // NaN without a cycle clock
+  // Barrier: what one barrier costs in a loop of them, on a counter line of
+  // the home class taken at random: each launch's mean over its episodes
+  // (its loop's time over their count), and of those the mean over launches.
+  // Means, not medians: episodes trade time with their neighbours
+  // (participant 0 leaving one late shortens the next), and a launch settles
+  // into one of a few such modes by its lines' L2 slices, so medians of
+  // either jump from mode to mode between runs (up to 10 % at k = 2-8 on an
+  // H200, bench/RESULTS.md) where the means move by their spread over
+  // launches. NaN for contention.
+  double per_barrier_ns = kNaN;
+  double per_barrier_cycles = kNaN;
+  int values = 0;                   // episodes (barrier) or batches (contention) that gave a value, all launches
+  double ops_per_us = kNaN;         // contention: all participants together, the median over launches
+  bool timed_out = false;
+  bool unsupported = false;
+  std::string why;                  // unsupported: the backend's reason
+  bool measured() const { return !timed_out && !unsupported && values > 0; }
+  // The case's one number: a barrier's per_barrier_ns, an operation's median.
+  double headline_ns() const { return std::isnan(per_barrier_ns) ? ns.median : per_barrier_ns; }
+  double headline_cycles() const { return std::isnan(per_barrier_cycles) ? cycles.median : per_barrier_cycles; }
 };
 
 // `cumap barrier` and `cumap contention` (cumap/sync.hpp): how they measured,

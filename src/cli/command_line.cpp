@@ -341,9 +341,11 @@ std::uint64_t parse_flag_offset(const std::string& text) {
 // Device options that the chosen backend would silently ignore.
 void check_device_options(const Options& o, const DeviceFlags& given) {
   if (o.device < 0) throw UsageError(fmt::format("--device must not be negative (got {})", o.device));
-  if (o.backend == BackendKind::Cpu && o.device != 0)
-    throw UsageError(fmt::format("--device {}: the cpu backend has only device 0", o.device));
-  if (given.unit->count() > 0 && (o.backend == BackendKind::Cpu || o.backend == BackendKind::Cuda))
+  if (o.backend == BackendKind::Auto) return;  // the backend that opens checks them (map_run.cpp)
+  const BackendFacts facts = backend_facts(o.backend);
+  if (!facts.several_devices && o.device != 0)
+    throw UsageError(fmt::format("--device {}: the {} backend has only device 0", o.device, to_string(o.backend)));
+  if (given.unit->count() > 0 && !facts.unit_choice)
     throw UsageError(fmt::format("--unit applies to the hip backend only, not to --backend {}", to_string(o.backend)));
 }
 

@@ -7,7 +7,7 @@
 
 #include "core/sync_options.hpp"
 #include "cumap/options.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "report/render_file.hpp"
 
 namespace cumap::cli {

@@ -11,7 +11,7 @@
 #include "cli/run_clock.hpp"
 #include "cumap/backend.hpp"
 #include "cumap/error.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "cli/interrupt.hpp"
 #include "report/output_set.hpp"
 #include "report/meta_json.hpp"

@@ -11,7 +11,7 @@
 #include "cli/resumed_run.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/error.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "report/map_outputs.hpp"
 #include "report/map_summary.hpp"
 #include "report/output_set.hpp"

@@ -8,11 +8,12 @@
 #include "cli/progress.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/error.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "report/output_set.hpp"
 #include "report/sync_outputs.hpp"
 #include "run/map_run.hpp"
 #include "run/sync_run.hpp"
+#include "core/sync_cases.hpp"
 
 namespace cumap::cli {
 namespace {

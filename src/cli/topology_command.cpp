@@ -1,4 +1,5 @@
 #include "cli/commands.hpp"
+#include "core/map_result.hpp"
 
 #include <fmt/format.h>
 
@@ -62,18 +63,19 @@ void print_device(BackendKind kind, int device, const Options& o) {
 
 // "cuda  GPUs 0 and 1: a map across them works (peer access with native
 // atomics both ways); link NV18", or why not: what `cumap --devices 0,1` needs.
-void print_gpu_pair(int a, int b) {
+void print_gpu_pair(BackendKind kind, int a, int b) {
   try {
-    auto backend = make_backend(DeviceSelection{BackendKind::Cuda, a, HipUnit::Cu, 0, {a, b}});
+    auto backend = make_backend(DeviceSelection{kind, a, HipUnit::Cu, 0, {a, b}});
     std::string link;
     for (const DeviceInfo::Link& l : backend->device().links) {
       link = "; link " + l.link;
       if (!l.reason.empty()) link += " (" + l.reason + ")";
     }
-    fmt::print("cuda  GPUs {} and {}: a map across them works (peer access with native atomics both ways){}\n", a, b,
+    fmt::print("{:<5} GPUs {} and {}: a map across them works (peer access with native atomics both ways){}\n",
+               to_string(kind), a, b,
                link);
   } catch (const UsageError& e) {
-    fmt::print("cuda  GPUs {} and {}: no map across them: {}\n", a, b, e.what());
+    fmt::print("{:<5} GPUs {} and {}: no map across them: {}\n", to_string(kind), a, b, e.what());
   }
 }
 
@@ -101,9 +103,9 @@ int run_list_devices(const ListDevicesCommand& command) {
       continue;
     }
     for (int device = 0; device < count; ++device) print_device(kind, device, o);
-    if (kind == BackendKind::Cuda)
+    if (backend_facts(kind).spans_devices)
       for (int a = 0; a < count; ++a)
-        for (int b = a + 1; b < count; ++b) print_gpu_pair(a, b);
+        for (int b = a + 1; b < count; ++b) print_gpu_pair(kind, a, b);
   }
   return kExitOk;
 }

@@ -9,22 +9,10 @@
 #include <map>
 #include <vector>
 
-#include "core/value_matrix.hpp"
+#include "cumap/result.hpp"
 
 namespace cumap {
 
-struct CrossGpuStructureRow {
-  int gpu_a = 0;       // gpu_a < gpu_b
-  int gpu_b = 0;
-  int flags_on = 0;    // the GPU whose memory held the flags (gpu_a or gpu_b)
-  int home_class = 0;  // of the flag's line, among flags_on's classes
-  int side_a = 0;      // the side of the pair's unit on gpu_a, on gpu_a
-  int side_b = 0;      // the same on gpu_b
-  double median_ns = 0.0;
-  double p05_ns = 0.0;
-  double p95_ns = 0.0;
-  std::size_t cells = 0;  // unit pairs (each direction once in an ordered map)
-};
 
 // The rows of one placement from its per-class maps split by the GPU that
 // held the flags (MapMatrices::per_map_flag_device): `per_class_by_flag_gpu`

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/stats.hpp"
+#include "core/map_result.hpp"
 #include "core/units.hpp"
 #include "cumap/result.hpp"
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/matrix.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 

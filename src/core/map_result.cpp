@@ -1,4 +1,7 @@
-#include "cumap/result.hpp"
+#include "core/map_result.hpp"
+
+#include "core/homes.hpp"
+#include "core/matrix.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -42,6 +42,26 @@ std::string_view to_string(BackendKind k) {
   return "?";
 }
 
+BackendFacts backend_facts(BackendKind kind) {
+  BackendFacts f;
+  switch (kind) {
+    case BackendKind::Cpu: f.several_devices = false; break;  // the machine's cores are its one device
+    case BackendKind::Cuda: f.spans_devices = true; break;    // peer memory and system-scope atomics
+    case BackendKind::Hip:
+      f.unit_choice = true;  // a CU or a WGP
+      f.stream_budget = true;
+      break;
+    case BackendKind::Auto: break;
+  }
+  return f;
+}
+
+BackendKind backend_kind_from_string(std::string_view name) {
+  for (BackendKind k : {BackendKind::Auto, BackendKind::Cpu, BackendKind::Cuda, BackendKind::Hip})
+    if (to_string(k) == name) return k;
+  throw UsageError("unknown backend \"" + printable_excerpt(name) + "\"");
+}
+
 std::string_view to_string(Probe p) {
   switch (p) {
     case Probe::Cas: return "cas";

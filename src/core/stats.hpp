@@ -1,17 +1,10 @@
 #pragma once
 #include <span>
 
+#include "cumap/values.hpp"
+
 namespace cumap {
 
-// Order statistics of one pair's samples. NaN everywhere when empty.
-struct Summary {
-  double median;
-  double p05;
-  double p95;
-  double min;
-  double max;
-  int count;
-};
 
 // Percentiles by linear interpolation between closest ranks (numpy's default).
 Summary summarize(std::span<const double> samples);

@@ -1,4 +1,5 @@
 #include "core/sync_cases.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 

@@ -4,22 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cumap/topology.hpp"
+
 namespace cumap {
 
-// A named set of units that share hardware (a GPC, a shader array, a CPU die).
-struct UnitGroup {
-  std::string name;
-  std::vector<int> units;
-};
-
-// The discovered layout. Groups are listed in display order; a unit appears in
-// at most one group. `source` says how it was found ("clusters", "hw_id",
-// "sysfs", "file", or "none"), `details` how much evidence backs it.
-struct Topology {
-  std::string source = "none";
-  std::vector<UnitGroup> groups;
-  nlohmann::json details = nlohmann::json::object();
-};
 
 // The display order of `units`: group by group as listed, then any unit no
 // group names, ascending. Units outside `units` are dropped.

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cumap/backend.hpp"
-#include "core/value_matrix.hpp"
+#include "cumap/values.hpp"
 
 namespace cumap {
 

@@ -13,6 +13,8 @@
 #include "core/units.hpp"
 #include "cumap/error.hpp"
 #include "plan/sync_checks.hpp"
+#include "core/stats.hpp"
+#include "core/topology.hpp"
 
 namespace cumap {
 namespace {

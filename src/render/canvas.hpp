@@ -1,5 +1,5 @@
 #pragma once
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 
 // Pixel-level drawing on an Image. Coordinates outside the image are clipped,
 // so callers can draw near the edges without checks.

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 
 namespace cumap::render {
 

@@ -1,7 +1,7 @@
 #pragma once
 #include <array>
 
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 
 namespace cumap::render {
 

@@ -5,7 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 
 // FreeType's handles, kept out of this header so that only font.cpp sees FreeType.
 struct FT_LibraryRec_;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "render/color_scale.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_layout.hpp"

@@ -4,7 +4,7 @@
 #include <png.h>
 
 #include "cumap/error.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 
 namespace cumap {
 namespace {

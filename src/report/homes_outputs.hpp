@@ -3,7 +3,7 @@
 
 #include "cumap/result.hpp"
 #include "report/pending_files.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 
 namespace cumap {
 

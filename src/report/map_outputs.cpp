@@ -1,4 +1,5 @@
 #include "report/map_outputs.hpp"
+#include "core/map_result.hpp"
 
 #include <optional>
 #include <string>
@@ -17,8 +18,9 @@
 #include "report/pairs_csv.hpp"
 #include "report/meta_json.hpp"
 #include "report/render_file.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "core/units.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 namespace {

@@ -1,4 +1,5 @@
 #include "report/map_summary.hpp"
+#include "core/map_result.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "report/gpu_table.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 

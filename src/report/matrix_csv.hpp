@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/value_matrix.hpp"
+#include "cumap/values.hpp"
 
 namespace cumap {
 

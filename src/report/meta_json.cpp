@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "report/gpu_table.hpp"
+#include "core/map_result.hpp"
 #include "cumap/result.hpp"
 #include "report/meta_json.hpp"
 #include "core/topology_discovery.hpp"

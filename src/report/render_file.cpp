@@ -21,6 +21,7 @@
 #include "report/atomic_file.hpp"
 #include "report/matrix_csv.hpp"
 #include "report/meta_fields.hpp"
+#include "core/topology.hpp"
 
 namespace cumap {
 

@@ -12,7 +12,7 @@
 
 #include "core/matrix.hpp"
 #include "core/topology.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 
 namespace cumap {
 

@@ -20,6 +20,7 @@
 // A 132-SM run's matrices, base64 of uint16 and only above the diagonal,
 // make a page of about 0.7 MB (as JSON numbers they would take 3x that).
 #include "report/report_html.hpp"
+#include "core/map_result.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -31,7 +32,7 @@
 
 #include "core/stats.hpp"
 #include "core/units.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "report/across_gpus_summary.hpp"
 #include "report/gpu_table.hpp"
 #include "report/homes_outputs.hpp"

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "cumap/result.hpp"
 #include "report/output_set.hpp"
 

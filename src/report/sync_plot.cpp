@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "report/sync_outputs.hpp"
+#include "core/sync_cases.hpp"
 
 namespace cumap {
 namespace {

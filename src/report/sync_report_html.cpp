@@ -3,6 +3,7 @@
 // Every text from the run goes through html_text, so a device name or
 // command line shows as text and cannot open an element.
 #include "report/sync_report_html.hpp"
+#include "core/sync_cases.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -18,6 +18,7 @@
 #include "report/json_number.hpp"
 #include "report/meta_fields.hpp"
 #include "report/sync_outputs.hpp"
+#include "core/sync_cases.hpp"
 
 namespace cumap {
 namespace {

@@ -1,4 +1,5 @@
 #include "report/unit_files.hpp"
+#include "core/map_result.hpp"
 
 #include <map>
 #include <utility>

@@ -5,6 +5,7 @@
 
 #include "run/home_discovery.hpp"
 #include "cumap/protocol.hpp"
+#include "core/homes.hpp"
 
 namespace cumap {
 namespace {

@@ -1,4 +1,5 @@
 #include "run/map_run.hpp"
+#include "core/map_result.hpp"
 
 #include <algorithm>
 #include <map>
@@ -11,6 +12,9 @@
 #include "cumap/error.hpp"
 #include "core/display_layout.hpp"
 #include "run/home_discovery.hpp"
+#include "core/homes.hpp"
+#include "core/topology.hpp"
+#include "core/cross_gpu_structure.hpp"
 
 namespace cumap {
 namespace {
@@ -27,15 +31,15 @@ void check_backend_can(const Options& o, const DeviceInfo& device, const Capabil
     throw UsageError("--probe mbarrier exists only with --via dsm");
 }
 
-// The hip backend's own options, which any other backend would silently
-// ignore (--backend auto may open another one).
-void check_hip_options(const Options& o, const DeviceInfo& device) {
-  if (device.backend == "hip") return;
-  if (o.max_streams != 0)
+// Options only some backends take, which the one opened would silently
+// ignore (--backend auto may open another one than the user thought of).
+void check_backend_options(const Options& o, const DeviceInfo& device) {
+  const BackendFacts facts = backend_facts(backend_kind_from_string(device.backend));
+  if (o.max_streams != 0 && !facts.stream_budget)
     throw UsageError(fmt::format("--max-streams applies to the hip backend only; the {} backend has no hardware queues "
                                  "to budget",
                                  device.backend));
-  if (o.hip_unit == HipUnit::Wgp)
+  if (o.hip_unit == HipUnit::Wgp && !facts.unit_choice)
     throw UsageError(fmt::format("--unit wgp applies to the hip backend only, not to {}", device.backend));
 }
 
@@ -151,9 +155,14 @@ std::vector<int> resolve_units(const std::string& spec, const std::vector<int>& 
 
 std::vector<int> resolve_devices(const Options& o) {
   if (o.devices_spec.empty()) return {};
-  // A map across GPUs is the cuda backend's; asking another for --devices
-  // lists its devices the same way (the cpu backend has one).
-  const BackendKind kind = o.backend == BackendKind::Auto ? BackendKind::Cuda : o.backend;
+  // A map across devices is the backend's that spans them; asking another
+  // for --devices lists its devices the same way (the cpu backend has one).
+  BackendKind kind = o.backend;
+  if (kind == BackendKind::Auto)
+    for (BackendKind built : built_backends())
+      if (backend_facts(built).spans_devices) kind = built;
+  if (kind == BackendKind::Auto)
+    throw UsageError("--devices: this cumap has no backend that maps across devices (the cuda backend)");
   const int count = device_count(kind);
   if (count == 0)
     throw UsageError(fmt::format("--devices {}: the {} backend sees no device", printable_excerpt(o.devices_spec),
@@ -185,7 +194,7 @@ OpenedBackend open_backend(const Options& o, std::size_t min_units) {
   opened.device_index = selection.device;
   opened.device = opened.backend->device();
   opened.capabilities = opened.backend->capabilities();
-  check_hip_options(o, opened.device);
+  check_backend_options(o, opened.device);
   std::vector<int> available = opened.backend->units();
   std::sort(available.begin(), available.end());
   opened.units = resolve_units(o.units_spec, available, opened.device.unit_name);

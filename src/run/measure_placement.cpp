@@ -12,11 +12,13 @@
 #include <tuple>
 
 #include "run/line_correction.hpp"
+#include "core/map_result.hpp"
 #include "run/measure_placement.hpp"
 #include "plan/planner.hpp"
 #include "core/stats.hpp"
 #include "core/units.hpp"
 #include "serial_check.hpp"
+#include "core/matrix.hpp"
 
 namespace cumap {
 namespace {

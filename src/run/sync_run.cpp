@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "plan/sync_plan.hpp"
+#include "core/sync_cases.hpp"
 
 namespace cumap {
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_harness.hpp"
+#include "core/map_result.hpp"
 #include "report/matrix_csv.hpp"
 
 namespace cumap::test {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The rooms of src/ depend in one direction: cli -> run -> plan and backends
-# -> report and render, all of them on core (the model); include/cumap holds
-# only the contracts between rooms. Fails naming every include that breaks
-# the direction.
+# -> report and render, all of them on core (the model), and everything on
+# the ground, include/cumap: the contracts between rooms and the value types
+# they carry, which include nothing but each other, the standard library and
+# third-party headers. Fails naming every include that breaks the direction.
 #   check_layering.sh REPO_ROOT
 set -u
 cd "$1" || exit 2
@@ -27,9 +28,15 @@ if hits=$(grep -rnwE 'Options' src/report src/render); then
   printf 'reporters must read MapResult only, not Options:\n%s\n' "$hits"
   status=1
 fi
-count=$(find include/cumap -name '*.hpp' | wc -l)
-if (( count > 10 )); then
-  echo "include/cumap holds $count headers; it is for the contracts between rooms only (at most 10)"
+# The ground includes only itself: an installed header cannot reach src/.
+if hits=$(grep -rnE '#include "' include | grep -vE '#include "cumap/'); then
+  printf 'include/ must include only cumap/ headers (and <...> ones), never a room of src/:\n%s\n' "$hits"
+  status=1
+fi
+# No target exports src/: its headers are this project's, found through the
+# top-level include_directories, never through a target's interface.
+if hits=$(grep -rnE 'target_include_directories\([^)]*(PUBLIC|INTERFACE)[^)]*/src' --include=CMakeLists.txt src bench tests); then
+  printf 'src/ must not be PUBLIC or INTERFACE in any target:\n%s\n' "$hits"
   status=1
 fi
 (( status == 0 )) && echo "layering: every room includes only what its direction allows"

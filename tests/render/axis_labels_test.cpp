@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
 #include "first_units.hpp"

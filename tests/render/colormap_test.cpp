@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "render/colormap_tables.hpp"
 
 namespace cumap {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "png_reader.hpp"
 #include "render/color_scale.hpp"
 #include "render/font.hpp"

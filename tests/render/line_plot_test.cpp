@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "png_reader.hpp"
 
 namespace cumap {

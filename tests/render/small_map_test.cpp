@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
 

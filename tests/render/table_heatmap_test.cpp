@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "png_reader.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"

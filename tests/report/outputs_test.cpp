@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
+#include "core/map_result.hpp"
 #include "report/pairs_csv.hpp"
 #include "report/meta_json.hpp"
 

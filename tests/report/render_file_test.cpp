@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "cumap/error.hpp"
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 #include "report/render_file.hpp"
 #include "png_reader.hpp"
 #include "temp_dir.hpp"

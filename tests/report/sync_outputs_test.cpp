@@ -16,6 +16,7 @@
 #include "report/sync_outputs.hpp"
 #include "sync_result_fixture.hpp"
 #include "temp_dir.hpp"
+#include "core/sync_cases.hpp"
 
 namespace cumap {
 namespace {

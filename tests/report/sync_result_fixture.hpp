@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cumap/result.hpp"
+#include "core/stats.hpp"
 
 namespace cumap::test {
 

@@ -19,6 +19,7 @@
 #include "report/sync_outputs.hpp"
 #include "report/sync_summary.hpp"
 #include "sync_result_fixture.hpp"
+#include "core/stats.hpp"
 
 namespace cumap {
 namespace {

@@ -9,9 +9,11 @@
 #include <gtest/gtest.h>
 
 #include "run/home_discovery.hpp"
+#include "core/map_result.hpp"
 #include "run/measure_placement.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
+#include "core/homes.hpp"
 
 namespace cumap {
 namespace {

@@ -12,6 +12,7 @@
 #include "plan/planner.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
+#include "core/matrix.hpp"
 
 namespace cumap {
 namespace {

@@ -2,7 +2,7 @@
 #include <filesystem>
 #include <string>
 
-#include "cumap/render.hpp"
+#include "render/render.hpp"
 
 namespace cumap::test {
 

@@ -144,6 +144,9 @@ Capabilities HipBackend::capabilities() const {
   c.max_pairs_per_round = static_cast<int>(pool_->capacity() / 2);
   // As on the cuda backend (measured there; no AMD GPU has run cumap yet).
   c.default_lines_per_class = 32;
+  c.caveat = "Measured by the hip backend, which is compiled and tested against a simulated runtime only and has "
+             "not been run on an AMD GPU by its authors: check these numbers against what you expect of the card, "
+             "and please report what you see.";
   return c;
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_h100_result.hpp"
+#include "core/map_result.hpp"
 #include "report/across_gpus_summary.hpp"
 #include "report/gpu_table.hpp"
 #include "report/report_html.hpp"

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/matrix.hpp"
-#include "core/topology.hpp"
+#include "cumap/values.hpp"
+#include "cumap/topology.hpp"
 
 namespace cumap {
 

@@ -1,4 +1,6 @@
 #pragma once
+// The numbers every result is made of: a matrix of values by unit, the order
+// statistics of a set of samples, and the NaN that marks a missing value.
 #include <cstddef>
 #include <limits>
 #include <vector>
@@ -20,6 +22,16 @@ struct ValueMatrix {
   static ValueMatrix filled(std::vector<int> units, double v);
   // Rows and columns permuted into `order` (a permutation of `units`).
   ValueMatrix reordered(const std::vector<int>& order) const;
+};
+
+// Order statistics of one pair's samples. NaN everywhere when empty.
+struct Summary {
+  double median;
+  double p05;
+  double p95;
+  double min;
+  double max;
+  int count;
 };
 
 }  // namespace cumap
