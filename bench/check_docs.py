@@ -12,6 +12,14 @@
    settings of the tool rather than measurements (defaults, sizes, limits)
    are listed in SETTINGS below, each with where it comes from, and printed;
    anything else that does not trace is printed and fails the check.
+5. Every source file a document or a comment names exists: a path or file
+   name ending in a source or build suffix, in the Markdown files (but
+   bench/RESULTS.md, a record of earlier builds too) and in the comments of
+   src/, include/, tests/ and bench/, must be a file of the tree (a full
+   path, or a name some tracked file bears).
+6. Every symbol those Markdown files name in a code span exists in the code:
+   a name with `::`, a call `name()` or a snake_case name of at least two
+   words must appear in a tracked source file.
 Exit 0 when all hold, 1 otherwise.
 """
 import re
@@ -46,6 +54,70 @@ def numbers(text):
         n = m.group(0).replace("−", "-").replace(" ", "")
         out.append((n, text[max(0, m.start() - 40):m.end() + 20].replace("\n", " ")))
     return out
+
+
+SOURCE_SUFFIX = r"(?:cpp|hpp|cu|cuh|hip|py|sh|in|cmake|txt)"
+PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)*\." + SOURCE_SUFFIX + r")(?![\w])")
+CPP_COMMENT = re.compile(r"//[^\n]*")
+SCRIPT_COMMENT = re.compile(r"^\s*#(?![!]|include)[^\n]*", re.M)
+SYMBOL = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_~][A-Za-z0-9_]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|[A-Za-z_][A-Za-z0-9_]*\(\))`")
+# Files named that no tracked file is, each with why: files cumap and the
+# tools write, and other projects' files.
+NOT_IN_TREE = {
+    "CMakeCache.txt": "CMake writes it",
+    "log.txt": "bench/device.sh writes it",
+    "shape.txt": "bench/refactor/output-shape.sh writes it",
+    "LastTest.log": "ctest writes it",
+    "report_page.hpp": "CMake generates it from report_page.hpp.in",
+    "compile_commands.json": "CMake writes it",
+    "hip-lang-config.cmake": "ROCm's CMake package",
+    "lib/matplotlib/_cm_listed.py": "matplotlib's source, where the colormap tables come from",
+}
+
+
+def tracked_files():
+    return subprocess.run(["git", "ls-files"], capture_output=True, text=True, check=True).stdout.split()
+
+
+def stale_paths(files):
+    """Paths and file names named in documents and comments that no tracked file bears."""
+    names = {Path(f).name for f in files} | set(files) | set(NOT_IN_TREE)
+    found = []
+    sources = [f for f in files if (f.endswith(".md") and f != "bench/RESULTS.md") or
+               (f.startswith(("src/", "include/", "tests/", "bench/")) and not f.startswith("bench/results/") and
+                f.endswith((".cpp", ".hpp", ".cu", ".cuh", ".hip", ".py", ".sh", "CMakeLists.txt")))]
+    for f in sources:
+        text = Path(f).read_text(errors="replace")
+        if f.endswith(".md"):
+            parts = [text]
+        elif f.endswith((".py", ".sh", "CMakeLists.txt")):
+            parts = SCRIPT_COMMENT.findall(text)
+        else:
+            parts = CPP_COMMENT.findall(text)
+        for part in parts:
+            for m in PATH.finditer(part):
+                p = m.group(1)
+                if p in names or Path(p).name in names or any(t.endswith("/" + p) for t in files):
+                    continue
+                if "<" in p or p.startswith(("out/", "build", "/")) or "*" in p:
+                    continue
+                found.append((f, p))
+    return found
+
+
+def stale_symbols(files):
+    """Code-span symbols of the documents that appear in no source file."""
+    code = "\n".join(Path(f).read_text(errors="replace") for f in files
+                     if f.endswith((".cpp", ".hpp", ".cu", ".cuh", ".hip", ".py", ".sh", ".in", ".html", ".txt")))
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+    found = []
+    for f in [f for f in files if f.endswith(".md") and f != "bench/RESULTS.md"]:
+        for m in SYMBOL.finditer(Path(f).read_text()):
+            sym = m.group(1).rstrip("()")
+            if all(part in words for part in sym.split("::") if part):
+                continue
+            found.append((f, m.group(1)))
+    return found
 
 
 def main():
@@ -92,6 +164,17 @@ def main():
             ok = False
             print(f"untraced number {n} in {d}: ...{context}...")
     print(f"numbers: {checked} checked in README.md and docs/, {untraced} not in bench/RESULTS.md")
+
+    files = tracked_files()
+    paths = stale_paths(files)
+    for f, p in paths:
+        ok = False
+        print(f"no such file: {p} (named in {f})")
+    symbols = stale_symbols(files)
+    for f, sym in symbols:
+        ok = False
+        print(f"no such symbol: {sym} (named in {f})")
+    print(f"names: {len(paths)} file name(s) and {len(symbols)} symbol(s) named that do not exist")
     return 0 if ok else 1
 
 

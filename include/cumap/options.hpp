@@ -66,7 +66,7 @@ struct Options {
   std::filesystem::path out_dir = "out";
   bool quiet = false;
   // --resume DIR: an earlier, interrupted run whose pairs are reused (it must
-  // have used the same options; see resume.hpp). Empty: start afresh.
+  // have used the same options; see src/cli/resumed_run.hpp). Empty: start afresh.
   std::filesystem::path resume_dir;
 
   // Scheduling: how many pairs run at once.

@@ -16,7 +16,7 @@
 namespace cumap::protocol {
 
 // --probe as a kernel argument; the numbering of cumap::Probe (checked by a
-// static_assert in src/core/enums.cpp).
+// static_assert in src/core/options.cpp).
 //   cas      signal CAS(k-1 -> k); poll with CAS(k -> k): every poll is a
 //            read-modify-write, done at the line's home, so it goes there
 //   exch     signal with an atomic exchange; poll with a relaxed atomic load

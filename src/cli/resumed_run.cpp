@@ -196,7 +196,7 @@ void check_resumed_pairs(const ResumedRun& run, const std::vector<int>& units, c
 }
 
 void check_same_homes(const ResumedRun& run, const RunHomes& homes) {
-  // homes.json holds one device's homes, or {"devices": [...]} (outputs.hpp).
+  // homes.json holds one device's homes, or {"devices": [...]} (meta_json.hpp, homes_json).
   const nlohmann::json none = nlohmann::json::object();
   try {
     for (const HomesResult& h : homes) {

@@ -9,7 +9,7 @@ namespace cumap {
 
 // The files of home discovery, from every map run and from `cumap homes`,
 // each whole or not at all:
-//   homes.csv, homes.json   the unit x line table and the classes (outputs.hpp)
+//   homes.csv, homes.json   the unit x line table and the classes (meta_json.hpp)
 //   heatmap-homes.png       that table drawn (homes_heatmap_table); across
 //                           devices heatmap-homes-g<d>.png, one per device
 // Reads result.device, .homes, .display_order and .display_groups, which
