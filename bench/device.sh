@@ -13,7 +13,7 @@
 #   --out  where the runs go (default out/device): log.txt and one directory
 #          per run; OUT/plots is the reference output set (`reference`)
 # Environment: CUMAP_ARGS extra options for the `offsets` maps (e.g.
-# "--rotating-count 32 --iters 100"), STRIDES for `stride` (default
+# "--lines-per-class 32 --iters 100"), STRIDES for `stride` (default
 # "128 4224 65664"), CONFIGS for `defaults` (lines "LINES ITERS SAMPLES
 # WARMUP"), STEP_TIMEOUT seconds per command (default 300).
 set -u -o pipefail
@@ -49,6 +49,7 @@ suites=(
   "gpus       two GPUs: the default map across them into OUT/plots/x2 and twice more, at a second flag offset (analyze_cross.py, every matrix file by name), GPU 0 alone (analyze_gpus.py), bench_engine 132 2"
   "gpus-lines two GPUs: the default map across them at two flag offsets, cells across GPUs by lines per class (analyze_cross.py), the map at other --cross-lines (CROSS_LINES)"
   "gpus-cost  two GPUs: the map across them at 16, 32, 64 and every SM per GPU, and the one-GPU default map"
+  "place      cumap::place's examples: classes against an independent timing, ping-pong, one-side barrier, chain; across two GPUs where there are two"
   "gpus-sync  two GPUs: cumap barrier --devices 0,1 twice (repeat compared) and cumap contention --devices 0,1 once into OUT/plots/barrier-x2 and contention-x2"
 )
 # `all`: every suite that runs on one GPU with the default binaries.
@@ -149,7 +150,7 @@ suite_sanitizer() {
   for p in cas exch acq-rel volatile; do
     for tool in racecheck synccheck; do
       step compute-sanitizer --tool "$tool" --error-exitcode 9 "$C" "${G[@]}" --quiet --units 0-3 --iters 10 \
-        --samples 2 --home-lines 8 --rotating-count 1 --probe "$p" --out "$OUT/sanitizer-$tool-$p"
+        --samples 2 --home-lines 8 --lines-per-class 1 --probe "$p" --out "$OUT/sanitizer-$tool-$p"
     done
   done
 }
@@ -184,12 +185,12 @@ suite_offsets() {
 # CONFIGS: "LINES ITERS SAMPLES WARMUP" per configuration of the grid.
 suite_defaults() {
   local cfg lines iters samples warmup off runs=()
-  map "$OUT/reference" "${G[@]}" --quiet --rotating-count 64 --iters 200 --samples 5 --warmup 20
+  map "$OUT/reference" "${G[@]}" --quiet --lines-per-class 64 --iters 200 --samples 5 --warmup 20
   while read -r lines iters samples warmup; do
     [[ -n "$lines" ]] || continue
     cfg="$lines-$iters-$samples-$warmup"
     for off in 0 1052672; do
-      map "$OUT/grid-$cfg-offset$off" "${G[@]}" --quiet --rotating-count "$lines" --iters "$iters" \
+      map "$OUT/grid-$cfg-offset$off" "${G[@]}" --quiet --lines-per-class "$lines" --iters "$iters" \
         --samples "$samples" --warmup "$warmup" --flag-offset "$off"
     done
     runs+=("$lines x $iters x $samples (warm-up $warmup):$OUT/grid-$cfg-offset0:$OUT/grid-$cfg-offset1052672")
@@ -201,7 +202,7 @@ suite_defaults() {
 16 10 5 8}"
   step python3 "$here/analyze_defaults.py" "$OUT/reference" "${runs[@]}"
   # --iters independence: the same lines at 10 and at 200 round trips per sample.
-  map "$OUT/iters200" "${G[@]}" --quiet --rotating-count 16 --iters 200 --samples 5 --warmup 8
+  map "$OUT/iters200" "${G[@]}" --quiet --lines-per-class 16 --iters 200 --samples 5 --warmup 8
   step python3 "$here/analyze_defaults.py" "$OUT/iters200" "16 x 10 x 5 against 16 x 200 x 5:$OUT/grid-16-10-5-8-offset0:$OUT/grid-16-10-5-8-offset1052672"
   # Home discovery: every SM at once against one at a time, twice each.
   timed "$C" homes "${G[@]}" --quiet --out "$OUT/homes-together1"
@@ -219,8 +220,8 @@ suite_cost() {
   local units lines i
   for units in 0-15 0-31 0-63 all; do
     for lines in 16 64; do
-      if [[ $units == all ]]; then map "$OUT/cost-all-$lines" "${G[@]}" --quiet --rotating-count "$lines"
-      else map "$OUT/cost-$units-$lines" "${G[@]}" --quiet --units "$units" --rotating-count "$lines"; fi
+      if [[ $units == all ]]; then map "$OUT/cost-all-$lines" "${G[@]}" --quiet --lines-per-class "$lines"
+      else map "$OUT/cost-$units-$lines" "${G[@]}" --quiet --units "$units" --lines-per-class "$lines"; fi
     done
   done
   for i in 1 2 3; do map "$OUT/default$i" "${G[@]}"; done
@@ -237,7 +238,7 @@ suite_target() {
   # Once more with every line stamped: what the process spends after its last line.
   timed python3 "$here/stamp_lines.py" "$C" "${G[@]}" --out "$OUT/default4"
   phases "$OUT/default4"
-  map "$OUT/reference" "${G[@]}" --quiet --rotating-count 64 --iters 200 --samples 5 --warmup 20
+  map "$OUT/reference" "${G[@]}" --quiet --lines-per-class 64 --iters 200 --samples 5 --warmup 20
   step python3 "$here/analyze_defaults.py" "$OUT/reference" "the default command:$OUT/default1:$OUT/default-offset"
   step python3 "$here/analyze_runs.py" "$OUT/default1" "$OUT/default2"
   step "$BIN/bench_engine" "$OUT/engine" 132 1 24
@@ -266,7 +267,7 @@ suite_stride() {
   local s off
   for s in ${STRIDES:-128 4224 65664}; do
     for off in 0 1052672; do
-      timed "$C" "${G[@]}" --quiet --same-line --schedule concurrent --iters 20 --samples 5 --rotating-count 64 \
+      timed "$C" "${G[@]}" --quiet --same-line --schedule concurrent --iters 20 --samples 5 --lines-per-class 64 \
         --home-stride "$s" --flag-offset "$off" --out "$OUT/stride$s-offset$off"
     done
     step python3 "$here/analyze_lines.py" "$OUT/stride$s-offset0" "$OUT/stride$s-offset1052672"
@@ -277,12 +278,12 @@ suite_stride() {
 suite_speed() {
   local i
   for i in 1 2 3; do
-    map "$OUT/speed-concurrent$i" "${G[@]}" --iters 20 --samples 5 --rotating-count 16 --schedule concurrent
+    map "$OUT/speed-concurrent$i" "${G[@]}" --iters 20 --samples 5 --lines-per-class 16 --schedule concurrent
     step "$BIN/bench_floor" "$OUT/speed-concurrent$i"
   done
   step python3 "$here/analyze_runs.py" "$OUT/speed-concurrent1" "$OUT/speed-concurrent2"
   for i in 1 2; do
-    map "$OUT/speed-auto$i" "${G[@]}" --iters 20 --samples 5 --rotating-count 16 --schedule auto
+    map "$OUT/speed-auto$i" "${G[@]}" --iters 20 --samples 5 --lines-per-class 16 --schedule auto
   done
 }
 
@@ -292,16 +293,16 @@ suite_engine() {
   rm -rf "$OUT/engine"
 }
 
-# One flag line per home class (--rotating-count 1), as the 2026-11-22 figures.
+# One flag line per home class (--lines-per-class 1), as the 2026-11-22 figures.
 suite_harness() {
   local i setting
   for i in 1 2; do
-    timed "$C" "${G[@]}" --quiet --same-line --rotating-count 1 --iters 200 --samples 1 --warmup 0 --out "$OUT/harness-same$i"
+    timed "$C" "${G[@]}" --quiet --same-line --lines-per-class 1 --iters 200 --samples 1 --warmup 0 --out "$OUT/harness-same$i"
     step "$BIN/bench_floor" "$OUT/harness-same$i"
   done
   step "$BIN/bench_compare" "$OUT/harness-same1/matrix-same-line.csv" "$OUT/harness-same2/matrix-same-line.csv"
   for i in 1 2; do
-    timed "$C" "${G[@]}" --quiet --rotating-count 1 --iters 200 --samples 1 --out "$OUT/harness-both$i"
+    timed "$C" "${G[@]}" --quiet --lines-per-class 1 --iters 200 --samples 1 --out "$OUT/harness-both$i"
     step "$BIN/bench_floor" "$OUT/harness-both$i"
   done
   step "$BIN/bench_compare" "$OUT/harness-both1/matrix-split-line.csv" "$OUT/harness-both2/matrix-split-line.csv"
@@ -309,7 +310,7 @@ suite_harness() {
   for setting in "200 1" "1000 1" "200 5"; do
     read -r iters samples <<<"$setting"
     for i in 1 2 3; do
-      timed "$C" "${G[@]}" --quiet --same-line --rotating-count 1 --iters "$iters" --samples "$samples" --warmup 0 \
+      timed "$C" "${G[@]}" --quiet --same-line --lines-per-class 1 --iters "$iters" --samples "$samples" --warmup 0 \
         --out "$OUT/repeat-$iters-$samples-$i"
     done
     for i in 1 2; do
@@ -347,10 +348,10 @@ suite_variants() {
 suite_auto() {
   local p
   for p in exch acq-rel volatile; do
-    map "$OUT/auto-$p" "${G[@]}" --same-line --probe "$p" --iters 20 --samples 5 --rotating-count 4
+    map "$OUT/auto-$p" "${G[@]}" --same-line --probe "$p" --iters 20 --samples 5 --lines-per-class 4
   done
   map "$OUT/auto-cross-home" "${G[@]}" --cross-home --iters 20 --samples 5
-  local S=("${G[@]}" --quiet --same-line --iters 20 --samples 5 --rotating-count 2)
+  local S=("${G[@]}" --quiet --same-line --iters 20 --samples 5 --lines-per-class 2)
   timed "$C" "${S[@]}" --schedule serial --out "$OUT/serial1"
   timed "$C" "${S[@]}" --schedule serial --out "$OUT/serial2"
   timed "$C" "${S[@]}" --schedule concurrent --out "$OUT/concurrent"
@@ -376,8 +377,8 @@ suite_coherence() {
 }
 
 suite_refusals() {
-  step "$C" "${G[@]}" --rotating-count 0 --out "$OUT/refused"
-  step "$C" "${G[@]}" --rotating-count 100000000 --out "$OUT/refused"
+  step "$C" "${G[@]}" --lines-per-class 0 --out "$OUT/refused"
+  step "$C" "${G[@]}" --lines-per-class 100000000 --out "$OUT/refused"
   step "$C" "${G[@]}" --units 0-100000 --out "$OUT/refused"
   step "$C" --devices 0 --flag-on a --out "$OUT/refused"
   local gpus
@@ -389,9 +390,9 @@ suite_refusals() {
 suite_devices() {
   step nvidia-smi topo -m
   step "$C" --list-devices
-  timed "$C" "${G[@]}" --quiet --units 0-15 --iters 20 --rotating-count 4 --out "$OUT/devices-small"
+  timed "$C" "${G[@]}" --quiet --units 0-15 --iters 20 --lines-per-class 4 --out "$OUT/devices-small"
   step python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['device']; print('serial', d.get('serial'), 'pci', d.get('pci_bus_id'))" "$OUT/devices-small/meta.json"
-  map "$OUT/devices-all" --devices all --iters 20 --rotating-count 16
+  map "$OUT/devices-all" --devices all --iters 20 --lines-per-class 16
   step head -c 300 "$OUT/devices-all/matrix-same-line.csv"
 }
 
@@ -482,6 +483,19 @@ suite_gpus-sync() {
   step python3 "$here/analyze_sync.py" "$OUT/plots/barrier-x2" "$OUT/barrier-x2-repeat"
   timed "$C" contention "${G[@]}" --devices 0,1 --out "$OUT/plots/contention-x2"
   step cat "$OUT/plots/barrier-x2/summary.md" "$OUT/plots/contention-x2/summary.md"
+}
+
+# The placement library's examples (examples/): each prints a cost on the
+# library's lines against the lines a program gets without it; the classes
+# checked against a timing of the examples' own; across GPUs with two.
+suite_place() {
+  need example_pingpong example_barrier example_chain example_verify_classes || return 0
+  step "$BIN/example_verify_classes" 0
+  step "$BIN/example_pingpong" 0
+  step "$BIN/example_barrier" 0
+  step "$BIN/example_chain" 0
+  two_gpus && need example_across && step "$BIN/example_across" 0 1
+  return 0
 }
 
 # --- main ------------------------------------------------------------------

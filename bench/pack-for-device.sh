@@ -14,7 +14,8 @@ build=$(realpath "${1:-$root/build}")
 dest=$(realpath -m "${2:-$root/.carry}")
 rm -rf "$dest" && mkdir -p "$dest/bin" "$dest/lib"
 names=(cumap cuda_device_tests dsm_device_tests conformance_tests
-       bench_compare bench_floor bench_engine bench_harness_vs_minimal)
+       bench_compare bench_floor bench_engine bench_harness_vs_minimal
+       example_pingpong example_barrier example_chain example_across example_verify_classes)
 bins=()
 for n in "${names[@]}"; do
   # The newest of that name: a build tree can keep a stale copy where a

@@ -7,7 +7,7 @@
 #include <exception>
 #include <vector>
 
-#include "report/matrix_csv.hpp"
+#include "report/read/matrix_csv.hpp"
 #include "core/stats.hpp"
 
 int main(int argc, char** argv) {

@@ -16,9 +16,10 @@
 #include <string>
 
 #include "run/map_run.hpp"
+#include "core/run_summary.hpp"
 #include "report/map_outputs.hpp"
 #include "cli/run_clock.hpp"
-#include "report/output_set.hpp"
+#include "publish/output_set.hpp"
 #include "report/pairs_csv.hpp"
 #include "report/meta_json.hpp"
 #include "fake_chip_backend.hpp"
@@ -61,7 +62,8 @@ int main(int argc, char** argv) {
   clock.stamp("bench_engine");
   r.run = run;
   const auto outputs_start = std::chrono::steady_clock::now();
-  write_map_outputs(r, out);
+  const RunSummary summary = run_summary(r);
+  write_map_outputs(r, summary, out);
   const std::chrono::duration<double> made = std::chrono::steady_clock::now() - outputs_start;
   const std::vector<OutputSet::Written> written = out.written();
   const auto publish_start = std::chrono::steady_clock::now();
@@ -84,7 +86,7 @@ int main(int argc, char** argv) {
     const std::chrono::duration<double> s = std::chrono::steady_clock::now() - t0;
     std::printf("%-12s %.3f s alone (%zu bytes)\n", name, s.count(), bytes);
   };
-  alone("meta.json", [&] { return make_meta(r).dump(2); });
+  alone("meta.json", [&] { return make_meta(r, summary).dump(2); });
   alone("pairs.csv", [&] {
     std::vector<const LatencyMap*> maps;
     for (const PlacementResult& p : r.placements)

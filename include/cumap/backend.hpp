@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -184,8 +185,38 @@ struct Measurements {
   bool stopped = false;
 };
 
-// (rounds done, rounds in the plan)
+// (rounds done, rounds in the plan) for measure(); (units done, units) for
+// probe_lines; (cases done, cases in the plan) for a sync plan.
 using ProgressFn = std::function<void(std::size_t done, std::size_t total)>;
+
+// A `cumap barrier` / `cumap contention` plan (sync.hpp) opened on a backend
+// (Backend::open_sync). The loop over its cases is written once, in src/run
+// (measure_sync_plan, run/sync_run.hpp), and so are its rules: it asks the
+// plan's stop request before every case, the first included, and once that
+// says true runs no other case; it calls progress(cases done, cases) after
+// each case that came back; a case cut short (nullopt below) ends the plan,
+// stopped. A backend only runs the case it is asked for. A session rather
+// than a per-case call on Backend: what a plan's cases share (the arena's
+// memory, the clock measured over them, their device time) lives as long as
+// the plan and no longer.
+class SyncSession {
+ public:
+  virtual ~SyncSession() = default;
+  // Runs case `index` of the plan, the units outside it idle, and returns its
+  // measurement under the case's tag. Each case starts from zeroed words,
+  // whatever ran before it. Marked, not thrown: a case whose wait ran past
+  // SyncPlan::timeout_ms comes back timed_out without timings, and one this
+  // device cannot run comes back unsupported with why (unsupported_case);
+  // the next case then runs as any other. nullopt: the plan's stop request,
+  // asked inside the case (the cpu backend asks it in its waits), cut the
+  // case short, and it has no values. Throws RuntimeFailure when the device
+  // fails.
+  virtual std::optional<SyncMeasurement> measure_case(std::size_t index) = 0;
+  // The time the cases run so far took on the device (their launches or
+  // threads), and the cycle counter's rate measured over them (0 without one).
+  virtual double device_seconds() const = 0;
+  virtual double clock_hz() const = 0;
+};
 
 class Backend {
  public:
@@ -197,16 +228,30 @@ class Backend {
   virtual Topology topology() = 0;
   // Home discovery: dependent-atomic latency of every unit to every line.
   virtual LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) = 0;
-  // Executes the plan round by round. Throws UsageError for a plan this
+  // Executes the plan round by round in launches (one or more whole rounds;
+  // on the cpu backend, one wave of a round's threads) and returns one
+  // PairMeasurement per planned pair, in plan order (Path::Dsm: see
+  // Measurements). Throws UsageError, before any launch, for a plan this
   // backend cannot run (a unit it lacks, a path or option it does not have,
-  // an arena that does not fit), RuntimeFailure when the device fails. Pairs
-  // that time out come back with timed_out set; the run goes on.
+  // an arena that does not fit), RuntimeFailure when the device fails. A pair
+  // that times out comes back timed_out without timings; the run goes on.
+  // Progress: after a launch, progress(rounds finished so far, rounds in the
+  // plan), never the same count twice nor a smaller one, the plan's whole
+  // count last unless stopped; every pair of the rounds counted is then in
+  // the result. Stop (MeasurementPlan::stop): asked between launches, never
+  // after the last; a backend may also ask it before the first and inside a
+  // launch (the cpu backend does, from its threads). Once it says true no
+  // launch starts, and what finished comes back with `stopped` set; a pair
+  // it cut short is left out, neither measured nor timed out, so `stopped`
+  // is set exactly when a planned pair is missing.
   virtual Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) = 0;
-  // `cumap barrier` / `cumap contention` (sync.hpp): every case of the plan
-  // in order, the units outside a case idle. Throws as measure() does; a case
-  // that times out, or that this device cannot run, comes back marked.
-  virtual SyncMeasurements measure_sync(const SyncPlan& plan, const ProgressFn& progress) {
-    (void)plan, (void)progress;
+  // `cumap barrier` / `cumap contention`: checks the whole plan (every case,
+  // now rather than when it runs) and readies what its cases share (the flag
+  // arena). Throws as measure() does. The session holds `plan` by reference:
+  // the plan outlives it, and the caller makes no other call on this backend
+  // while it is open.
+  virtual std::unique_ptr<SyncSession> open_sync(const SyncPlan& plan) {
+    (void)plan;
     throw UsageError("the " + device().backend + " backend cannot measure barriers or contention");
   }
   // `cumap check-coherence`: which load/store operators see another unit's

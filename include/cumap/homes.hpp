@@ -69,6 +69,7 @@ struct StructureRow {
   double p05_ns = 0.0;
   double p95_ns = 0.0;
   std::size_t cells = 0;
+  bool operator==(const StructureRow&) const = default;
 };
 
 }  // namespace cumap

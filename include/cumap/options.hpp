@@ -23,7 +23,7 @@ enum class Placement {
 };
 
 std::string_view to_string(Placement p);  // "same-line" / "split-line" / "cross-home"
-// The inverse; throws UsageError for any other word.
+// The inverse; throws UsageError naming the choices for any other word.
 Placement placement_from_string(std::string_view name);
 
 enum class BackendKind { Auto, Cpu, Cuda, Hip };
@@ -92,7 +92,7 @@ struct Options {
 
   // Cold-cache and memory-behaviour controls.
   bool flush_cache = false;
-  // --rotating-count: flag lines each pair uses in every home class (the
+  // --lines-per-class: flag lines each pair uses in every home class (the
   // cells are the median over them); unset: the backend's default.
   std::optional<int> lines_per_class;
   // --cross-lines: flag lines per home class each pair across GPUs uses, on
@@ -113,9 +113,9 @@ struct Options {
 };
 
 // What a kind of backend takes, before one is opened: the command line
-// refuses by these the options that backend would ignore. One table with
-// the kinds' names (options.cpp); the backends' own facts, once open, are
-// their Capabilities.
+// refuses by these the options that backend would ignore. In one table with
+// the kinds' names (core/options.hpp); the backends' own facts, once open,
+// are their Capabilities.
 struct BackendFacts {
   bool several_devices = true;  // devices beyond 0 (--device N)
   bool spans_devices = false;   // one map across several devices (--devices)
@@ -124,18 +124,20 @@ struct BackendFacts {
 };
 BackendFacts backend_facts(BackendKind kind);
 
+// The names of the enums, from one table each (core/options.hpp).
 std::string_view to_string(BackendKind k);
-// The inverse of to_string(BackendKind) ("cpu", "cuda", "hip", "auto"); UsageError for any other word.
+// The inverse of to_string(BackendKind) ("cpu", "cuda", "hip", "auto"); UsageError naming the choices for any other word.
 BackendKind backend_kind_from_string(std::string_view name);
 std::string_view to_string(Probe p);
 std::string_view to_string(UnitOrder o);
 std::string_view to_string(ScheduleKind s);
 std::string_view to_string(Path p);
-std::string_view to_string(FlagOn f);
+std::string_view to_string(FlagOn f);  // "a", "b", "both"
+std::string_view to_string(HipUnit u);  // "cu", "wgp"
 
 // Every option by name, as meta.json records them ("options") and --resume
 // compares them; an option left to the backend is null.
-nlohmann::json to_json(const Options& options);  // "a", "b", "both"
+nlohmann::json to_json(const Options& options);
 // The inverse, for --resume: the options an earlier run recorded (out_dir
 // and quiet are not read; max_streams and resume_dir are not recorded).
 // UsageError naming the key of a value missing or not of to_json's type and

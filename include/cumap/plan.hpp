@@ -6,6 +6,7 @@
 // the protocol counts. Planning (which rounds, which lines) is plain C++ in
 // src/core (planner.hpp); backends only execute.
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -124,6 +125,11 @@ struct LineProbePlan {
   // cuda backend does; the hip and cpu backends probe one unit at a time
   // either way (their units run as separate launches or threads).
   bool together = true;
+  // Nonzero: the lines are not the flag arena's but memory the caller owns
+  // at this device address (the placement library's classify; `arena.bytes`
+  // then spans it): a GPU backend probes it where it is, and refuses memory
+  // whose lines have no fixed home (managed, host). 0: the flag arena.
+  std::uintptr_t memory = 0;
 };
 
 }  // namespace cumap

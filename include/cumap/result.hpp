@@ -96,6 +96,7 @@ struct CrossGpuStructureRow {
   double p05_ns = 0.0;
   double p95_ns = 0.0;
   std::size_t cells = 0;  // unit pairs (each direction once in an ordered map)
+  bool operator==(const CrossGpuStructureRow&) const = default;
 };
 
 // Across GPUs: one row per pair of GPUs (a GPU with itself too) and per GPU
@@ -109,6 +110,7 @@ struct GpuPairRow {
   std::string flags_on;
   std::size_t cells = 0;  // unit pairs (each direction once with --ordered)
   Summary oneway_ns;
+  bool operator==(const GpuPairRow&) const = default;
 };
 
 struct PlacementResult {
@@ -122,8 +124,15 @@ struct PlacementResult {
   // once: the reporters read these rather than going over the pairs again.
   MapSpec headline;
   std::vector<ValueMatrix> per_class_ns;  // per_class[c].oneway_ns()
-  ValueMatrix headline_ns;                // merge_maps(per_class, headline).oneway_ns()
-  ValueMatrix line_spread_ns;             // merge_maps(per_class, headline).line_spread_ns()
+  ValueMatrix headline_ns;                // every class together (map_matrices: combined)
+  ValueMatrix line_spread_ns;             // every class together (map_matrices: line_spread)
+  // Per class, what report.html shows of a cell beside its value
+  // (MapMatrices::per_map_p05 and the rest): over the cell's lines the median
+  // one-way p05 and p95, the line spread, and how many lines timed out.
+  std::vector<ValueMatrix> per_class_p05_ns;
+  std::vector<ValueMatrix> per_class_p95_ns;
+  std::vector<ValueMatrix> per_class_line_spread_ns;
+  std::vector<ValueMatrix> per_class_timed_out_lines;
   // Across GPUs: the headline from the lines in one GPU's memory only, by
   // GPU (MapMatrices::per_flag_device); gpu_table() reads it.
   std::map<int, ValueMatrix> flags_on_ns;

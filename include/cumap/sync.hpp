@@ -40,9 +40,10 @@ enum class BarrierImpl { Counter, Flag, TwoLevel, Platform };
 // is fetch-add of 1.
 enum class ContentionOp { Cas, Add };
 
+// Names from one table per enum (core/sync_options.hpp).
 std::string_view to_string(BarrierImpl i);   // "counter", "flag", "two-level", "platform"
 std::string_view to_string(ContentionOp o);  // "cas", "add"
-// The inverses; UsageError for any other word.
+// The inverses; UsageError naming the choices for any other word.
 BarrierImpl barrier_impl_from_string(std::string_view name);
 ContentionOp contention_op_from_string(std::string_view name);
 
@@ -90,8 +91,9 @@ struct SyncPlan {
   Probe probe = Probe::Cas;     // how barrier participants poll (cas / exch / acq-rel / volatile)
   double timeout_ms = 1000.0;   // budget of every wait; a case that exceeds it is reported timed out
   FlagArena arena;              // the same arena (and so the same homes) as home discovery used
-  // As MeasurementPlan::stop: asked between cases (and inside long cpu waits);
-  // true ends the plan, the cases done so far come back, `stopped` is set.
+  // As MeasurementPlan::stop: asked before every case (SyncSession says the
+  // rules) and inside long cpu waits; true ends the plan, the cases done so
+  // far come back, `stopped` is set.
   std::function<bool()> stop;
 };
 
@@ -128,6 +130,7 @@ inline SyncMeasurement unsupported_case(const SyncCase& c, std::string why) {
   return m;
 }
 
+// A whole plan's cases, as measure_sync_plan (run/sync_run.hpp) collects them.
 struct SyncMeasurements {
   std::vector<SyncMeasurement> cases;  // in plan order; fewer when stopped
   double device_seconds = 0.0;

@@ -12,6 +12,7 @@ namespace cumap {
 struct UnitGroup {
   std::string name;
   std::vector<int> units;
+  bool operator==(const UnitGroup&) const = default;
 };
 
 // The discovered layout. Groups are listed in display order; a unit appears in

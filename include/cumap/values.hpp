@@ -32,6 +32,7 @@ struct Summary {
   double min;
   double max;
   int count;
+  bool operator==(const Summary&) const = default;
 };
 
 }  // namespace cumap

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cumap/backend.hpp"
-#include "report/json_file.hpp"
-#include "report/output_directory.hpp"
+#include "publish/json_file.hpp"
+#include "publish/output_directory.hpp"
 
 namespace cumap::cli {
 namespace {

@@ -67,11 +67,9 @@ using Command =
     std::variant<MapCommand, HomesCommand, SyncCommand, RenderCommand, TopologyCommand, CoherenceCommand,
                  ListDevicesCommand, SummaryCommand, Answered>;
 
-// Parses argv with CLI11. Throws UsageError with a one-line message on any
-// unknown flag or invalid value; prints help/version itself.
+// Parses argv with CLI11 (each command registers its options: registration.hpp).
+// Throws UsageError with a one-line message on any unknown flag or invalid
+// value; prints help/version itself.
 Command parse_command_line(int argc, char** argv);
-
-// Range checks CLI11 cannot express (iters >= 1 and the like).
-void validate_options(const Options& options);
 
 }  // namespace cumap::cli

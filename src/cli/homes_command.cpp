@@ -13,9 +13,10 @@
 #include "cumap/error.hpp"
 #include "render/render.hpp"
 #include "cli/interrupt.hpp"
-#include "report/output_set.hpp"
+#include "publish/output_set.hpp"
 #include "report/meta_json.hpp"
 #include "run/map_run.hpp"
+#include "core/map_result.hpp"
 #include "core/stats.hpp"
 
 namespace cumap::cli {

@@ -9,7 +9,7 @@
 #include <atomic>
 #include <stdexcept>
 
-#include "report/temp_files.hpp"
+#include "publish/temp_files.hpp"
 
 namespace cumap {
 namespace {

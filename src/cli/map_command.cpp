@@ -12,9 +12,11 @@
 #include "cli/run_clock.hpp"
 #include "cumap/error.hpp"
 #include "render/render.hpp"
+#include "core/map_result.hpp"
+#include "core/run_summary.hpp"
+#include "publish/output_set.hpp"
 #include "report/map_outputs.hpp"
-#include "report/map_summary.hpp"
-#include "report/output_set.hpp"
+#include "report/summary_line.hpp"
 #include "run/home_discovery.hpp"
 #include "run/map_run.hpp"
 
@@ -108,7 +110,8 @@ int run_map(const MapCommand& command) {
   clock.stamp(command.command_line);
   r.run = std::move(run);
 
-  write_map_outputs(r, out);
+  const RunSummary summary = run_summary(r);
+  write_map_outputs(r, summary, out);
   out.publish();
 
   if (r.interrupted) {
@@ -117,7 +120,7 @@ int run_map(const MapCommand& command) {
     return InterruptHandler::kExitInterrupted;
   }
   report_timeouts(r, o);
-  if (!o.quiet) fmt::print("{}\n", map_summary_line(r));
+  if (!o.quiet) fmt::print("{}\n", map_summary_line(summary, r.settings.out_dir));
   // Exit 3 either way; the last line says which.
   if (!r.timed_out().empty() && no_pair_completed(r)) {
     fmt::print(stderr, "cumap: no pair completed: every pair timed out, so the maps in {} hold no latency "

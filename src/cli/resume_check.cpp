@@ -1,20 +1,19 @@
 // --resume: does the earlier run's meta.json describe the same measurement?
-#include <set>
+// The option table says which recorded options do not count (where and how
+// loudly, not what is measured): resume_ignores.
 #include <string>
 
 #include <fmt/format.h>
 
+#include "core/option_table.hpp"
 #include "core/printable.hpp"
 #include "cli/resume_check.hpp"
 
 namespace cumap {
 namespace {
 
-// Options that say where and how loudly, not what is measured.
-const std::set<std::string> kNotCompared{"out_dir", "quiet", "resume_dir"};
-
 // A recorded value for a message: compact JSON, one line, not too long;
-// null is an option left to the backend (--iters, --rotating-count).
+// null is an option left to the backend (--iters, --lines-per-class).
 std::string shown(const nlohmann::json& value) {
   return value.is_null() ? "the backend's default" : printable_excerpt(value.dump(), 60);
 }
@@ -30,14 +29,14 @@ std::optional<std::string> first_option_difference(const nlohmann::json& previou
   // Every option of this version, in meta.json's order, then any the earlier
   // run recorded that this version does not know.
   for (const auto& [key, value] : now.items()) {
-    if (kNotCompared.contains(key)) continue;
+    if (resume_ignores(key)) continue;
     if (!before.contains(key))
       return fmt::format("{}: the earlier run did not record it (this run uses {})", key, shown(value));
     if (before[key] != value)
       return fmt::format("{}: the earlier run used {}, this one {}", key, shown(before[key]), shown(value));
   }
   for (const auto& [key, value] : before.items())
-    if (!kNotCompared.contains(key) && !now.contains(key))
+    if (!resume_ignores(key) && !now.contains(key))
       return fmt::format("{}: the earlier run used {}, which this version does not know",
                          printable_excerpt(key), shown(value));
   return std::nullopt;
@@ -50,7 +49,7 @@ std::optional<std::string> first_typed_difference(const nlohmann::json& previous
   const nlohmann::json& before = previous_meta["options"];
   const nlohmann::json now = to_json(current);
   for (const auto& [flag, key] : typed) {
-    if (!now.contains(key) || kNotCompared.contains(key)) continue;
+    if (!now.contains(key) || resume_ignores(key)) continue;
     if (!before.contains(key))
       return fmt::format("{}: the earlier run did not record it (this run uses {})", flag, shown(now[key]));
     if (before[key] != now[key])

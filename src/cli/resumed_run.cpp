@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/command_line.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/resume_check.hpp"
 #include "core/printable.hpp"
 #include "core/units.hpp"

@@ -10,7 +10,7 @@
 
 #include "cumap/result.hpp"
 #include "cumap/options.hpp"
-#include "report/pairs_csv.hpp"
+#include "report/read/pairs_csv.hpp"
 
 namespace cumap::cli {
 

@@ -8,9 +8,9 @@
 #include "run/home_discovery.hpp"
 #include "report/meta_json.hpp"
 #include "core/units.hpp"
-#include "report/json_file.hpp"
-#include "report/unit_files.hpp"
-#include "report/output_directory.hpp"
+#include "publish/json_file.hpp"
+#include "report/topology_json.hpp"
+#include "publish/output_directory.hpp"
 
 namespace cumap::cli {
 

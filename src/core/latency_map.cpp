@@ -45,13 +45,6 @@ LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSp
   return map;
 }
 
-LatencyMap merge_maps(const std::vector<LatencyMap>& maps, MapSpec spec) {
-  LatencyMap merged;
-  merged.spec = std::move(spec);
-  for (const LatencyMap& m : maps) merged.pairs.insert(merged.pairs.end(), m.pairs.begin(), m.pairs.end());
-  return merged;
-}
-
 std::vector<PairStats> LatencyMap::timed_out() const {
   std::vector<PairStats> out;
   for (const PairStats& p : pairs)

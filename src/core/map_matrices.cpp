@@ -1,6 +1,6 @@
 // From per-line statistics to matrix cells: the one-way maps of a placement
-// (per home class and over every class), the even/odd line-set halves and
-// the line spread, in one pass over the pairs. A GPU placement has about
+// (per home class and over every class), the even/odd line-set halves, the
+// line spread and each map's cell details, in one pass over the pairs. A GPU placement has about
 // 280 000 pair x line values, so the cells are one array grouped by a
 // counting sort, not a container per cell.
 #include <algorithm>
@@ -26,6 +26,8 @@ struct CellEntry {
   bool odd_pass;
   double oneway;    // less the line's correction: what the maps show
   double measured;  // as measured: how much the lines differ
+  double p05;       // the line's one-way p05 and p95, less its correction as `oneway`
+  double p95;
 };
 
 // Every cell's entries, grouped by cell: cell i's are [begin[i], begin[i + 1]).
@@ -33,11 +35,11 @@ struct Cells {
   std::size_t n = 0;
   std::vector<std::size_t> begin;
   std::vector<CellEntry> entries;
-  std::vector<std::vector<bool>> timed_out;  // per map, per cell: a line of the cell timed out
+  std::vector<std::vector<std::uint32_t>> timed_out;  // per map, per cell: its lines that timed out
 
   std::span<CellEntry> of(std::size_t cell) { return std::span(entries).subspan(begin[cell], begin[cell + 1] - begin[cell]); }
   bool any_timed_out(std::size_t cell) const {
-    return std::any_of(timed_out.begin(), timed_out.end(), [&](const auto& t) { return t[cell]; });
+    return std::any_of(timed_out.begin(), timed_out.end(), [&](const auto& t) { return t[cell] > 0; });
   }
 };
 
@@ -53,7 +55,7 @@ Cells cells_of(std::span<const LatencyMap> maps, const std::vector<int>& units, 
 
   // Two passes over the pairs, counting then filling, so that the entries
   // land grouped by cell without a second copy of them.
-  cells.timed_out.assign(maps.size(), std::vector<bool>(n * n, false));
+  cells.timed_out.assign(maps.size(), std::vector<std::uint32_t>(n * n, 0));
   cells.begin.assign(n * n + 1, 0);
   std::vector<std::size_t> next;
   for (const bool fill : {false, true}) {
@@ -67,12 +69,19 @@ Cells cells_of(std::span<const LatencyMap> maps, const std::vector<int>& units, 
         const auto ia = index.find(p.a), ib = index.find(p.b);
         if (ia == index.end() || ib == index.end() || p.a == p.b) continue;
         for (const std::size_t cell : {ia->second * n + ib->second, ib->second * n + ia->second}) {
-          if (p.timed_out) cells.timed_out[m][cell] = true;
-          else if (std::isfinite(p.rtt_ns.median)) {
+          if (p.timed_out) {
+            if (!fill) ++cells.timed_out[m][cell];
+          } else if (std::isfinite(p.rtt_ns.median)) {
             if (!fill) ++cells.begin[cell + 1];
             else
-              cells.entries[next[cell]++] = {static_cast<std::uint32_t>(m), p.home_class, p.flag_device,
-                                             p.pass % 2 == 1, p.corrected_oneway_ns(), p.oneway_median_ns()};
+              cells.entries[next[cell]++] = {static_cast<std::uint32_t>(m),
+                                             p.home_class,
+                                             p.flag_device,
+                                             p.pass % 2 == 1,
+                                             p.corrected_oneway_ns(),
+                                             p.oneway_median_ns(),
+                                             p.rtt_ns.p05 / 2 - p.line_correction_ns,
+                                             p.rtt_ns.p95 / 2 - p.line_correction_ns};
           }
           if (ordered) break;
         }
@@ -105,12 +114,26 @@ double balanced_median(std::span<const CellEntry> cell, Keep keep) {
   return sets > 0 ? sum / sets : kNaN;
 }
 
+// The median over the lines of map `m` in `cell` of one of their values.
+double median_over_lines(std::span<const CellEntry> cell, std::uint32_t m, double CellEntry::*field,
+                         std::vector<double>& values) {
+  values.clear();
+  for (const CellEntry& e : cell)
+    if (e.map == m) values.push_back(e.*field);
+  if (values.empty()) return kNaN;
+  std::sort(values.begin(), values.end());
+  return percentile(values, 0.5);
+}
+
 }  // namespace
 
 MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int>& units, bool ordered) {
   Cells cells = cells_of(maps, units, ordered);
   MapMatrices out;
   out.per_map.assign(maps.size(), ValueMatrix::filled(units, kNaN));
+  for (std::vector<ValueMatrix>* m : {&out.per_map_p05, &out.per_map_p95, &out.per_map_line_spread})
+    m->assign(maps.size(), ValueMatrix::filled(units, kNaN));
+  out.per_map_timed_out_lines.assign(maps.size(), ValueMatrix::filled(units, 0.0));
   for (ValueMatrix* m : {&out.combined, &out.even_passes, &out.odd_passes, &out.line_spread})
     *m = ValueMatrix::filled(units, kNaN);
 
@@ -138,9 +161,18 @@ MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int
     std::sort(cell.begin(), cell.end(), [](const CellEntry& x, const CellEntry& y) {
       return std::tie(x.home_class, x.flag_device, x.oneway) < std::tie(y.home_class, y.flag_device, y.oneway);
     });
-    // One timed-out line makes a cell unreliable: it shows as missing rather
-    // than as the median of whatever lines happened to finish.
+    std::vector<double> values;
     for (std::size_t m = 0; m < maps.size(); ++m) {
+      const auto map = static_cast<std::uint32_t>(m);
+      out.per_map_timed_out_lines[m].values[i] = cells.timed_out[m][i];
+      out.per_map_p05[m].values[i] = median_over_lines(cell, map, &CellEntry::p05, values);
+      out.per_map_p95[m].values[i] = median_over_lines(cell, map, &CellEntry::p95, values);
+      double lo = INFINITY, hi = -INFINITY;
+      for (const CellEntry& e : cell)
+        if (e.map == map) lo = std::min(lo, e.measured), hi = std::max(hi, e.measured);
+      if (lo <= hi) out.per_map_line_spread[m].values[i] = hi - lo;
+      // One timed-out line makes a cell unreliable: it shows as missing rather
+      // than as the median of whatever lines happened to finish.
       if (cells.timed_out[m][i]) continue;
       out.per_map[m].values[i] = balanced_median(cell, [m](const CellEntry& e) { return e.map == m; });
       for (std::size_t d = 0; d < per_map_by_device.size(); ++d)

@@ -19,17 +19,24 @@ LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSp
                                   const std::function<int(int tag)>& home_class_of_tag,
                                   const std::function<int(int tag)>& pass_of_tag);
 
-// The pairs of several maps as one (the headline over every home class).
-LatencyMap merge_maps(const std::vector<LatencyMap>& maps, MapSpec spec);
-
 // What several maps over the same units show (the per-class maps of one
 // placement), computed together in one pass over their pairs.
 struct MapMatrices {
   std::vector<ValueMatrix> per_map;  // maps[m].oneway_ns()
-  ValueMatrix combined;              // merge_maps(maps).oneway_ns(): each map weighs the same
+  ValueMatrix combined;              // every map's pairs as one map's oneway_ns(): each map weighs the same
   ValueMatrix even_passes;           // the same from the even passes' lines only
   ValueMatrix odd_passes;            // and from the odd ones: two disjoint line sets
-  ValueMatrix line_spread;           // merge_maps(maps).line_spread_ns()
+  ValueMatrix line_spread;           // every map's pairs as one map's line_spread_ns()
+  // Per map, what a cell shows beside its value (report.html's details):
+  // over every line of the cell in maps[m], the median of the lines' one-way
+  // p05 and of their p95 (less each line's correction, as the value is), the
+  // line spread (largest minus smallest line, as measured) and how many of
+  // the lines timed out (0 where none did). A cell whose value is missing
+  // for a timed-out line still has the details of the lines that finished.
+  std::vector<ValueMatrix> per_map_p05;
+  std::vector<ValueMatrix> per_map_p95;
+  std::vector<ValueMatrix> per_map_line_spread;
+  std::vector<ValueMatrix> per_map_timed_out_lines;
   // Where flags were on several devices (pairs across GPUs): `combined` from
   // the lines of one flag device only, by device; empty otherwise.
   std::map<int, ValueMatrix> per_flag_device;

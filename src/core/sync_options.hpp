@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/enum_names.hpp"
 #include "cumap/options.hpp"
 #include "cumap/sync.hpp"
 
@@ -28,8 +29,37 @@ enum class CounterHome { Near, Far };
 
 std::string_view to_string(ParticipantSet s);  // "one-side", "alternating", "one-gpc", "spread"
 std::string_view to_string(CounterHome h);     // "near", "far"
-ParticipantSet participant_set_from_string(std::string_view name);  // UsageError for other words
+ParticipantSet participant_set_from_string(std::string_view name);  // UsageError naming the choices for other words
 CounterHome counter_home_from_string(std::string_view name);
+
+// The names of the sync enums (those of sync.hpp too), one table each; the
+// order is --help's.
+template <>
+struct NamesOf<BarrierImpl> {
+  static constexpr NameTable<EnumName<BarrierImpl>, 4> table{"barrier",
+                                                             {{{BarrierImpl::Counter, "counter"},
+                                                               {BarrierImpl::Flag, "flag"},
+                                                               {BarrierImpl::TwoLevel, "two-level"},
+                                                               {BarrierImpl::Platform, "platform"}}}};
+};
+template <>
+struct NamesOf<ContentionOp> {
+  static constexpr NameTable<EnumName<ContentionOp>, 2> table{
+      "operation", {{{ContentionOp::Cas, "cas"}, {ContentionOp::Add, "add"}}}};
+};
+template <>
+struct NamesOf<ParticipantSet> {
+  static constexpr NameTable<EnumName<ParticipantSet>, 4> table{"participant set",
+                                                                {{{ParticipantSet::OneSide, "one-side"},
+                                                                  {ParticipantSet::Alternating, "alternating"},
+                                                                  {ParticipantSet::OneGroup, "one-gpc"},
+                                                                  {ParticipantSet::Spread, "spread"}}}};
+};
+template <>
+struct NamesOf<CounterHome> {
+  static constexpr NameTable<EnumName<CounterHome>, 2> table{
+      "counter home", {{{CounterHome::Near, "near"}, {CounterHome::Far, "far"}}}};
+};
 
 // --k: explicit values and/or "all" (every unit of the set); unset: the
 // doubling sweep 2, 4, 8, ... (contention from 1) and every unit.
@@ -68,7 +98,8 @@ struct SyncOptions {
   static constexpr const char* kContentionOut = "out-contention";
 };
 
-// Every option by name, as meta.json records them ("options").
+// Every option by name, as meta.json records them ("options"), and which
+// command took them.
 nlohmann::json to_json(const SyncOptions& options);
 
 }  // namespace cumap

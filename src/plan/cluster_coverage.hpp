@@ -51,7 +51,6 @@ class ClusterCoverage {
   // Whether units a and b were ever in one cluster (either order).
   bool co_resident(int a, int b) const;
 
-  std::size_t wanted_count() const { return wanted_.size(); }
   std::size_t measured_count() const { return measured_count_; }
   std::size_t coverable_count() const;  // entries whose units shared a cluster
   bool all_measured() const { return measured_count_ == wanted_.size(); }
@@ -82,12 +81,5 @@ class ClusterCoverage {
   std::unordered_set<std::uint64_t> seen_together_;
   std::vector<std::vector<int>> observations_;
 };
-
-// The one-way latency matrix (ns, median round trip / 2) over `units`, with
-// cells only for measured pairs: NaN on the diagonal, for pairs that never
-// shared a cluster, for timed-out pairs and for units outside `units`. A pair
-// measured more than once gets the median of its medians. Unordered maps are
-// mirrored; ordered maps fill only (a, b).
-ValueMatrix one_way_matrix(const std::vector<int>& units, const std::vector<PairMeasurement>& pairs, bool ordered);
 
 }  // namespace cumap

@@ -1,30 +1,23 @@
 #pragma once
-#include <string>
-
+#include "core/run_summary.hpp"
 #include "cumap/result.hpp"
-#include "report/output_set.hpp"
-#include "core/stats.hpp"
+#include "publish/output_set.hpp"
 
 namespace cumap {
 
-// Writes into options.out_dir, each file whole or not at all:
+// A map's files, from its result and the summary made from it (run_summary),
+// written into `out` each whole or not at all, meta.json last:
 //   matrix-<placement>.csv, heatmap-<placement>.png   the headline map (every home class)
 //   matrix-<placement>-home<c>.csv, heatmap-...png   flags in home class c (with several classes)
 //   line-spread-<placement>.csv                       largest minus smallest per-line value (several lines)
-//   heatmap.png                                       every placement's headline on one scale
-//   pairs.csv, meta.json
-//   gpus.csv                                          across GPUs: the GPU x GPU table (gpu_table.hpp)
+//   heatmap.png                                       every placement's maps on one scale (heatmap_png.hpp)
+//   pairs.csv, meta.json                              every pair x line; everything else (meta_json.hpp)
+//   gpus.csv                                          across GPUs: the GPU x GPU table
+//   cluster-barrier.csv                               --via dsm: barrier.cluster by cluster size
 //   homes.csv, homes.json, heatmap-homes.png          home discovery (homes_outputs.hpp; not with --via dsm)
-//   units.csv, topology.json, summary.md              the units, their topology and sides, the run in a page (unit_files.hpp)
-void write_map_outputs(const MapResult& result, OutputSet& out);
-
-// "NVIDIA H100 - same-line, cas, all home classes - one-way median 402.1 ns (range 301.0-611.3)";
-// `flags` says where the flags were ("all home classes", "flags in home class 1", ...).
-// How the display order sorts the units, for axis titles: "side, then
-// group", "GPU, side, then group", "group"; empty in id order.
-std::string display_order_words(const MapResult& result);
-
-std::string heatmap_title(const DeviceInfo& device, Placement placement, Probe probe, const std::string& flags,
-                          const Summary& cells);
+//   units.csv, topology.json                          the units, their topology and sides
+//   summary.md, report.html                           the run in a page, and in one self-contained page
+// `result` and `summary` only are read, on worker threads.
+void write_map_outputs(const MapResult& result, const RunSummary& summary, OutputSet& out);
 
 }  // namespace cumap

@@ -1,34 +1,28 @@
 #pragma once
+// meta.json: everything needed to reproduce or compare a run, beside its
+// files. Its summary keys are the run's summary (summary_json.hpp, to_json)
+// and the rest, written here, is what only a script reads: the device's
+// facts, the options as given, each map's checks, timings and per-class
+// entries, the homes' recheck, the display groups.
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "core/topology.hpp"
+#include "core/run_summary.hpp"
+#include "core/sync_summary.hpp"
 #include "cumap/result.hpp"
 
 namespace cumap {
 
-nlohmann::json make_meta(const MapResult& result);
-// meta.json of `cumap homes`, whose result holds no maps: what a map's
-// meta.json says about the run, device, units and homes, and the options
-// home discovery reads.
+// A map's, from its result and the summary made from it.
+nlohmann::json make_meta(const MapResult& result, const RunSummary& summary);
+// `cumap homes`', whose result holds no maps: what a map's meta.json says
+// about the run, device, units and homes, and the options home discovery reads.
 nlohmann::json make_homes_meta(const MapResult& result);
-
-// homes.json: the arena, every line's class, every unit's side, per-class
-// latencies by unit; across devices {"devices": [that, per device]}.
-// homes.csv: the unit x line table, long form (unit,line_offset,home_class,
-// cycles,ns); a line is in the arena of the unit's device. Across devices a
-// column lines_on (after unit) names the device whose lines they are, and
-// each device's remote table follows its own.
-nlohmann::json homes_json(const RunHomes& homes);
-std::string homes_csv(const RunHomes& homes);
-
-// The sides (units grouped by the home class they are near) as a topology.
-Topology sides_as_topology(const std::vector<int>& units, const std::vector<int>& unit_side);
-// The same for the units home discovery probed: "side0", ...; across
-// devices "g0 side0", ... (sides are a device's own).
-Topology home_sides(const RunHomes& homes);
+// `cumap barrier`'s and `cumap contention`'s: home discovery's as `cumap
+// homes` writes it, the command, its settings and cases, and whether it is
+// complete.
+nlohmann::json make_sync_meta(const SyncResult& result, const SyncSummary& summary);
 
 std::string utc_timestamp_now();
 std::string host_name();

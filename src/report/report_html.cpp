@@ -2,18 +2,19 @@
 // report_page.hpp by CMake) with the run's data in it as JSON.
 //
 // The data (report_data):
-//   device, run          names and the command line, for the page's title
+//   device, run          names and the command line, for the page's title (the summary's)
 //   interrupted, iters, lines_per_class
 //   units                ids, labels, side (-1: none) and group (index into
 //                        groups, -1: none) of each unit, in display order
 //   colormap             the run's colormap as 256 RGB triples in hex, as the PNGs draw it
 //   placements[]         name, complete, ordered, and per home class the
-//                        one-way value, p05, p95 and line spread matrices;
+//                        one-way value, p05, p95 and line spread matrices
+//                        (PlacementResult's, computed with the maps);
 //                        "average": the class-averaged value and line spread
-//   structure[]          the structure table
+//   structure[]          the structure table, same-line pairs with the classes pooled (the summary's)
 //   across_gpus          a map across GPUs: the GPU x GPU table, the
 //                        cross-GPU structure and their sentences, as
-//                        summary.md's "Across GPUs" (across_gpus_summary.hpp);
+//                        summary.md's "Across GPUs" (summary_formats.hpp);
 //                        empty lists on one GPU
 //   homes[]              per device: the unit x line table as heatmap-homes.png
 //                        draws it (rows in display order, lines by class)
@@ -30,13 +31,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/stats.hpp"
 #include "core/units.hpp"
 #include "render/render.hpp"
-#include "report/across_gpus_summary.hpp"
-#include "report/gpu_table.hpp"
-#include "report/homes_outputs.hpp"
+#include "report/heatmap_png.hpp"
 #include "report/report_page.hpp"  // kReportPage, generated from report_page.html
+#include "report/summary_formats.hpp"
 
 namespace cumap {
 namespace {
@@ -80,90 +79,36 @@ std::vector<T> kept_cells(const std::vector<T>& full, std::size_t n, bool ordere
   return kept;
 }
 
-// What a cell of one home class's map shows on hover besides its value, in
-// display order: the one-way p05 and p95 over each line's samples (less the
-// line's correction, as the value is), the median over the cell's lines as
-// the value is; the line spread (largest minus smallest per-line median, as
-// measured); and whether a line of the cell timed out.
-struct CellDetails {
-  std::vector<double> p05, p95, spread;
-  std::vector<char> timed_out;
-};
-
-CellDetails cell_details(const LatencyMap& map, const std::vector<int>& order) {
-  const std::size_t n = order.size();
-  std::unordered_map<int, std::size_t> position;
-  for (std::size_t i = 0; i < n; ++i) position[order[i]] = i;
-  struct Line {
-    double p05, p95, measured;
-  };
-  std::vector<std::vector<Line>> lines(n * n);
-  CellDetails d;
-  d.timed_out.assign(n * n, 0);
-  for (const PairStats& p : map.pairs) {
-    const auto a = position.find(p.a), b = position.find(p.b);
-    if (a == position.end() || b == position.end() || p.a == p.b) continue;
-    for (const std::size_t cell : {a->second * n + b->second, b->second * n + a->second}) {
-      if (p.timed_out) d.timed_out[cell] = 1;
-      else if (std::isfinite(p.rtt_ns.median))
-        lines[cell].push_back({p.rtt_ns.p05 / 2 - p.line_correction_ns, p.rtt_ns.p95 / 2 - p.line_correction_ns,
-                               p.oneway_median_ns()});
-      if (map.spec.ordered) break;
-    }
-  }
-  d.p05.assign(n * n, kNaN);
-  d.p95.assign(n * n, kNaN);
-  d.spread.assign(n * n, kNaN);
-  std::vector<double> values;
-  const auto median_of = [&](const std::vector<Line>& cell, double Line::*field) {
-    values.clear();
-    for (const Line& l : cell) values.push_back(l.*field);
-    std::sort(values.begin(), values.end());
-    return percentile(values, 0.5);
-  };
-  for (std::size_t i = 0; i < n * n; ++i) {
-    if (lines[i].empty()) continue;
-    d.p05[i] = median_of(lines[i], &Line::p05);
-    d.p95[i] = median_of(lines[i], &Line::p95);
-    const auto [lo, hi] = std::minmax_element(lines[i].begin(), lines[i].end(),
-                                              [](const Line& x, const Line& y) { return x.measured < y.measured; });
-    d.spread[i] = hi->measured - lo->measured;
-  }
-  return d;
-}
-
 json placement_data(const PlacementResult& p, const std::vector<int>& order) {
   const std::size_t n = order.size();
   const bool ordered = p.headline.ordered;
   const auto encode = [&](const ValueMatrix& m, const std::vector<char>& timed_out) {
     return encode_values(kept_cells(m.reordered(order).values, n, ordered), kept_cells(timed_out, n, ordered));
   };
-  const auto encode_plain = [&](const std::vector<double>& values) {
-    return encode_values(kept_cells(values, n, ordered), {});
+  const auto encode_plain = [&](const ValueMatrix& m) {
+    return encode_values(kept_cells(m.reordered(order).values, n, ordered), {});
   };
   json classes = json::array();
   std::vector<char> any_timed_out(n * n, 0);
-  // Each class's details on a thread of its own: they are most of the page's
-  // work, and the page is the last output file a GPU run finishes.
-  std::vector<std::future<CellDetails>> details;
-  for (const LatencyMap& map : p.per_class)
-    details.push_back(std::async(std::launch::async, [&map, &order] { return cell_details(map, order); }));
   for (std::size_t c = 0; c < p.per_class.size(); ++c) {
-    const CellDetails d = details[c].get();
-    for (std::size_t i = 0; i < n * n; ++i) any_timed_out[i] |= d.timed_out[i];
+    // A cell with a timed-out line shows as timed out rather than as missing.
+    std::vector<char> timed_out(n * n, 0);
+    const std::vector<double> lines = p.per_class_timed_out_lines[c].reordered(order).values;
+    for (std::size_t i = 0; i < n * n; ++i) {
+      timed_out[i] = lines[i] > 0;
+      any_timed_out[i] |= timed_out[i];
+    }
     classes.push_back({{"home_class", p.per_class[c].spec.home_class},
-                       {"value", encode(p.per_class_ns[c], d.timed_out)},
-                       {"p05", encode_plain(d.p05)},
-                       {"p95", encode_plain(d.p95)},
-                       {"spread", encode_plain(d.spread)}});
+                       {"value", encode(p.per_class_ns[c], timed_out)},
+                       {"p05", encode_plain(p.per_class_p05_ns[c])},
+                       {"p95", encode_plain(p.per_class_p95_ns[c])},
+                       {"spread", encode_plain(p.per_class_line_spread_ns[c])}});
   }
   return {{"name", to_string(p.placement)},
           {"complete", p.complete},
           {"ordered", ordered},
           {"classes", classes},
-          {"average",
-           {{"value", encode(p.headline_ns, any_timed_out)},
-            {"spread", encode_plain(p.line_spread_ns.reordered(order).values)}}}};
+          {"average", {{"value", encode(p.headline_ns, any_timed_out)}, {"spread", encode_plain(p.line_spread_ns)}}}};
 }
 
 json units_data(const MapResult& r) {
@@ -225,6 +170,39 @@ std::string colormap_hex(const std::string& name) {
   return hex;
 }
 
+// The data the page draws (the layout above).
+json report_data(const MapResult& r, const RunSummary& summary) {
+  std::vector<std::future<json>> each;
+  for (const PlacementResult& p : r.placements)
+    each.push_back(std::async(std::launch::async, [&p, &r] { return placement_data(p, r.display_order); }));
+  json placements = json::array();
+  for (std::future<json>& p : each) placements.push_back(p.get());
+  json structure = json::array();
+  for (const StructureRow& s : summary.same_line_pooled)
+    structure.push_back({{"relation", s.relation}, {"near_units", s.near_units}, {"median_ns", s.median_ns},
+                         {"p05_ns", s.p05_ns}, {"p95_ns", s.p95_ns}, {"cells", s.cells}});
+  const RunHeader& run = summary.run;
+  return {
+      {"format", 1},
+      {"device",
+       {{"name", run.device_name}, {"backend", run.backend}, {"unit_name", run.unit_name},
+        {"driver_version", run.driver_version}, {"runtime_version", run.runtime_version}}},
+      {"run",
+       {{"tool_version", run.tool_version}, {"timestamp_utc", run.timestamp_utc}, {"host", run.host},
+        {"command_line", run.command_line}}},
+      {"interrupted", r.interrupted},
+      {"iters", r.settings.iters},
+      {"lines_per_class", r.settings.lines_per_class},
+      {"units", units_data(r)},
+      {"colormap", colormap_hex(r.settings.colormap)},
+      {"placements", placements},
+      {"structure", structure},
+      // The summary's, as `cumap summary --format json` has it: the page says what summary.md says.
+      {"across_gpus", across_gpus_fields_json(summary)},
+      {"homes", homes_data(r)},
+  };
+}
+
 }  // namespace
 
 std::string base64(std::string_view bytes) {
@@ -244,43 +222,12 @@ std::string base64(std::string_view bytes) {
   return out;
 }
 
-json report_data(const MapResult& r) {
-  std::vector<std::future<json>> each;
-  for (const PlacementResult& p : r.placements)
-    each.push_back(std::async(std::launch::async, [&p, &r] { return placement_data(p, r.display_order); }));
-  json placements = json::array();
-  for (std::future<json>& p : each) placements.push_back(p.get());
-  json structure = json::array();
-  for (const StructureRow& s : r.structure)
-    structure.push_back({{"relation", s.relation}, {"near_units", s.near_units}, {"median_ns", s.median_ns},
-                         {"p05_ns", s.p05_ns}, {"p95_ns", s.p95_ns}, {"cells", s.cells}});
-  return {
-      {"format", 1},
-      {"device",
-       {{"name", r.device.name}, {"backend", r.device.backend}, {"unit_name", r.device.unit_name},
-        {"driver_version", r.device.driver_version}, {"runtime_version", r.device.runtime_version}}},
-      {"run",
-       {{"tool_version", r.run.tool_version}, {"timestamp_utc", r.run.timestamp_utc}, {"host", r.run.host_name},
-        {"command_line", r.run.command_line}}},
-      {"interrupted", r.interrupted},
-      {"iters", r.settings.iters},
-      {"lines_per_class", r.settings.lines_per_class},
-      {"units", units_data(r)},
-      {"colormap", colormap_hex(r.settings.colormap)},
-      {"placements", placements},
-      {"structure", structure},
-      // From the same JSON as meta.json's "gpus" and "cross_gpu_structure",
-      // so the page says what summary.md says.
-      {"across_gpus", to_json(across_gpus_summary(gpus_json(r), cross_gpu_structure_json(r), r.device.unit_name))},
-      {"homes", homes_data(r)},
-  };
-}
 
-std::string report_html(const MapResult& r) {
+std::string report_html(const MapResult& r, const RunSummary& summary) {
   // In a <script> element only "</script" (and "<!--") can end or upset the
   // data; '<' appears in JSON only inside strings, where \u003c means the same.
   std::string data;
-  for (char ch : report_data(r).dump(-1, ' ', false, json::error_handler_t::replace))
+  for (char ch : report_data(r, summary).dump(-1, ' ', false, json::error_handler_t::replace))
     if (ch == '<') data += "\\u003c";
     else data += ch;
   constexpr std::string_view kPlaceholder = "{{CUMAP_DATA}}";

@@ -1,7 +1,9 @@
 #pragma once
-// How the map summaries write values: in a markdown table and in CSV.
-// summary.md's sections (run_summary.cpp, across_gpus_summary.cpp) and
-// their CSV share these, so a number reads the same in every section.
+// How the map's pages and tables write values: in a markdown table and in
+// CSV. summary.md's sections (summary_md.cpp), `cumap summary`'s CSV
+// (summary_formats.cpp) and units.csv share these, so a number or a name
+// reads the same in every one.
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -20,10 +22,14 @@ inline std::string cell(const std::string& s) {
   return out;
 }
 
+// A number with one decimal, or "–" where it does not exist (none, NaN).
+inline std::optional<double> finite(double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; }
 inline std::string value(const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : "–"; }
+inline std::string value(double v) { return value(finite(v)); }
 inline std::string range(const std::optional<double>& a, const std::optional<double>& b) {
   return a && b ? fmt::format("{:.1f}–{:.1f}", *a, *b) : "–";
 }
+inline std::string range(double a, double b) { return range(finite(a), finite(b)); }
 
 inline std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -32,5 +38,6 @@ inline std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 inline std::string csv_number(const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : ""; }
+inline std::string csv_number(double v) { return csv_number(finite(v)); }
 
 }  // namespace cumap::summary_text

@@ -31,6 +31,8 @@
 //                         across GPUs written g<gpu>.<unit>
 //   note                  why a case has no values (not supported here, timed out)
 // Empty cells mark values that do not exist.
+#include "report/sync_csv.hpp"
+
 #include <cmath>
 #include <iterator>
 #include <string>
@@ -40,7 +42,6 @@
 #include <fmt/ranges.h>
 
 #include "core/units.hpp"
-#include "report/sync_outputs.hpp"
 
 namespace cumap {
 namespace {
@@ -53,43 +54,53 @@ std::string note(const SyncCaseResult& c) {
   return "";
 }
 
-}  // namespace
-
-std::string sync_csv_cell(const std::string& s) {
+// A cell of free text: quoted, quotes doubled, where it holds a comma or
+// quote; a line break becomes a space.
+std::string text_cell(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string quoted = "\"";
   for (char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' || c == '\r' ? ' ' : c);
   return quoted + "\"";
 }
 
+}  // namespace
+
 bool sync_spans_gpus(const SyncResult& r) { return r.discovery.homes.size() > 1; }
 
 std::string sync_csv_name(const SyncResult& r) { return r.settings.contention ? "contention.csv" : "barrier.csv"; }
 
-std::string sync_csv(const SyncResult& r) {
-  const bool contention = r.settings.contention;
-  const bool across = sync_spans_gpus(r);
-  std::string out = fmt::format(
+std::string sync_csv_header(bool contention, bool across) {
+  return fmt::format(
       "{},k,set,counter_home,{}counter_class,counter_offsets,launches,{}median_ns,p05_ns,p95_ns,median_cycles,"
       "p05_cycles,p95_cycles,episodes,{}timeouts,groups,participants,note\n",
       contention ? "op" : "implementation", across ? "counter_gpu," : "",
       contention ? "" : "per_barrier_ns,per_barrier_cycles,", contention ? "ops_per_batch,ops_per_us," : "");
-  for (const SyncCaseResult& c : r.cases) {
-    auto it = std::back_inserter(out);
-    fmt::format_to(it, "{},{},{},{},", c.what, c.label.k, c.label.set, c.label.counter_home);
-    if (across) fmt::format_to(it, "{},", c.label.counter_gpu);
-    fmt::format_to(it, "{},{},{},", c.label.counter_class >= 0 ? std::to_string(c.label.counter_class) : "",
-                   fmt::join(c.counter_offsets, " "), c.launches);
-    if (!contention) fmt::format_to(it, "{},{},", number(c.per_barrier_ns), number(c.per_barrier_cycles));
-    fmt::format_to(it, "{},{},{},{},{},{},{},", number(c.ns.median), number(c.ns.p05), number(c.ns.p95),
-                   number(c.cycles.median), number(c.cycles.p05), number(c.cycles.p95), c.values);
-    if (contention) fmt::format_to(it, "{},{},", r.settings.ops_per_batch, number(c.ops_per_us));
-    std::vector<std::string> participants;  // across GPUs "g1.5", as the map's files name units
-    for (int u : c.participants) participants.push_back(across ? format_unit_id(u, true) : std::to_string(u));
-    fmt::format_to(it, "{},{},{},{}\n", c.timed_out ? 1 : 0,
-                   c.label.groups > 0 ? fmt::format("{} by {}", c.label.groups, c.label.grouped_by) : "",
-                   fmt::join(participants, " "), sync_csv_cell(note(c)));
-  }
+}
+
+std::string sync_csv_row(const SyncCaseResult& c, bool contention, bool across, int ops_per_batch) {
+  std::string out;
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "{},{},{},{},", c.what, c.label.k, c.label.set, c.label.counter_home);
+  if (across) fmt::format_to(it, "{},", c.label.counter_gpu);
+  fmt::format_to(it, "{},{},{},", c.label.counter_class >= 0 ? std::to_string(c.label.counter_class) : "",
+                 fmt::join(c.counter_offsets, " "), c.launches);
+  if (!contention) fmt::format_to(it, "{},{},", number(c.per_barrier_ns), number(c.per_barrier_cycles));
+  fmt::format_to(it, "{},{},{},{},{},{},{},", number(c.ns.median), number(c.ns.p05), number(c.ns.p95),
+                 number(c.cycles.median), number(c.cycles.p05), number(c.cycles.p95), c.values);
+  if (contention) fmt::format_to(it, "{},{},", ops_per_batch, number(c.ops_per_us));
+  std::vector<std::string> participants;  // across GPUs "g1.5", as the map's files name units
+  for (int u : c.participants) participants.push_back(across ? format_unit_id(u, true) : std::to_string(u));
+  fmt::format_to(it, "{},{},{},{}\n", c.timed_out ? 1 : 0,
+                 c.label.groups > 0 ? fmt::format("{} by {}", c.label.groups, c.label.grouped_by) : "",
+                 fmt::join(participants, " "), text_cell(note(c)));
+  return out;
+}
+
+std::string sync_csv(const SyncResult& r) {
+  const bool contention = r.settings.contention;
+  const bool across = sync_spans_gpus(r);
+  std::string out = sync_csv_header(contention, across);
+  for (const SyncCaseResult& c : r.cases) out += sync_csv_row(c, contention, across, r.settings.ops_per_batch);
   return out;
 }
 

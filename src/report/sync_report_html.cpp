@@ -3,7 +3,6 @@
 // Every text from the run goes through html_text, so a device name or
 // command line shows as text and cannot open an element.
 #include "report/sync_report_html.hpp"
-#include "core/sync_cases.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,8 +11,10 @@
 
 #include <fmt/format.h>
 
+#include "core/sync_cases.hpp"
 #include "report/report_html.hpp"  // base64
 #include "report/report_page.hpp"  // kSyncReportPage, generated from sync_page.html
+#include "report/sync_summary_md.hpp"
 
 namespace cumap {
 namespace {
@@ -45,7 +46,7 @@ std::string list(const std::vector<std::string>& items) {
 // The headline a reader looks for first: the cheapest case at the largest k
 // measured (every unit of the widest set), as the console line says it.
 std::string key_numbers(const SyncSummary& s) {
-  const auto [most, fastest] = cheapest_at_largest_k(s.cases, &SyncSummary::Case::result);
+  const auto [most, fastest] = cheapest_at_largest_k(s.at_every_unit);
   if (!fastest) return "";
   return fmt::format("Cheapest at k = {}: <b>{:.1f} ns {}</b>, {} ({} set, counter {}).", most,
                      fastest->headline_ns(),
@@ -60,9 +61,8 @@ std::string table(const SyncSummary& s) {
   std::string html = "<table class=\"cases\">\n<tr>";
   for (std::size_t i = 0; i < t.header.size(); ++i) html += element("th", t.header[i], cls(i));
   html += "</tr>\n";
-  const std::vector<const SyncSummary::Case*> cases = s.at_every_unit();
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
-    html += cases[r]->result.measured() ? "<tr>" : "<tr class=\"missing\">";
+    html += s.at_every_unit[r].measured() ? "<tr>" : "<tr class=\"missing\">";
     for (std::size_t i = 0; i < t.rows[r].size(); ++i) html += element("td", t.rows[r][i], cls(i));
     html += "</tr>\n";
   }
@@ -72,12 +72,12 @@ std::string table(const SyncSummary& s) {
 std::string run_details(const SyncSummary& s) {
   std::string text;
   for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"command", s.command_line},
-           {"date", s.timestamp_utc},
-           {"host", s.host},
-           {"cumap", s.tool_version},
-           {"driver", s.driver_version},
-           {"runtime", s.runtime_version}})
+           {"command", s.run.command_line},
+           {"date", s.run.timestamp_utc},
+           {"host", s.run.host},
+           {"cumap", s.run.tool_version},
+           {"driver", s.run.driver_version},
+           {"runtime", s.run.runtime_version}})
     if (!value.empty()) text += key + ": " + value + "\n";
   return element("pre", text);
 }
@@ -88,15 +88,16 @@ std::string body(const SyncSummary& s, const std::string& png) {
     html += piece;
     html += '\n';
   };
-  add(element("h1", fmt::format("{} — {}", s.device_name.empty() ? "unknown device" : s.device_name,
-                                s.contention() ? fmt::format("an atomic when k {}s hit one line", s.unit_name)
-                                           : fmt::format("a barrier of k {}s", s.unit_name))));
+  const std::string unit = s.run.unit_word();
+  add(element("h1", fmt::format("{} — {}", s.run.device_name.empty() ? "unknown device" : s.run.device_name,
+                                s.contention() ? fmt::format("an atomic when k {}s hit one line", unit)
+                                               : fmt::format("a barrier of k {}s", unit))));
   add(element("div", fmt::format("cumap {} · {}", s.command, sync_measured_line(s)), "class=\"sub\""));
   add(fmt::format("<div id=\"key-numbers\">{}</div>", key_numbers(s)));
   if (s.complete) add(element("div", sync_completeness(s), "class=\"note\""));
   else add(element("div", fmt::format("{} The table and the plot show what was measured.", sync_completeness(s)),
                    "class=\"warn\""));
-  if (const auto caveat = sync_backend_caveat(s)) add(element("div", *caveat, "class=\"warn\""));
+  if (!s.run.caveat.empty()) add(element("div", s.run.caveat, "class=\"warn\""));
 
   add(element("h2", "At k = every unit of each set"));
   add(table(s));
@@ -134,7 +135,7 @@ std::string sync_report_html(const SyncSummary& s, const std::string& png) {
   const std::size_t title = page.find(kTitle), body_at = page.find(kBody);
   std::string html;
   html.append(page.substr(0, title));
-  html += html_text(fmt::format("cumap {}: {}", s.command, s.device_name));
+  html += html_text(fmt::format("cumap {}: {}", s.command, s.run.device_name));
   html.append(page.substr(title + kTitle.size(), body_at - title - kTitle.size()));
   html += body(s, png);
   html.append(page.substr(body_at + kBody.size()));

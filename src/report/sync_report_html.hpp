@@ -7,7 +7,7 @@
 // run's PNG, embedded as a data: address.
 #include <string>
 
-#include "report/sync_summary.hpp"
+#include "core/sync_summary.hpp"
 
 namespace cumap {
 

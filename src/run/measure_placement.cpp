@@ -201,7 +201,7 @@ Pilot run_pilot(Backend& backend, const PlacementRequest& request, const StopFn&
   return pilot;
 }
 
-// measure_placement over plans made already, with the check's sample
+// One placement over plans made already, with the check's sample
 // measured already where `sample` holds it; the maps summarized beside
 // whatever the caller does next.
 PendingPlacement measure_plans(Backend& backend, const PlacementRequest& request, const PlacementPlans& plans,
@@ -316,16 +316,6 @@ PlacementResult PendingPlacement::finish() && {
   summaries_.get();
   result_->seconds.summaries += waiting.seconds();
   return std::move(*result_);
-}
-
-PlacementResult measure_placement(Backend& backend, const PlacementRequest& request, const ProgressFn& progress,
-                                  const StopFn& stop) {
-  return measure_plans(backend, request, make_plans(request, stop), std::nullopt, progress, stop).finish();
-}
-
-PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
-                                            const StopFn& stop) {
-  return start_placement(backend, std::move(request), progress, stop).finish();
 }
 
 PendingPlacement start_placement(Backend& backend, PlacementRequest request, const ProgressFn& progress,

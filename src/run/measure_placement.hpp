@@ -21,7 +21,7 @@ namespace cumap {
 // kept; a pair cut short is left out). It must be safe to call from any thread.
 using StopFn = std::function<bool()>;
 
-// What measure_placement needs besides the backend.
+// What start_placement needs besides the backend.
 struct PlacementRequest {
   Placement placement = Placement::SameLine;
   std::vector<int> units;
@@ -44,15 +44,6 @@ struct PlacementRequest {
   double earlier_serial_repeat = 0.0;
 };
 
-// Measures every pair of `units` on `lines_per_class` lines of every home
-// class, one plan per class (its passes in turn; every backend asks the stop
-// request inside a plan, between launches or rounds at the latest): then it
-// returns what it has, with `complete` false. With
-// pairs_per_round > 1 a complete placement re-measures a sample serially and
-// records the agreement in `checks` (one entry).
-PlacementResult measure_placement(Backend& backend, const PlacementRequest& request, const ProgressFn& progress,
-                                  const StopFn& stop);
-
 // A placement measured and checked whose maps are still being summarized
 // on another thread, beside whatever the caller measures next.
 class PendingPlacement {
@@ -72,17 +63,20 @@ class PendingPlacement {
   std::future<void> summaries_;
 };
 
-// measure_placement under options.schedule: serial runs once at one pair per
-// round; concurrent once at request.pairs_per_round; auto first runs pilots
-// (only the map's rounds that hold the check sample, between two serial runs
-// of it), halving the concurrency until one passes the serial check (see
-// SelfCheck), then measures the map once at that concurrency; should the
-// map's own check fail, it is measured again at half of it, down to serial.
-// Every check, pilots first, is in `checks`.
-PlacementResult measure_placement_scheduled(Backend& backend, PlacementRequest request, const ProgressFn& progress,
-                                            const StopFn& stop);
-// The same, returning as soon as the placement is measured and checked: its
-// maps are summarized while the caller goes on (a map's next placement).
+// Measures every pair of `units` on `lines_per_class` lines of every home
+// class, one plan per class (its passes in turn; every backend asks the stop
+// request inside a plan, between launches at the latest: once it says true
+// the placement returns what it has, with `complete` false), under
+// options.schedule: serial runs once at one pair per round; concurrent once
+// at request.pairs_per_round; auto first runs pilots (only the map's rounds
+// that hold the check sample, between two serial runs of it), halving the
+// concurrency until one passes the serial check (see SelfCheck), then
+// measures the map once at that concurrency; should the map's own check
+// fail, it is measured again at half of it, down to serial. A concurrent
+// placement re-measures a sample serially and records the agreement in
+// `checks`, pilots' first. Returns as soon as the placement is measured and
+// checked: its maps are summarized while the caller goes on (a map's next
+// placement).
 PendingPlacement start_placement(Backend& backend, PlacementRequest request, const ProgressFn& progress,
                                  const StopFn& stop);
 

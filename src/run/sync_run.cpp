@@ -1,7 +1,10 @@
 #include "run/sync_run.hpp"
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "plan/sync_plan.hpp"
@@ -23,6 +26,28 @@ SyncSettings sync_settings(const SyncOptions& o) {
   return s;
 }
 
+SyncMeasurements measure_sync_plan(Backend& backend, const SyncPlan& plan, const ProgressFn& progress) {
+  const std::unique_ptr<SyncSession> session = backend.open_sync(plan);
+  SyncMeasurements out;
+  for (std::size_t i = 0; i < plan.cases.size(); ++i) {
+    if (plan.stop && plan.stop()) {
+      out.stopped = true;
+      break;
+    }
+    std::optional<SyncMeasurement> measured = session->measure_case(i);
+    if (!measured) {
+      out.stopped = true;
+      break;
+    }
+    if (measured->tag != plan.cases[i].tag) throw std::logic_error("a backend returned a sync case under another tag");
+    out.cases.push_back(std::move(*measured));
+    if (progress) progress(i + 1, plan.cases.size());
+  }
+  out.device_seconds = session->device_seconds();
+  out.clock_hz = session->clock_hz();
+  return out;
+}
+
 SyncResult measure_sync_run(Backend& backend, const std::vector<int>& units, const SyncOptions& asked,
                             const MapObserver& observer, const StopFn& stop) {
   SyncOptions options = asked;
@@ -42,7 +67,7 @@ SyncResult measure_sync_run(Backend& backend, const std::vector<int>& units, con
   r.planned_cases = planned.labels.size();
   planned.plan.stop = stop;
   const ProgressFn progress = observer.progress ? observer.progress("launches") : ProgressFn{};
-  const SyncMeasurements measured = backend.measure_sync(planned.plan, progress);
+  const SyncMeasurements measured = measure_sync_plan(backend, planned.plan, progress);
   if (observer.phase_done) observer.phase_done("launches");
   r.device_seconds = measured.device_seconds;
   r.clock_hz = measured.clock_hz;
@@ -51,7 +76,6 @@ SyncResult measure_sync_run(Backend& backend, const std::vector<int>& units, con
   std::map<int, std::vector<SyncLaunchOutcome>> by_label;
   for (std::size_t i = 0; i < measured.cases.size(); ++i) {
     const SyncCase& c = planned.plan.cases.at(i);
-    if (measured.cases[i].tag != c.tag) throw std::logic_error("a backend returned sync cases out of plan order");
     by_label[c.tag].push_back({&c, &measured.cases[i]});
   }
   // Participants as the run's files name units: across GPUs by unit_id().

@@ -16,6 +16,12 @@ namespace cumap {
 // The settings a sync run records, from its options.
 SyncSettings sync_settings(const SyncOptions& options);
 
+// Every case of `plan` on `backend` (Backend::open_sync), one after another,
+// under the rules SyncSession states: the stop request asked before every
+// case, progress(cases done, cases) after each case that came back, a case
+// cut short ending the plan. Throws what open_sync and the cases throw.
+SyncMeasurements measure_sync_plan(Backend& backend, const SyncPlan& plan, const ProgressFn& progress);
+
 // Discovers homes over `units` (observer phases "homes", "topology"), plans
 // the sweep, and runs it (phase "launches", counted in launches). Ends early once
 // `stop` says so, keeping the cases measured (`interrupted` set); a stop

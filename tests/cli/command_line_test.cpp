@@ -29,7 +29,7 @@ Options map_options(const std::vector<std::string>& args) {
 
 TEST(CommandLine, NewMapOptionsReachOptions) {
   const Options o = map_options({"--schedule", "concurrent", "--concurrency", "8", "--check-pairs", "16", "--via",
-                                 "dsm", "--home-lines", "64", "--flag-offset", "4096", "--rotating-count", "8",
+                                 "dsm", "--home-lines", "64", "--flag-offset", "4096", "--lines-per-class", "8",
                                  "--resume", "earlier"});
   EXPECT_EQ(o.schedule, ScheduleKind::Concurrent);
   EXPECT_EQ(o.concurrency, 8);
@@ -67,7 +67,7 @@ TEST(CommandLine, NumbersAreDecimalOnly) {
            {"--timeout-ms", "0x10"}, {"--timeout-ms", "0x1p3"}, {"--home-lines", " 64"},
            {"--warmup", ""},         {"--samples", ""},        {"--timeout-ms", ""},
            {"--iters", "+5"},        {"--check-pairs", "1e3"}, {"--max-streams", "0x4"},
-           {"--concurrency", "4k"},  {"--rotating-count", "1.0"}, {"--device", "0x0"}}) {
+           {"--concurrency", "4k"},  {"--lines-per-class", "1.0"}, {"--device", "0x0"}}) {
     SCOPED_TRACE(flag + " '" + value + "'");
     try {
       parse({flag, value});
@@ -102,7 +102,7 @@ TEST(CommandLine, EveryRecordedOptionIsKnownByItsFlag) {
                            "--flag-on", "both", "--same-line", "--split-line", "--cross-home", "--iters", "5",
                            "--samples", "1", "--warmup", "1", "--timeout-ms", "100", "--ordered", "--schedule",
                            "serial", "--concurrency", "1", "--check-pairs", "1", "--via", "global",
-                           "--no-line-correction", "--flush-cache", "--rotating-count", "1", "--cross-lines", "1",
+                           "--no-line-correction", "--flush-cache", "--lines-per-class", "1", "--cross-lines", "1",
                            "--l2-persist", "--probe",
                            "cas", "--order", "index", "--colormap", "viridis"});
   ASSERT_TRUE(std::holds_alternative<MapCommand>(c));
@@ -123,7 +123,25 @@ TEST(CommandLine, ResumeNamesADirectoryAndWritesOnlyThere) {
   EXPECT_THROW(parse({"--resume", "D", "--out", "E"}), UsageError);
   EXPECT_EQ(map_options({"--resume", "D", "--out", "./D/"}).resume_dir, "D");
   // Checks that need the earlier run's options wait for them.
-  EXPECT_NO_THROW(parse({"--resume", "D", "--rotating-count", "1024"}));
+  EXPECT_NO_THROW(parse({"--resume", "D", "--lines-per-class", "1024"}));
+}
+
+// --rotating-count is --lines-per-class by another name: the same value,
+// refused alike, compared by --resume under the same flag and key.
+TEST(CommandLine, RotatingCountIsLinesPerClass) {
+  EXPECT_EQ(map_options({"--rotating-count", "8"}).lines_per_class, 8);
+  const Command c = parse({"--resume", "D", "--rotating-count", "8"});
+  ASSERT_TRUE(std::holds_alternative<MapCommand>(c));
+  EXPECT_EQ(std::get<MapCommand>(c).typed,
+            (std::map<std::string, std::string>{{"--lines-per-class", "lines_per_class"}}));
+  for (const std::string flag : {"--rotating-count", "--lines-per-class"}) {
+    try {
+      parse({flag, "0"});
+      ADD_FAILURE() << flag << " 0 accepted";
+    } catch (const UsageError& e) {
+      EXPECT_STREQ(e.what(), "--lines-per-class must be at least 1 (got 0); leave it out for the backend's choice");
+    }
+  }
 }
 
 TEST(CommandLine, DeviceZeroOnCpuAndUnitOnHipAreFine) {

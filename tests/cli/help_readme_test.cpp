@@ -232,8 +232,9 @@ TEST(HelpReadme, ParsersReadDefaultsFromValuesTextAndFlags) {
   EXPECT_EQ(help.at("--backend").value, "auto");  // "TEXT:{auto,cpu,cuda,hip}=auto" on a line of its own
   EXPECT_FALSE(help.at("--iters").flag);
   EXPECT_FALSE(help.at("--iters").value);
-  ASSERT_TRUE(help.at("--rotating-count").phrase);
-  EXPECT_NE(help.at("--rotating-count").phrase->find("CPU 1"), std::string::npos);
+  ASSERT_TRUE(help.at("--lines-per-class").phrase);
+  EXPECT_NE(help.at("--lines-per-class").phrase->find("CPU 1"), std::string::npos);
+  EXPECT_TRUE(help.contains("--rotating-count"));  // "--lines-per-class,--rotating-count"
   EXPECT_TRUE(help.at("--flush-cache").flag);
   EXPECT_TRUE(help.at("--no-line-correction").flag);
   EXPECT_TRUE(help.contains("--quiet"));  // "-q,--quiet"
@@ -259,7 +260,7 @@ TEST(HelpReadme, DeliberateMismatchesAreCaught) {
   // A default as the README had it before (64; the code's is 256).
   EXPECT_TRUE(mentions(edited("| `--check-pairs N` | 256 |", "| `--check-pairs N` | 64 |"), "--check-pairs"));
   // A default stated only in --help's text.
-  EXPECT_TRUE(mentions(edited("| CUDA 24, AMD 32, CPU 1 |", "| GPU 32, CPU 1 |"), "--rotating-count"));
+  EXPECT_TRUE(mentions(edited("| CUDA 24, AMD 32, CPU 1 |", "| GPU 32, CPU 1 |"), "--lines-per-class"));
   // A flag said to be on.
   EXPECT_TRUE(mentions(edited("| `--ordered` | off |", "| `--ordered` | on |"), "--ordered"));
   // A row lost, and a row for an option that does not exist.

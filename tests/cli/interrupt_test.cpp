@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/interrupt.hpp"
-#include "report/temp_files.hpp"
+#include "publish/temp_files.hpp"
 #include "temp_dir.hpp"
 
 namespace cumap {

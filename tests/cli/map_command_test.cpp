@@ -12,7 +12,7 @@
 
 #include "cli_harness.hpp"
 #include "core/map_result.hpp"
-#include "report/matrix_csv.hpp"
+#include "report/read/matrix_csv.hpp"
 
 namespace cumap::test {
 namespace {

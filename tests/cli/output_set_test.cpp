@@ -14,7 +14,7 @@
 
 #include "cli_harness.hpp"
 #include "cumap/error.hpp"
-#include "report/output_set.hpp"
+#include "publish/output_set.hpp"
 
 namespace cumap::test {
 namespace {

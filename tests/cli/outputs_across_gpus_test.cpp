@@ -9,11 +9,15 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "run/map_run.hpp"
+#include "core/run_summary.hpp"
+#include "publish/output_set.hpp"
 #include "report/map_outputs.hpp"
-#include "report/map_summary.hpp"
-#include "report/run_summary.hpp"
-#include "report/output_set.hpp"
+#include "report/read/meta_json.hpp"
+#include "report/summary_formats.hpp"
+#include "report/summary_json.hpp"
+#include "report/summary_line.hpp"
+#include "report/summary_md.hpp"
+#include "run/map_run.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
 #include "temp_dir.hpp"
@@ -55,7 +59,7 @@ void map_two_chips(TwoChipRun& run, const test::FakeChip& spec = two_chips()) {
   r.device.links = {{0, 1, "NV18", ""}};
   r.run.command_line = "test";
   OutputSet out(o.out_dir);
-  write_map_outputs(r, out);
+  write_map_outputs(r, run_summary(r), out);
   out.publish();
 }
 
@@ -158,17 +162,18 @@ TEST(OutputsAcrossGpus, SummaryReportAndConsoleExplainTheMapAcrossGpus) {
   EXPECT_NE(across.find("| same-line | g0 – g1 | g1 | 1 | 1 | 0 | 1310.0 | "), std::string::npos) << across;
 
   // `cumap summary DIR`: the same page from the meta.json on disk.
-  const RunSummary again = read_run_summary(d);
+  const RunSummary again = run_summary_from_json(read_output_meta(d).meta);
   EXPECT_EQ(summary_markdown(again), md);
+  EXPECT_EQ(again, run_summary(run.result)) << "meta.json holds the run's summary exactly";
   EXPECT_NE(summary_csv(again).find("same-line,1,across-gpus,,"), std::string::npos);
-  EXPECT_EQ(to_json(again)["across_gpus"]["structure"].size(), 32u);
+  EXPECT_EQ(summary_fields_json(again)["across_gpus"]["structure"].size(), 32u);
 
   const std::string html = read(d / "report.html");
   EXPECT_NE(html.find("<section id=\"across-section\">"), std::string::npos);
-  ASSERT_FALSE(again.across_gpus.findings.empty());
-  for (const std::string& finding : again.across_gpus.findings) EXPECT_NE(html.find(finding), std::string::npos) << finding;
+  ASSERT_FALSE(again.across_gpu_findings.empty());
+  for (const std::string& finding : again.across_gpu_findings) EXPECT_NE(html.find(finding), std::string::npos) << finding;
 
-  const std::string line = map_summary_line(run.result);
+  const std::string line = map_summary_line(run_summary(run.result), run.dir);
   EXPECT_NE(line.find("; same-line across GPUs one-way median g0-g1 "), std::string::npos) << line;
   EXPECT_NE(line.find(" ns over NV18 (inside one GPU 400.0 ns)"), std::string::npos) << line;
 }
@@ -181,12 +186,13 @@ TEST(OutputsAcrossGpus, OneChipHasNoAcrossGpusSection) {
   o.quiet = true;
   o.out_dir = tmp / "out";
   MapResult r = measure_map(chip, chip.units(), map_settings(o, chip.device(), chip.capabilities()), o);
+  const RunSummary summary = run_summary(r);
   OutputSet out(o.out_dir);
-  write_map_outputs(r, out);
+  write_map_outputs(r, summary, out);
   out.publish();
   EXPECT_EQ(read(o.out_dir / "summary.md").find("Across GPUs"), std::string::npos);
   EXPECT_FALSE(nlohmann::json::parse(read(o.out_dir / "meta.json")).contains("cross_gpu_structure"));
-  EXPECT_EQ(map_summary_line(r).find("across GPUs"), std::string::npos);
+  EXPECT_EQ(map_summary_line(summary, o.out_dir).find("across GPUs"), std::string::npos);
 }
 
 }  // namespace

@@ -12,8 +12,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/run_summary.hpp"
 #include "report/map_outputs.hpp"
-#include "report/output_set.hpp"
+#include "publish/output_set.hpp"
 #include "report/render_file.hpp"
 #include "run/map_run.hpp"
 #include "fake_chip_backend.hpp"
@@ -56,7 +57,7 @@ class RenderRedraw : public ::testing::Test {
     MapResult r = measure_map(chip, chip.units(), map_settings(o, chip.device(), chip.capabilities()), o);
     r.run.command_line = "test";
     OutputSet out(o.out_dir);
-    write_map_outputs(r, out);
+    write_map_outputs(r, run_summary(r), out);
     out.publish();
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }

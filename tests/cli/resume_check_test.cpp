@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/run_summary.hpp"
 #include "cumap/result.hpp"
 #include "report/meta_json.hpp"
 #include "cli/resume_check.hpp"
@@ -18,7 +19,7 @@ nlohmann::json earlier_meta(const Options& o) {
   MapResult result;
   result.run.tool_version = "test";
   result.settings.options = to_json(o);
-  return nlohmann::json::parse(make_meta(result).dump());
+  return nlohmann::json::parse(make_meta(result, run_summary(result)).dump());
 }
 
 TEST(ResumeCheck, SameOptionsAgree) {

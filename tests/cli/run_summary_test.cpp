@@ -19,12 +19,16 @@
 
 #include "cumap/error.hpp"
 #include "fake_chip_backend.hpp"
+#include "core/map_result.hpp"
+#include "core/run_summary.hpp"
+#include "publish/output_set.hpp"
 #include "report/map_outputs.hpp"
-#include "report/map_summary.hpp"
-#include "report/meta_json.hpp"
-#include "report/output_set.hpp"
-#include "report/run_summary.hpp"
-#include "report/unit_files.hpp"
+#include "report/read/meta_json.hpp"
+#include "report/summary_formats.hpp"
+#include "report/summary_json.hpp"
+#include "report/summary_line.hpp"
+#include "report/summary_md.hpp"
+#include "report/topology_json.hpp"
 #include "run/map_run.hpp"
 #include "small_map.hpp"
 
@@ -94,7 +98,7 @@ Json h100_like_meta() {
 }
 
 TEST(RunSummary, TwoClassesSayWhereAFlagShouldLive) {
-  const RunSummary s = run_summary(h100_like_meta());
+  const RunSummary s = run_summary_from_json(h100_like_meta());
   ASSERT_GE(s.findings.size(), 2u);
   EXPECT_EQ(s.findings[0],
             "A flag shared by SMs of side 0 costs 274 ns one-way in a class-0 line and 426 ns in a class-1 line; of "
@@ -123,7 +127,7 @@ TEST(RunSummary, OneClassSaysTheMapIsFlat) {
   meta["maps"][0]["oneway_ns"] = {{"median", 100.0}, {"p05", 96.0}, {"p95", 103.0}, {"min", 90.0}, {"max", 110.0}};
   meta["maps"][1]["oneway_ns"] = {{"median", 101.0}, {"p05", 97.0}, {"p95", 104.0}, {"min", 91.0}, {"max", 111.0}};
   meta["structure_by_class"] = Json::array({structure_row("same-line", 0, "same-side", 2, 100.0, 96.0, 103.0, 8646)});
-  const RunSummary s = run_summary(meta);
+  const RunSummary s = run_summary_from_json(meta);
   ASSERT_EQ(s.findings.size(), 1u);
   EXPECT_EQ(s.findings[0],
             "One home class: no flag line is nearer to some SMs than to others, so where a flag lives does not "
@@ -138,7 +142,7 @@ TEST(RunSummary, AMetaJsonWithoutPerClassRowsUsesThePooledOnes) {
   meta["structure"] = Json::array({{{"relation", "same-side"}, {"near_units", 2}, {"median_ns", 274.2}, {"cells", 4290}},
                                    {{"relation", "same-side"}, {"near_units", 0}, {"median_ns", 426.4}, {"cells", 4290}},
                                    {{"relation", "other-side"}, {"near_units", 1}, {"median_ns", 349.8}, {"cells", 8712}}});
-  const RunSummary s = run_summary(meta);
+  const RunSummary s = run_summary_from_json(meta);
   ASSERT_EQ(s.structure.size(), 3u);
   EXPECT_FALSE(s.structure[0].home_class);
   ASSERT_FALSE(s.findings.empty());
@@ -148,7 +152,7 @@ TEST(RunSummary, AMetaJsonWithoutPerClassRowsUsesThePooledOnes) {
 }
 
 TEST(RunSummary, CsvIsOneRowPerPlacementClassAndRelation) {
-  const std::string csv = summary_csv(run_summary(h100_like_meta()));
+  const std::string csv = summary_csv(run_summary_from_json(h100_like_meta()));
   std::istringstream in(csv);
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) lines.push_back(l);
@@ -156,7 +160,7 @@ TEST(RunSummary, CsvIsOneRowPerPlacementClassAndRelation) {
   EXPECT_EQ(lines[0], "placement,home_class,relation,near_units,where,median_ns,p05_ns,p95_ns,cells");
   EXPECT_EQ(lines[1], "same-line,all,all,,every pair,349.500,335.300,358.300,8646");
   EXPECT_EQ(lines[3], "same-line,0,same-side,2,near the flag's home (side 0),274.200,267.000,282.000,2145");
-  const Json j = to_json(run_summary(h100_like_meta()));
+  const Json j = summary_fields_json(run_summary_from_json(h100_like_meta()));
   EXPECT_EQ(j.at("class_count"), 2);
   EXPECT_EQ(j.at("structure").size(), 12u);
   EXPECT_EQ(j.at("device").at("serials"), Json::array({"1752624008303"}));
@@ -164,10 +168,10 @@ TEST(RunSummary, CsvIsOneRowPerPlacementClassAndRelation) {
 }
 
 TEST(RunSummary, OnlyAMapsMetaJsonIsSummarized) {
-  EXPECT_THROW(run_summary(Json::object()), UsageError);
-  EXPECT_THROW(run_summary({{"tool", "other"}, {"maps", Json::array()}}), UsageError);
+  EXPECT_THROW(run_summary_from_json(Json::object()), UsageError);
+  EXPECT_THROW(run_summary_from_json({{"tool", "other"}, {"maps", Json::array()}}), UsageError);
   try {
-    run_summary({{"tool", "cumap"}, {"homes", Json::object()}});
+    run_summary_from_json({{"tool", "cumap"}, {"homes", Json::object()}});
     FAIL() << "a meta.json of cumap homes has no maps";
   } catch (const UsageError& e) {
     EXPECT_TRUE(contains(e.what(), "cumap homes")) << e.what();
@@ -190,7 +194,7 @@ struct FakeRun {
     result.run.command_line = "cumap --backend fake";
     result.run.timestamp_utc = "2026-11-25T00:00:00Z";
     OutputSet out(o.out_dir);
-    write_map_outputs(result, out);
+    write_map_outputs(result, run_summary(result), out);
     out.publish();
   }
 };
@@ -216,12 +220,15 @@ TEST(RunSummary, AFakeTwoClassRunSaysItsNumbers) {
   }
 }
 
-// One source: what the run wrote is what `cumap summary` makes of meta.json.
+// One writer, one reader: what the run wrote is what `cumap summary` makes
+// of meta.json, and meta.json holds the summary the run made, exactly.
 TEST(RunSummary, TheRunAndCumapSummaryWriteTheSamePage) {
   FakeRun run;
   run.map({});
-  EXPECT_EQ(read(run.dir / "summary.md"), summary_markdown(read_run_summary(run.dir)));
-  EXPECT_EQ(read(run.dir / "summary.md"), summary_markdown(run_summary(make_meta(run.result))));
+  const OutputMeta written = read_output_meta(run.dir);
+  const RunSummary read_back = run_summary_from_json(written.meta, written.file.string());
+  EXPECT_EQ(read(run.dir / "summary.md"), summary_markdown(read_back));
+  EXPECT_EQ(read_back, run_summary(run.result));
 }
 
 TEST(UnitFiles, UnitsCsvJoinsPairsCsvByUnit) {
@@ -271,7 +278,7 @@ TEST(RunSummary, NoPairCompletedIsSaidEverywhere) {
   spec.time_out = true;
   run.map(spec);
   EXPECT_TRUE(no_pair_completed(run.result));
-  const std::string line = map_summary_line(run.result);
+  const std::string line = map_summary_line(run_summary(run.result), run.dir);
   EXPECT_TRUE(contains(line, "same-line: no pair completed")) << line;
   EXPECT_FALSE(std::regex_search(line, std::regex(R"(\bnan\b)", std::regex::icase))) << line;
   const Json meta = Json::parse(read(run.dir / "meta.json"));
@@ -290,7 +297,7 @@ TEST(RunSummary, NoPairCompletedIsSaidEverywhere) {
     EXPECT_FALSE(std::regex_search(read(e.path()), std::regex(R"(\bnan\b)", std::regex::icase)))
         << e.path().filename();
   }
-  EXPECT_TRUE(run_summary(meta).no_pair_completed());
+  EXPECT_TRUE(run_summary_from_json(meta).no_pair_completed());
 }
 
 // --cross-home on a chip of one home class: refused when home discovery

@@ -256,6 +256,30 @@ TEST_F(SyncSummaryCommand, CsvIsTheFilesRowsAtEveryUnitAndJsonTheSameRows) {
   }
 }
 
+// A set as an earlier cumap wrote it: its meta.json holds the counts of the
+// cases but not the cases, which `cumap summary` then reads from the CSV.
+void as_earlier_cumap(const fs::path& dir) {
+  Json meta = Json::parse(read_text(dir / "meta.json"));
+  meta.at("cases").erase("at_every_unit");
+  write_text(dir / "meta.json", meta.dump(2));
+}
+
+TEST_F(SyncSummaryCommand, MetaJsonAloneIsTheSummary) {
+  const fs::path no_csv = copy_of("barrier", "meta-alone");
+  fs::remove(no_csv / "barrier.csv");
+  const RunResult r = run_cumap({"summary", "meta-alone"}, cwd());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, read_text(cwd() / "barrier" / "summary.md"));
+}
+
+TEST_F(SyncSummaryCommand, AnEarlierCumapsSetIsReadWithItsCsv) {
+  const fs::path earlier = copy_of("contention", "earlier");
+  as_earlier_cumap(earlier);
+  const RunResult r = run_cumap({"summary", "earlier"}, cwd());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("## At k = every unit of each set"), std::string::npos) << r.out;
+}
+
 TEST_F(SyncSummaryCommand, ABrokenSetIsOneLineAndExit2) {
   const fs::path no_csv = copy_of("barrier", "no-csv");
   fs::remove(no_csv / "barrier.csv");
@@ -274,6 +298,8 @@ TEST_F(SyncSummaryCommand, ABrokenSetIsOneLineAndExit2) {
   const fs::path swapped = copy_of("barrier", "swapped");
   fs::copy_file(cwd() / "contention" / "contention.csv", swapped / "barrier.csv",
                 fs::copy_options::overwrite_existing);
+  // The CSVs are read for sets whose meta.json holds no cases.
+  for (const fs::path& dir : {no_csv, short_csv, garbled_csv, swapped}) as_earlier_cumap(dir);
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
       {{"summary", "no-csv"}, "barrier.csv does not exist"},
       {{"summary", "truncated-meta"}, "is not json"},

@@ -82,11 +82,13 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"units_single", {"--units", "0"}, "two units"},
                       BadInput{"iters_zero", {"--iters", "0"}, "--iters"},
                       BadInput{"samples_zero", {"--samples", "0"}, "--samples"},
-                      BadInput{"rotating_count_negative", {"--rotating-count", "-1"}, "--rotating-count"},
+                      BadInput{"lines_per_class_negative", {"--lines-per-class", "-1"}, "--lines-per-class"},
                       // 0 once meant "the backend's choice"; now leaving it out does, and 0 is refused.
-                      BadInput{"rotating_count_zero", {"--rotating-count", "0"}, "at least 1"},
+                      BadInput{"lines_per_class_zero", {"--lines-per-class", "0"}, "at least 1"},
                       // 10^8 copies of two pages each do not fit in any machine's memory.
-                      BadInput{"rotating_count_too_large", {"--rotating-count", "100000000"}, "--rotating-count"},
+                      BadInput{"lines_per_class_too_large", {"--lines-per-class", "100000000"}, "--lines-per-class"},
+                      // Its other name is refused alike.
+                      BadInput{"rotating_count_zero", {"--rotating-count", "0"}, "--lines-per-class must be at least 1"},
                       BadInput{"l2_persist_on_cpu", {"--l2-persist"}, "--l2-persist"},
                       BadInput{"timeout_zero", {"--timeout-ms", "0"}, "--timeout-ms"},
                       BadInput{"backend_unknown", {"--backend", "nosuch"}, "nosuch"},

@@ -1,7 +1,8 @@
-// The contract of Backend::measure and probe_lines, asserted alike for every
-// backend this build has, and the protocol's walk (protocol.hpp): which unit
-// pings each segment. Plans are small: the CI machine has two cores, so the
-// cpu backend runs one pair at a time there.
+// The contract of Backend::measure (its stop and progress rules too) and
+// probe_lines, asserted alike for every backend this build has
+// (backend_factories.hpp), and the protocol's walk (protocol.hpp): which
+// unit pings each segment. Plans are small: the CI machine has two cores, so
+// the cpu backend runs one pair at a time there.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,58 +18,20 @@
 #include <utility>
 #include <vector>
 
+#include "backend_factories.hpp"
 #include "backends/cpu/cpu_affinity.hpp"
-#include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/cpu_pingpong.hpp"
-#include "backends/cuda/cuda_backend_on_runtime.hpp"
-#include "backends/hip/hip_backend.hpp"
 #include "cumap/error.hpp"
 #include "cumap/protocol.hpp"
-#include "fake_cuda_runtime.hpp"
-#include "fake_hip_runtime.hpp"
-#if CUMAP_CONFORMANCE_CUDA
-#include "backends/cuda/cuda_backend.hpp"
-#endif
 
 namespace cumap {
 namespace {
 
-struct Factory {
-  std::string name;
-  std::function<std::unique_ptr<Backend>()> make;  // throws UsageError when there is no device
-};
-// gtest prints a failing case's parameter: its name, not its bytes.
-void PrintTo(const Factory& f, std::ostream* os) { *os << f.name; }
+using conformance::factories;
+using conformance::factory_name;
 
-std::vector<Factory> factories() {
-  std::vector<Factory> f;
-  f.push_back({"cpu", [] { return make_cpu_backend(DeviceSelection{}); }});
-  f.push_back({"hip_fake", [] {
-                 return make_hip_backend_with_runtime(
-                     std::make_unique<testing::FakeHipRuntime>(testing::FakeHipConfig{}), DeviceSelection{});
-               }});
-  f.push_back({"cuda_fake", [] {
-                 return cuda::make_cuda_backend_on(std::make_unique<testing::FakeCudaRuntime>(testing::FakeCudaConfig{}));
-               }});
-#if CUMAP_CONFORMANCE_CUDA
-  f.push_back({"cuda", [] { return make_cuda_backend(DeviceSelection{}); }});
-#endif
-  return f;
-}
-
-class Contract : public ::testing::TestWithParam<Factory> {
+class Contract : public conformance::BackendTest {
  protected:
-  void SetUp() override {
-    try {
-      backend = GetParam().make();
-    } catch (const UsageError& e) {
-      GTEST_SKIP() << GetParam().name << ": " << e.what();
-    }
-    const std::vector<int> all = backend->units();
-    ASSERT_GE(all.size(), 2u);
-    for (std::size_t i = 0; i < std::min<std::size_t>(all.size(), 4); ++i) units.push_back({0, all[i]});
-  }
-
   // Short counts, a timeout a loaded 2-core machine cannot reach.
   MeasurementPlan plan_of(std::vector<Round> rounds) const {
     MeasurementPlan plan;
@@ -109,8 +72,6 @@ class Contract : public ::testing::TestWithParam<Factory> {
     return rounds;
   }
 
-  std::unique_ptr<Backend> backend;
-  std::vector<UnitRef> units;
 };
 
 void expect_returns_the_plan(const MeasurementPlan& plan, const Measurements& out) {
@@ -194,8 +155,86 @@ TEST_P(Contract, CountsBeyondTheProtocolsRoundTripsAreAUsageError) {
   EXPECT_THROW(backend->measure(plan, nullptr), UsageError);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Contract, ::testing::ValuesIn(factories()),
-                         [](const ::testing::TestParamInfo<Factory>& info) { return info.param.name; });
+// The stop and progress rules of measure() (backend.hpp), whatever a
+// backend's launches hold: the pairs that came back are planned pairs in
+// plan order, each complete; `stopped` is set exactly when a planned pair is
+// missing; progress never repeats or goes back, ends at the whole plan
+// unless stopped, and every pair of the rounds it counted came back.
+void expect_stop_and_progress_rules(const MeasurementPlan& plan, const Measurements& out,
+                                    const std::vector<std::size_t>& progress) {
+  std::vector<std::pair<const PlannedPair*, int>> planned;
+  for (std::size_t r = 0; r < plan.rounds.size(); ++r)
+    for (const PlannedPair& p : plan.rounds[r].pairs) planned.push_back({&p, static_cast<int>(r)});
+  std::size_t next = 0;  // the planned pair a returned one may be, at the earliest
+  for (const PairMeasurement& m : out.pairs) {
+    while (next < planned.size() && planned[next].first->tag != m.tag) ++next;
+    ASSERT_LT(next, planned.size()) << "pair " << m.tag << " is not planned, or out of plan order";
+    EXPECT_EQ(m.round, planned[next].second) << m.tag;
+    EXPECT_EQ(m.a, planned[next].first->a) << m.tag;
+    EXPECT_FALSE(m.timed_out) << m.tag;
+    EXPECT_EQ(m.rtt_ns.size(), static_cast<std::size_t>(plan.counts.samples)) << m.tag;
+    ++next;
+  }
+  EXPECT_EQ(out.stopped, out.pairs.size() < planned.size());
+  for (std::size_t i = 1; i < progress.size(); ++i) EXPECT_GT(progress[i], progress[i - 1]);
+  if (!out.stopped && !plan.rounds.empty()) {
+    ASSERT_FALSE(progress.empty());
+    EXPECT_EQ(progress.back(), plan.rounds.size());
+  }
+  if (progress.empty()) return;
+  EXPECT_LE(progress.back(), plan.rounds.size());
+  if (out.stopped) EXPECT_LT(progress.back(), plan.rounds.size());
+  std::size_t counted = 0;
+  for (std::size_t r = 0; r < progress.back(); ++r) counted += plan.rounds[r].pairs.size();
+  ASSERT_GE(out.pairs.size(), counted);
+  for (std::size_t i = 0; i < counted; ++i) EXPECT_EQ(out.pairs[i].tag, planned[i].first->tag) << i;
+}
+
+// Measures `plan` with a progress callback that records every call (the
+// backend calls it on the thread that called measure()).
+Measurements measure_recording(Backend& backend, const MeasurementPlan& plan, std::vector<std::size_t>& progress) {
+  return backend.measure(plan, [&](std::size_t done, std::size_t total) {
+    EXPECT_EQ(total, plan.rounds.size());
+    progress.push_back(done);
+  });
+}
+
+TEST_P(Contract, AStopAfterTheFirstLaunchKeepsWhatFinishedAndStartsFewerLaunches) {
+  MeasurementPlan plan = plan_of(serial_rounds());
+  std::vector<std::size_t> whole_progress;
+  const Measurements whole = measure_recording(*backend, plan, whole_progress);
+  expect_stop_and_progress_rules(plan, whole, whole_progress);
+  EXPECT_FALSE(whole.stopped);
+
+  // Asked from the cpu backend's threads too: a flag, not the vector.
+  std::atomic<bool> reported{false};
+  plan.stop = [&reported] { return reported.load(); };
+  std::vector<std::size_t> progress;
+  const Measurements out = backend->measure(plan, [&](std::size_t done, std::size_t) {
+    progress.push_back(done);
+    reported = true;
+  });
+  expect_stop_and_progress_rules(plan, out, progress);
+  // The launch after the first may have started before the first reported
+  // (a GPU decodes one launch while the next runs); none after that.
+  if (whole.stats.launches > 2) EXPECT_TRUE(out.stopped);
+  if (out.stopped) EXPECT_LT(out.stats.launches, whole.stats.launches);
+}
+
+TEST_P(Contract, AStopFromTheStartLetsAtMostTheFirstLaunchRun) {
+  MeasurementPlan plan = plan_of(serial_rounds());
+  std::vector<std::size_t> whole_progress;
+  const Measurements whole = measure_recording(*backend, plan, whole_progress);
+  plan.stop = [] { return true; };
+  std::vector<std::size_t> progress;
+  const Measurements out = measure_recording(*backend, plan, progress);
+  expect_stop_and_progress_rules(plan, out, progress);
+  EXPECT_LE(out.stats.launches, 1);
+  EXPECT_LE(progress.size(), 1u);
+  if (whole.stats.launches > 1) EXPECT_TRUE(out.stopped);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Contract, ::testing::ValuesIn(factories()), factory_name);
 
 // The HIP host logic hands the kernels the protocol: the plan's counts (the
 // kernels walk protocol::segment over them), the planned flag words, and a

@@ -6,10 +6,13 @@
 #include "core/matrix.hpp"
 #include "cumap/backend.hpp"
 #include "core/stats.hpp"
+#include "merge_maps.hpp"
 #include "pair_stats.hpp"
 
 namespace cumap {
 namespace {
+
+using test::merge_maps;
 
 // The tag carries the pass (which of the pair's lines); every pair is in home class 3.
 PairMeasurement measured(int a, int b, int pass, std::vector<double> rtt, bool timed_out = false) {

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "cumap/error.hpp"
-#include "report/matrix_csv.hpp"
+#include "report/read/matrix_csv.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The rooms of src/ depend in one direction: cli -> run -> plan and backends
-# -> report and render, all of them on core (the model), and everything on
+# -> report and render, all of them on core (the model); report and cli put
+# their files in place through publish, which knows only core; everything on
 # the ground, include/cumap: the contracts between rooms and the value types
 # they carry, which include nothing but each other, the standard library and
 # third-party headers. Fails naming every include that breaks the direction.
@@ -17,15 +18,28 @@ forbid() {
     status=1
   fi
 }
-forbid core 'plan|run|report|render|cli|backends' 'the model depends on no room'
-forbid plan 'run|report|render|cli|backends' 'plans are plain data'
-forbid render 'plan|run|report|cli|backends' 'pictures know only the model'
+forbid core 'publish|plan|run|report|render|cli|backends' 'the model depends on no room'
+forbid publish 'plan|run|report|render|cli|backends' 'putting files in place knows nothing of what they hold'
+forbid plan 'publish|run|report|render|cli|backends' 'plans are plain data'
+forbid render 'publish|plan|run|report|cli|backends' 'pictures know only the model'
 forbid report 'run|cli|backends' 'reporters read only the result'
-forbid run 'report|render|cli' 'a run returns its result; the CLI hands it to the reporters'
+forbid run 'publish|report|render|cli' 'a run returns its result; the CLI hands it to the reporters'
 forbid cli 'backends' 'the CLI opens backends through the registry, never one directly'
+forbid place 'cli|report|render|publish' 'the placement library measures and classifies; it writes and draws nothing'
 # Reporters take the result, never the options the user typed.
 if hits=$(grep -rnwE 'Options' src/report src/render); then
   printf 'reporters must read MapResult only, not Options:\n%s\n' "$hits"
+  status=1
+fi
+# A backend's name is compared in one place only: its own folder (the
+# registry there) and BackendKind's table in src/core/options.{hpp,cpp}.
+# Anywhere else a difference between backends is a fact the backend states
+# (Capabilities, DeviceInfo, the kinds' facts in that table), never a test
+# of which backend it is.
+backend_name='"(cpu|cuda|hip)"'
+if hits=$(grep -rnE "BackendKind::(Cpu|Cuda|Hip)\b|[=!]=[[:space:]]*$backend_name|$backend_name[[:space:]]*[=!]=|(compare|starts_with|ends_with)\($backend_name\)" \
+            src include | grep -vE '^(src/backends/|src/core/options\.(hpp|cpp):)'); then
+  printf 'a backend is named only in src/backends and BackendKind'"'"'s table (src/core/options.*); say what differs as a fact it states:\n%s\n' "$hits"
   status=1
 fi
 # The ground includes only itself: an installed header cannot reach src/.

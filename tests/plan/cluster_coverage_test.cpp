@@ -2,10 +2,13 @@
 
 #include <cmath>
 
+#include "one_way_matrix.hpp"
 #include "plan/cluster_coverage.hpp"
 
 namespace cumap {
 namespace {
+
+using test::one_way_matrix;
 
 // Every unordered pair of `units`, a < b, in row-major order.
 std::vector<WantedPair> all_pairs(const std::vector<int>& units) {

@@ -10,8 +10,9 @@
 #include "sanitizer_build.hpp"
 
 #include "cumap/error.hpp"
-#include "report/atomic_file.hpp"
+#include "publish/atomic_file.hpp"
 #include "report/matrix_csv.hpp"
+#include "report/read/matrix_csv.hpp"
 #include "temp_dir.hpp"
 
 namespace cumap {

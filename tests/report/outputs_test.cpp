@@ -9,10 +9,15 @@
 #include "cumap/error.hpp"
 #include "core/map_result.hpp"
 #include "report/pairs_csv.hpp"
+#include "report/read/pairs_csv.hpp"
+#include "core/run_summary.hpp"
 #include "report/meta_json.hpp"
 
 namespace cumap {
 namespace {
+
+// meta.json of `r`, with the summary a run makes of it.
+nlohmann::json meta_of(const MapResult& r) { return make_meta(r, run_summary(r)); }
 
 LatencyMap two_pair_map() {
   LatencyMap map;
@@ -176,14 +181,14 @@ MapResult one_map_run(const LatencyMap& map, const Options& options = {}) {
 TEST(Meta, TheDsmPathNamesNoHomesSidesOrClasses) {
   Options options;
   options.via = Path::Dsm;
-  const nlohmann::json meta = make_meta(one_map_run(two_pair_map(), options));
+  const nlohmann::json meta = meta_of(one_map_run(two_pair_map(), options));
   for (const char* key : {"homes", "structure", "lines_per_class"}) EXPECT_FALSE(meta.contains(key)) << key;
   ASSERT_EQ(meta["maps"].size(), 1u);
   for (const char* key : {"home_class", "per_class", "sides_agreement_ari", "line_sets_agreement"})
     EXPECT_FALSE(meta["maps"][0].contains(key)) << key;
   EXPECT_TRUE(meta["maps"][0].contains("oneway_ns"));
   // The global path keeps them.
-  const nlohmann::json global = make_meta(one_map_run(two_pair_map()));
+  const nlohmann::json global = meta_of(one_map_run(two_pair_map()));
   for (const char* key : {"homes", "structure", "lines_per_class"}) EXPECT_TRUE(global.contains(key)) << key;
   EXPECT_TRUE(global["maps"][0].contains("per_class"));
 }
@@ -192,7 +197,7 @@ TEST(Meta, HasEveryDocumentedKey) {
   Options options;
   options.placements = {Placement::SplitLine};
   options.out_dir = "results/run1";
-  const nlohmann::json meta = make_meta(one_map_run(two_pair_map(), options));
+  const nlohmann::json meta = meta_of(one_map_run(two_pair_map(), options));
   for (const char* key : {"tool", "tool_version", "timestamp_utc", "host", "command_line", "wall_seconds", "backend",
                           "device", "options", "topology", "units", "homes", "structure", "maps"})
     EXPECT_TRUE(meta.contains(key)) << key;
@@ -203,7 +208,7 @@ TEST(Meta, HasEveryDocumentedKey) {
                           "driver_version", "numa_nodes", "smt"})
     EXPECT_TRUE(meta["device"].contains(key)) << key;
   for (const char* key : {"placements", "backend", "device", "units_spec", "iters", "samples", "warmup",
-                          "timeout_ms", "ordered", "out_dir", "quiet", "flush_cache", "rotating_count",
+                          "timeout_ms", "ordered", "out_dir", "quiet", "flush_cache", "lines_per_class",
                           "l2_persist", "probe", "order", "colormap", "hip_unit", "schedule", "via", "home_lines"})
     EXPECT_TRUE(meta["options"].contains(key)) << key;
   EXPECT_EQ(meta["options"]["placements"], nlohmann::json::array({"split-line"}));
@@ -234,7 +239,7 @@ TEST(Meta, HasEveryDocumentedKey) {
 TEST(Meta, NoCyclesIsNull) {
   LatencyMap map = two_pair_map();
   for (PairStats& p : map.pairs) p.cycles_median = kNaN;
-  const nlohmann::json meta = make_meta(one_map_run(map));
+  const nlohmann::json meta = meta_of(one_map_run(map));
   EXPECT_TRUE(meta["maps"][0]["rtt_cycles_median"].is_null());
 }
 

@@ -8,6 +8,7 @@
 
 #include "cumap/error.hpp"
 #include "render/render.hpp"
+#include "report/heatmap_png.hpp"
 #include "report/render_file.hpp"
 #include "png_reader.hpp"
 #include "temp_dir.hpp"

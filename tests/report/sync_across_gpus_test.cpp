@@ -8,9 +8,12 @@
 #include <set>
 #include <string>
 
-#include "report/sync_outputs.hpp"
+#include "core/sync_summary.hpp"
+#include "report/sync_csv.hpp"
+#include "report/sync_png.hpp"
 #include "report/sync_report_html.hpp"
-#include "report/sync_summary.hpp"
+#include "report/sync_summary_formats.hpp"
+#include "report/sync_summary_md.hpp"
 #include "sync_result_fixture.hpp"
 
 namespace cumap {
@@ -70,10 +73,10 @@ TEST(SyncAcrossGpus, TheCsvNamesTheCounterGpuAndParticipantsAsTheMapDoes) {
 
 TEST(SyncAcrossGpus, TheSummaryReadsTheGpuBackAndSaysWhichConstructionWins) {
   const SyncResult r = across_two_gpus();
-  const SyncSummary s = sync_summary(make_sync_meta(r), sync_csv(r), "the CSV");
+  const SyncSummary s = sync_summary(r);
   EXPECT_TRUE(s.across_gpus);
   std::set<std::string> gpus;
-  for (const SyncSummary::Case& c : s.cases) gpus.insert(c.result.label.counter_gpu);
+  for (const SyncCaseResult& c : s.at_every_unit) gpus.insert(c.label.counter_gpu);
   EXPECT_EQ(gpus, (std::set<std::string>{"g0", "g1", "each", ""}));
   // alternating k = 8: counter on g0 1323 ns, on g1 1373; flag 2331 and
   // 2381; two-level by GPU 3339 (the fixture's numbers, near).
@@ -88,14 +91,14 @@ TEST(SyncAcrossGpus, TheSummaryReadsTheGpuBackAndSaysWhichConstructionWins) {
   // Two-level by GPU against the flag barrier on each GPU, each named.
   EXPECT_NE(md.find("two-level by GPU 3339.0 ns against flag on g1 2381.0 ns: loses by 40 %"), std::string::npos)
       << md;
-  const nlohmann::json j = to_json(s);
+  const nlohmann::json j = sync_summary_fields_json(s);
   EXPECT_EQ(j.at("rows").at(0).at("counter_gpu"), "g0");
   EXPECT_EQ(j.at("across_gpus").size(), 2u);
   // One GPU: no section, no column, no key.
   const SyncResult one = test::sync_result(false);
-  const SyncSummary single = sync_summary(make_sync_meta(one), sync_csv(one), "the CSV");
+  const SyncSummary single = sync_summary(one);
   EXPECT_TRUE(single.across.empty());
-  EXPECT_FALSE(to_json(single).contains("across_gpus"));
+  EXPECT_FALSE(sync_summary_fields_json(single).contains("across_gpus"));
   EXPECT_EQ(sync_summary_markdown(single).find("GPU"), std::string::npos);
 }
 
@@ -122,7 +125,7 @@ TEST(SyncAcrossGpus, ThePlotTellsTheCountersGpuByLabelAndColour) {
 
 TEST(SyncAcrossGpus, ThePageHasTheAcrossGpusSection) {
   const SyncResult r = across_two_gpus();
-  const std::string html = sync_report_html(sync_summary(make_sync_meta(r), sync_csv(r), "the CSV"), "");
+  const std::string html = sync_report_html(sync_summary(r), "");
   EXPECT_NE(html.find("<h2>Across GPUs</h2>"), std::string::npos);
   EXPECT_NE(html.find("counter on g0 is cheapest"), std::string::npos);
   EXPECT_NE(html.find("<b>1323.0 ns per barrier</b>, counter on g0"), std::string::npos);

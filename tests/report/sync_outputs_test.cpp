@@ -12,8 +12,13 @@
 #include <nlohmann/json.hpp>
 
 #include "png_reader.hpp"
-#include "report/output_set.hpp"
+#include "publish/output_set.hpp"
+#include "core/sync_summary.hpp"
+#include "report/meta_json.hpp"
+#include "report/sync_csv.hpp"
 #include "report/sync_outputs.hpp"
+#include "report/sync_png.hpp"
+#include "report/sync_summary_md.hpp"
 #include "sync_result_fixture.hpp"
 #include "temp_dir.hpp"
 #include "core/sync_cases.hpp"
@@ -87,7 +92,7 @@ TEST(SyncCsv, ContentionAddsItsBatchAndRateColumns) {
 
 TEST(SyncMeta, SaysWhatRanHowAndWhetherItIsComplete) {
   SyncResult r = test::sync_result(false);
-  nlohmann::json meta = make_sync_meta(r);
+  nlohmann::json meta = make_sync_meta(r, sync_summary(r));
   for (const char* key : {"tool", "command", "command_line", "device", "options", "complete", "clock", "homes",
                           "cases", "left_out", "settings", "units"})
     EXPECT_TRUE(meta.contains(key)) << key;
@@ -100,13 +105,13 @@ TEST(SyncMeta, SaysWhatRanHowAndWhetherItIsComplete) {
   EXPECT_EQ(meta.at("homes").at("class_count"), 2);
   r.interrupted = true;
   r.cases.pop_back();
-  meta = make_sync_meta(r);
+  meta = make_sync_meta(r, sync_summary(r));
   EXPECT_FALSE(meta.at("complete").get<bool>());
   EXPECT_EQ(meta.at("cases").at("planned").get<std::size_t>(), r.cases.size() + 1);
 }
 
 TEST(SyncSummary, TablesTheLargestKOfEachSetAndJudgesTwoLevel) {
-  const std::string md = sync_summary_md(test::sync_result(false));
+  const std::string md = sync_summary_markdown(sync_summary(test::sync_result(false)));
   EXPECT_NE(md.find("# cumap barrier: NVIDIA H100 80GB HBM3"), std::string::npos);
   EXPECT_NE(md.find("## At k = every unit of each set"), std::string::npos);
   EXPECT_NE(md.find("| alternating | 8 | flag | near |"), std::string::npos) << md;

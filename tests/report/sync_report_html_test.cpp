@@ -13,10 +13,11 @@
 #include <vector>
 
 #include "png_reader.hpp"
-#include "report/output_set.hpp"
+#include "publish/output_set.hpp"
 #include "report/sync_outputs.hpp"
 #include "report/sync_report_html.hpp"
-#include "report/sync_summary.hpp"
+#include "core/sync_summary.hpp"
+#include "report/sync_summary_md.hpp"
 #include "sync_result_fixture.hpp"
 #include "temp_dir.hpp"
 
@@ -61,7 +62,7 @@ std::string embedded_png(const std::string& html) {
 }
 
 std::string page_of(const SyncResult& r, const std::string& png = "png") {
-  return sync_report_html(sync_summary(make_sync_meta(r), sync_csv(r), sync_csv_name(r)), png);
+  return sync_report_html(sync_summary(r), png);
 }
 
 TEST(SyncReportHtml, IsWrittenWithTheSetAndEmbedsThePlotFileAsItIs) {
@@ -102,7 +103,7 @@ TEST(SyncReportHtml, IsOneFileThatLoadsNothing) {
 TEST(SyncReportHtml, TablesTheRowsAtEveryUnitWithTheVerdictsAndNotes) {
   const SyncResult r = test::sync_result(false);
   const std::string html = page_of(r);
-  const SyncSummary s = sync_summary(make_sync_meta(r), sync_csv(r), sync_csv_name(r));
+  const SyncSummary s = sync_summary(r);
   const SyncTable t = sync_table(s);
   ASSERT_EQ(t.rows.size(), 14u);
   EXPECT_EQ(count(html, "<tr"), 1 + t.rows.size()) << "the header and one row per case at k = every unit";
@@ -128,6 +129,12 @@ TEST(SyncReportHtml, AnIncompleteRunAndTheHipBackendSaySo) {
   r.interrupted = true;
   r.planned_cases += 5;
   r.discovery.device.backend = "hip";
+  // What the hip backend's capabilities say of its numbers; the page shows
+  // whatever caveat the backend gives, naming no backend itself.
+  r.discovery.capabilities.caveat =
+      "Measured by the hip backend, which is compiled and tested against a simulated runtime only and has not been "
+      "run on an AMD GPU by its authors: check these numbers against what you expect of the card, and please report "
+      "what you see.";
   const std::string html = page_of(r);
   EXPECT_NE(html.find("<div class=\"warn\">Incomplete: 28 of 33 case(s) measured (interrupted)."), std::string::npos)
       << html.substr(0, 3000);

@@ -12,12 +12,15 @@
 #include "core/map_result.hpp"
 #include "run/measure_placement.hpp"
 #include "fake_chip_backend.hpp"
+#include "placement_runs.hpp"
 #include "small_map.hpp"
 #include "core/homes.hpp"
 
 namespace cumap {
 namespace {
 
+using test::measure_placement;
+using test::measure_placement_scheduled;
 using test::request_for;
 
 test::FakeChip two_chips() {

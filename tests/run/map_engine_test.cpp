@@ -11,12 +11,17 @@
 #include "core/display_layout.hpp"
 #include "plan/planner.hpp"
 #include "fake_chip_backend.hpp"
+#include "merge_maps.hpp"
+#include "placement_runs.hpp"
 #include "small_map.hpp"
 #include "core/matrix.hpp"
 
 namespace cumap {
 namespace {
 
+using test::measure_placement;
+using test::measure_placement_scheduled;
+using test::merge_maps;
 using test::request_for;
 using test::small_options;
 
@@ -316,6 +321,8 @@ TEST(MapRun, SideGroupLayoutOrdersBySideThenGroup) {
 
 namespace cumap {
 namespace {
+
+using test::measure_placement;
 
 // A backend that reports a cluster barrier table with its measurements, as
 // the CUDA backend's dsm path does.

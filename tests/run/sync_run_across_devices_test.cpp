@@ -8,7 +8,9 @@
 #include <set>
 
 #include "fake_chip_backend.hpp"
-#include "report/sync_outputs.hpp"
+#include "core/sync_summary.hpp"
+#include "report/sync_csv.hpp"
+#include "report/sync_summary_md.hpp"
 #include "run/sync_run.hpp"
 #include "small_map.hpp"
 
@@ -88,7 +90,7 @@ TEST(SyncRunAcrossDevices, TheFilesNameTheCounterGpuAndTheSummarySaysWhichConstr
   EXPECT_NE(csv.find("\ncounter,2,alternating,near,g1,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\ntwo-level,2,alternating,near,each,"), std::string::npos) << csv;
   EXPECT_NE(csv.find(",g0.0 g1.0,"), std::string::npos) << "participants named as the map names units: " << csv;
-  const std::string md = sync_summary_md(r);
+  const std::string md = sync_summary_markdown(sync_summary(r));
   EXPECT_NE(md.find("## Across GPUs"), std::string::npos) << md;
   EXPECT_NE(md.find("- alternating k=16: two-level by GPU is cheapest"), std::string::npos) << md;
   EXPECT_NE(md.find("counter on g0"), std::string::npos) << md;
@@ -119,7 +121,7 @@ TEST(SyncRunAcrossDevices, OneChipNamesNoGpuAnywhere) {
   for (const SyncCaseResult& c : r.cases) EXPECT_EQ(c.label.counter_gpu, "");
   const std::string csv = sync_csv(r);
   EXPECT_EQ(csv.find("counter_gpu"), std::string::npos);
-  EXPECT_EQ(sync_summary_md(r).find("Across GPUs"), std::string::npos);
+  EXPECT_EQ(sync_summary_markdown(sync_summary(r)).find("Across GPUs"), std::string::npos);
 }
 
 }  // namespace

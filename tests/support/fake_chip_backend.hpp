@@ -14,6 +14,9 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <string>
+#include <memory>
+#include <optional>
 
 #include "cumap/backend.hpp"
 #include "plan/plan_checks.hpp"
@@ -47,6 +50,8 @@ struct FakeChip {
   std::uint64_t slow_stretch_lines = 0;
   double slow_stretch_factor = 1.0;
   Topology topology;  // what topology() reports; none by default
+  // Each chip's serial, as NVML reports a GPU's (device().gpus); none by default.
+  std::vector<std::string> serials;
 };
 
 // An H100's twelve GPCs (8, 16, 16, 16, 16, 16, 18, 18 and four of 2 SMs)
@@ -91,6 +96,8 @@ class FakeChipBackend final : public Backend {
     d.name = "fake chip";
     d.unit_name = "unit";
     d.unit_count = chip_.units * chip_.devices;
+    for (std::size_t g = 0; g < chip_.serials.size(); ++g)
+      d.gpus.push_back({static_cast<int>(g), d.name, "", chip_.serials[g]});
     return d;
   }
   std::vector<int> units() const override {
@@ -183,68 +190,60 @@ class FakeChipBackend final : public Backend {
   // counters of the others, or twice to the case's counter); a contended
   // operation its participant's reach. grid.sync() only of every unit of
   // one device.
-  SyncMeasurements measure_sync(const SyncPlan& plan, const ProgressFn& progress) override {
+  std::unique_ptr<SyncSession> open_sync(const SyncPlan& plan) override {
     check_sync_plan(plan, units_by_device(), "unit");
     ++sync_calls;
-    SyncMeasurements out;
+    return std::make_unique<Sync>(*this, plan);
+  }
+
+  SyncMeasurement sync_case(const SyncPlan& plan, const SyncCase& c) const {
     const auto reach = [&](UnitRef u, int device, std::uint64_t line) {
       return reach_ns(u, device, plan.arena.offset_bytes + line);
     };
-    for (std::size_t i = 0; i < plan.cases.size(); ++i) {
-      if (i > 0 && plan.stop && plan.stop()) {
-        out.stopped = true;
-        break;
-      }
-      const SyncCase& c = plan.cases[i];
-      const bool across = sync_case_devices(c).size() > 1;
-      if (!c.contention && c.impl == BarrierImpl::Platform &&
-          (across || c.participants.size() != static_cast<std::size_t>(chip_.units))) {
-        out.cases.push_back(unsupported_case(c, across ? "no grid spans devices" : "only with every unit"));
+    const bool across = sync_case_devices(c).size() > 1;
+    if (!c.contention && c.impl == BarrierImpl::Platform &&
+        (across || c.participants.size() != static_cast<std::size_t>(chip_.units)))
+      return unsupported_case(c, across ? "no grid spans devices" : "only with every unit");
+    SyncMeasurement m;
+    m.tag = c.tag;
+    m.timed_out = chip_.time_out;
+    double slowest = 0;
+    for (std::size_t p = 0; p < c.participants.size(); ++p) {
+      const UnitRef u = c.participants[p];
+      if (c.contention || c.impl != BarrierImpl::TwoLevel) {
+        double one = reach(u, c.counter_gpu, c.counter);
+        if (c.contention) m.ns.insert(m.ns.end(), static_cast<std::size_t>(c.episodes), one);
+        if (!c.contention && c.impl == BarrierImpl::Flag) one += reach(u, c.counter_gpu, c.release) / 2;
+        slowest = std::max(slowest, 2 * one);
         continue;
       }
-      SyncMeasurement m;
-      m.tag = c.tag;
-      m.timed_out = chip_.time_out;
-      double slowest = 0;
-      for (std::size_t p = 0; p < c.participants.size(); ++p) {
-        const UnitRef u = c.participants[p];
-        if (c.contention || c.impl != BarrierImpl::TwoLevel) {
-          double one = reach(u, c.counter_gpu, c.counter);
-          if (c.contention) m.ns.insert(m.ns.end(), static_cast<std::size_t>(c.episodes), one);
-          if (!c.contention && c.impl == BarrierImpl::Flag) one += reach(u, c.counter_gpu, c.release) / 2;
-          slowest = std::max(slowest, 2 * one);
-          continue;
-        }
-        const auto g = static_cast<std::size_t>(c.group_of[p]);
-        slowest = std::max(slowest, 2 * reach(u, group_gpu_of(c, g), c.group_counter[g]));
-      }
-      if (!c.contention && c.impl == BarrierImpl::TwoLevel) {
-        double leaders = 0;
-        for (std::size_t p = 0; p < c.participants.size(); ++p) {
-          if (std::find(c.group_of.begin(), c.group_of.end(), c.group_of[p]) - c.group_of.begin() !=
-              static_cast<std::ptrdiff_t>(p))
-            continue;  // not its group's first participant
-          for (std::size_t h = 0; h < c.group_exchange.size(); ++h)
-            if (h != static_cast<std::size_t>(c.group_of[p]))
-              leaders = std::max(leaders, reach(c.participants[p], group_gpu_of(c, h), c.group_exchange[h]));
-          if (c.group_exchange.empty())
-            leaders = std::max(leaders, 2 * reach(c.participants[p], c.counter_gpu, c.counter));
-        }
-        slowest += leaders;
-      }
-      if (c.contention) m.ops_per_us = static_cast<double>(c.participants.size()) * 1000.0 / (slowest / 2);
-      else m.ns.assign(static_cast<std::size_t>(c.episodes), slowest);
-      if (chip_.cycles_per_ns > 0)
-        for (double ns : m.ns) m.cycles.push_back(ns * chip_.cycles_per_ns);
-      if (m.timed_out) {  // no value survives a wait that ran out
-        m = SyncMeasurement{};
-        m.tag = c.tag;
-        m.timed_out = true;
-      }
-      out.cases.push_back(std::move(m));
-      if (progress) progress(i + 1, plan.cases.size());
+      const auto g = static_cast<std::size_t>(c.group_of[p]);
+      slowest = std::max(slowest, 2 * reach(u, group_gpu_of(c, g), c.group_counter[g]));
     }
-    return out;
+    if (!c.contention && c.impl == BarrierImpl::TwoLevel) {
+      double leaders = 0;
+      for (std::size_t p = 0; p < c.participants.size(); ++p) {
+        if (std::find(c.group_of.begin(), c.group_of.end(), c.group_of[p]) - c.group_of.begin() !=
+            static_cast<std::ptrdiff_t>(p))
+          continue;  // not its group's first participant
+        for (std::size_t h = 0; h < c.group_exchange.size(); ++h)
+          if (h != static_cast<std::size_t>(c.group_of[p]))
+            leaders = std::max(leaders, reach(c.participants[p], group_gpu_of(c, h), c.group_exchange[h]));
+        if (c.group_exchange.empty())
+          leaders = std::max(leaders, 2 * reach(c.participants[p], c.counter_gpu, c.counter));
+      }
+      slowest += leaders;
+    }
+    if (c.contention) m.ops_per_us = static_cast<double>(c.participants.size()) * 1000.0 / (slowest / 2);
+    else m.ns.assign(static_cast<std::size_t>(c.episodes), slowest);
+    if (chip_.cycles_per_ns > 0)
+      for (double ns : m.ns) m.cycles.push_back(ns * chip_.cycles_per_ns);
+    if (m.timed_out) {  // no value survives a wait that ran out
+      m = SyncMeasurement{};
+      m.tag = c.tag;
+      m.timed_out = true;
+    }
+    return m;
   }
 
   int sync_calls = 0;
@@ -256,6 +255,20 @@ class FakeChipBackend final : public Backend {
   std::size_t max_round_seen = 0;
 
  private:
+  class Sync final : public SyncSession {
+   public:
+    Sync(const FakeChipBackend& chip, const SyncPlan& plan) : chip_(chip), plan_(plan) {}
+    std::optional<SyncMeasurement> measure_case(std::size_t index) override {
+      return chip_.sync_case(plan_, plan_.cases.at(index));
+    }
+    double device_seconds() const override { return 0.0; }
+    double clock_hz() const override { return 0.0; }
+
+   private:
+    const FakeChipBackend& chip_;
+    const SyncPlan& plan_;
+  };
+
   // Deterministic numbers in [-1, 1] (a hash), so tests repeat exactly.
   static double jitter(unsigned x) {
     x ^= x >> 16;

@@ -1,5 +1,6 @@
 #include "fake_cuda_runtime.hpp"
 
+#include <iterator>
 #include <stdexcept>
 
 namespace cumap::testing {
@@ -132,6 +133,20 @@ std::uint64_t FakeCudaRuntime::ping_cycles(int sm, bool a_pings) const {
   const auto it = config_.ping_cycles_by_sm.find(sm);
   if (it == config_.ping_cycles_by_sm.end()) throw std::logic_error("ping_cycles_by_sm has no cycles for this SM");
   return it->second;
+}
+
+MemoryFacts FakeCudaRuntime::memory_facts(DeviceAddress address) {
+  const auto within = [address](const std::vector<std::pair<DeviceAddress, std::size_t>>& ranges) {
+    for (const auto& [start, bytes] : ranges)
+      if (address >= start && address < start + bytes) return true;
+    return false;
+  };
+  if (within(config_.managed)) return {MemoryKind::Managed, config_.ordinal};
+  if (within(config_.host)) return {MemoryKind::Host, -1};
+  const auto it = live_.upper_bound(address);
+  if (it != live_.begin() && address < std::prev(it)->first + std::prev(it)->second)
+    return {MemoryKind::Device, config_.ordinal};
+  return {};
 }
 
 PeerAccess FakeCudaRuntime::open_peer_access(int peer_ordinal) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "backends/cuda/cuda_runtime.hpp"
@@ -57,6 +58,11 @@ struct FakeCudaConfig {
   // in the SM's own half (line parity == SM parity) are near.
   double near_cycles = 312;
   double far_cycles = 512;
+
+  // Addresses memory_facts calls managed or host memory (start, bytes);
+  // this fake's own allocations are its device memory, anything else unknown.
+  std::vector<std::pair<cuda::DeviceAddress, std::size_t>> managed;
+  std::vector<std::pair<cuda::DeviceAddress, std::size_t>> host;
 };
 
 class FakeCudaRuntime final : public cuda::CudaRuntime {
@@ -75,6 +81,7 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
   cuda::PingPongOutcome finish_pingpong() override;
   cuda::DeviceAddress control_words() const override { return control_; }
   cuda::PeerAccess open_peer_access(int peer_ordinal) override;
+  cuda::MemoryFacts memory_facts(cuda::DeviceAddress address) override;
   cuda::LineProbeOutcome run_line_probe(const cuda::LineProbeLaunch& launch) override;
   void prepare_sync(const cuda::SyncLaunch& launch) override;
   void start_sync() override;

@@ -111,6 +111,8 @@ class CpuBackend final : public Backend {
     if (plan.chain < 1 || plan.repeats < 1) throw UsageError("line probing needs chain and repeats of at least 1");
     if (plan.device != 0)
       throw UsageError(fmt::format("the cpu backend has one device, 0; the line probe names device {}", plan.device));
+    if (plan.memory != 0)
+      throw UsageError("the cpu backend probes the lines of its own flag memory only, not memory the caller owns");
     const cpu::FlagMemory& memory = memory_for(plan.arena);
     std::vector<std::atomic<std::uint32_t>*> lines;
     for (std::uint64_t offset : plan.lines) lines.push_back(&memory.word(offset));
@@ -178,38 +180,9 @@ class CpuBackend final : public Backend {
     return out;
   }
 
-  SyncMeasurements measure_sync(const SyncPlan& plan, const ProgressFn& progress) override {
+  std::unique_ptr<SyncSession> open_sync(const SyncPlan& plan) override {
     check_sync_plan(plan, {{0, cpus_}}, "cpu");
-    const cpu::FlagMemory& memory = memory_for(plan.arena);
-    SyncMeasurements out;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < plan.cases.size(); ++i) {
-      if (plan.stop && plan.stop()) {
-        out.stopped = true;
-        break;
-      }
-      const SyncCase& c = plan.cases[i];
-      cpu::SyncWords words{&memory.word(c.counter), &memory.word(c.release), {}, {}};
-      for (std::uint64_t w : c.group_counter) words.group_counter.push_back(&memory.word(w));
-      for (std::uint64_t w : c.group_release) words.group_release.push_back(&memory.word(w));
-      // Each case counts from 0, and a later case may reuse these words.
-      const auto reset = [&] {
-        for (auto* w : {words.counter, words.release}) w->store(0);
-        for (auto* w : words.group_counter) w->store(0);
-        for (auto* w : words.group_release) w->store(0);
-      };
-      reset();
-      cpu::SyncTiming t = cpu::run_cpu_sync_case(c, words, plan.probe, plan.timeout_ms, plan.stop);
-      reset();
-      if (t.stopped) {
-        out.stopped = true;
-        break;
-      }
-      out.cases.push_back(std::move(t.measurement));
-      if (progress) progress(i + 1, plan.cases.size());
-    }
-    out.device_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return out;
+    return cpu::open_cpu_sync_session(plan, memory_for(plan.arena));
   }
 
  private:

@@ -10,32 +10,13 @@
 
 #include "backends/cpu/bounded_wait.hpp"
 #include "backends/cpu/cpu_affinity.hpp"
-#include "backends/cpu/probe_signal.hpp"
+#include "backends/cpu/probe_ops.hpp"
 
 namespace cumap::cpu {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 using u32 = std::uint32_t;
-
-// The signalling operations of --probe, as protocol.hpp defines them. Values
-// only grow, so a CAS that expects k can never be fooled by an older k.
-struct Signal {
-  Probe probe;
-  void send(std::atomic<u32>& flag, u32 k) const { probe_signal(probe, flag, k); }
-  bool arrived(std::atomic<u32>& flag, u32 k) const {
-    switch (probe) {
-      case Probe::Cas: {
-        // A CAS that rewrites the value it expects: every poll is a
-        // read-modify-write, as in the GPU protocol.
-        u32 expected = k;
-        return flag.compare_exchange_strong(expected, k, std::memory_order_acq_rel);
-      }
-      case Probe::AcqRel: return flag.load(std::memory_order_acquire) == k;
-      default: return flag.load(std::memory_order_relaxed) == k;  // Exch, Volatile
-    }
-  }
-};
 
 // What the two threads of one pair share.
 struct PairState : Halt {
@@ -54,12 +35,12 @@ struct SideResult {
 
 // Spins until `flag` holds k; false when the budget ran out, the partner
 // gave up or the stop request came.
-bool wait_for(PairState& st, const Signal& signal, std::atomic<u32>& flag, u32 k) {
-  return spin_until(st, false, [&] { return signal.arrived(flag, k); }) == WaitEnd::Arrived;
+bool wait_for(PairState& st, Probe probe, std::atomic<u32>& flag, u32 k) {
+  return spin_until(st, false, [&] { return poll(probe, flag, k) == k; }) == WaitEnd::Arrived;
 }
 
 // The measured loop: one side of one pair, walking the protocol's segments.
-void run_side(bool i_am_a, PairState& st, const protocol::Counts& c, Signal signal, std::latch& start,
+void run_side(bool i_am_a, PairState& st, const protocol::Counts& c, Probe probe, std::latch& start,
               SideResult& out) {
   try {
     pin_current_thread(i_am_a ? st.job.cpu_a : st.job.cpu_b);
@@ -83,16 +64,16 @@ void run_side(bool i_am_a, PairState& st, const protocol::Counts& c, Signal sign
       // stop request is asked every kStopCheckRoundTrips of them.
       if ((k & (kStopCheckRoundTrips - 1)) == 0 && st.stop_requested()) return;
       if (ping) {
-        signal.send(*st.job.first, k);
+        signal(probe, *st.job.first, k);
         // protocol.hpp: timed from just after the first ping to just after the last
         if (i == 0) t0 = Clock::now();
         if (i == seg.count - 1) t1 = Clock::now();
       }
-      if (!wait_for(st, signal, ping ? *st.job.second : *st.job.first, k)) {
+      if (!wait_for(st, probe, ping ? *st.job.second : *st.job.first, k)) {
         out.timed_out = true;
         return;
       }
-      if (!ping) signal.send(*st.job.second, k);
+      if (!ping) signal(probe, *st.job.second, k);
     }
     if (ping) {
       out.segment_ns[s] = std::chrono::duration<double, std::nano>(t1 - t0).count();
@@ -139,9 +120,9 @@ std::vector<PairTiming> run_cpu_round(const std::vector<PairJob>& jobs, const pr
   {
     std::vector<std::jthread> threads;
     for (std::size_t p = 0; p < jobs.size(); ++p) {
-      threads.emplace_back(run_side, true, std::ref(*states[p]), std::cref(counts), Signal{probe}, std::ref(start),
+      threads.emplace_back(run_side, true, std::ref(*states[p]), std::cref(counts), probe, std::ref(start),
                            std::ref(a[p]));
-      threads.emplace_back(run_side, false, std::ref(*states[p]), std::cref(counts), Signal{probe}, std::ref(start),
+      threads.emplace_back(run_side, false, std::ref(*states[p]), std::cref(counts), probe, std::ref(start),
                            std::ref(b[p]));
     }
   }  // jthreads join here

@@ -7,12 +7,14 @@
 #include <chrono>
 #include <exception>
 #include <latch>
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include "backends/cpu/bounded_wait.hpp"
 #include "backends/cpu/cpu_affinity.hpp"
 #include "backends/cpu/cpu_pingpong.hpp"
-#include "backends/cpu/probe_signal.hpp"
+#include "backends/cpu/probe_ops.hpp"
 
 namespace cumap::cpu {
 namespace {
@@ -21,29 +23,10 @@ using Clock = std::chrono::steady_clock;
 using u32 = std::uint32_t;
 using Word = std::atomic<u32>;
 
-// How participants read and write a word, by --probe, as the ping-pong
-// polls and signals its flags. Words only grow, so "at least" is the test.
-struct Access {
-  Probe probe;
-  u32 read(Word& w) const {
-    switch (probe) {
-      case Probe::Cas: {
-        // A CAS that fails (or rewrites 0 with 0) returns the value: every poll a read-modify-write.
-        u32 seen = 0;
-        w.compare_exchange_strong(seen, seen, std::memory_order_acq_rel);
-        return seen;
-      }
-      case Probe::AcqRel: return w.load(std::memory_order_acquire);
-      default: return w.load(std::memory_order_relaxed);  // Exch, Volatile
-    }
-  }
-  void write(Word& w, u32 value) const { probe_signal(probe, w, value); }
-};
-
 // What the threads of one case share.
 struct CaseState : Halt {
   CaseState(const SyncCase& c, const SyncWords& w, Probe p, double timeout_ms, const std::function<bool()>& s)
-      : Halt(timeout_ms, s), sync(c), words(w), access{p}, platform(static_cast<std::ptrdiff_t>(c.participants.size())) {
+      : Halt(timeout_ms, s), sync(c), words(w), probe(p), platform(static_cast<std::ptrdiff_t>(c.participants.size())) {
     // Two-level: each participant's group size and whether it leads, worked out once, not per episode.
     for (std::size_t i = 0; i < c.group_of.size(); ++i) {
       group_size.push_back(static_cast<u32>(std::count(c.group_of.begin(), c.group_of.end(), c.group_of[i])));
@@ -53,7 +36,7 @@ struct CaseState : Halt {
   }
   const SyncCase& sync;
   const SyncWords& words;
-  Access access;
+  Probe probe;  // how participants poll and signal the words, as the ping-pong its flags (probe_ops.hpp)
   std::barrier<> platform;           // BarrierImpl::Platform only
   std::vector<u32> group_size;       // two-level, per participant
   std::vector<bool> leads;
@@ -67,10 +50,11 @@ struct ParticipantResult {
   std::exception_ptr error;
 };
 
-// Spins until `word` reaches `target`; false when the budget ran out,
-// another participant gave up or the stop request came.
-bool wait_until(CaseState& st, Word& word, u32 target) {
-  const WaitEnd end = spin_until(st, true, [&] { return st.access.read(word) >= target; });
+// Spins until `word` reaches `target` (words only grow: "at least" is the
+// test); false when the budget ran out, another participant gave up or the
+// stop request came.
+bool wait_to_reach(CaseState& st, Word& word, u32 target) {
+  const WaitEnd end = spin_until(st, true, [&] { return poll(st.probe, word, target) >= target; });
   if (end == WaitEnd::TimedOut) st.timed_out.store(true);
   return end == WaitEnd::Arrived;
 }
@@ -79,10 +63,10 @@ bool wait_until(CaseState& st, Word& word, u32 target) {
 // last to arrive releases the others.
 bool flag_barrier(CaseState& st, Word& counter, Word& release, u32 k, u32 e) {
   if (counter.fetch_add(1, std::memory_order_acq_rel) == k * e - 1) {
-    st.access.write(release, e);
+    signal(st.probe, release, e);
     return true;
   }
-  return wait_until(st, release, e);
+  return wait_to_reach(st, release, e);
 }
 
 // One episode of the case's barrier for participant p.
@@ -93,15 +77,15 @@ bool episode(CaseState& st, std::size_t p, u32 e) {
   switch (c.impl) {
     case BarrierImpl::Counter:
       w.counter->fetch_add(1, std::memory_order_acq_rel);
-      return wait_until(st, *w.counter, k * e);
+      return wait_to_reach(st, *w.counter, k * e);
     case BarrierImpl::Flag: return flag_barrier(st, *w.counter, *w.release, k, e);
     case BarrierImpl::TwoLevel: {
       const auto g = static_cast<std::size_t>(c.group_of[p]);
       w.group_counter[g]->fetch_add(1, std::memory_order_acq_rel);
-      if (!st.leads[p]) return wait_until(st, *w.group_release[g], e);
-      if (!wait_until(st, *w.group_counter[g], st.group_size[p] * e)) return false;
+      if (!st.leads[p]) return wait_to_reach(st, *w.group_release[g], e);
+      if (!wait_to_reach(st, *w.group_counter[g], st.group_size[p] * e)) return false;
       if (!flag_barrier(st, *w.counter, *w.release, static_cast<u32>(c.group_counter.size()), e)) return false;
-      st.access.write(*w.group_release[g], e);
+      signal(st.probe, *w.group_release[g], e);
       return true;
     }
     case BarrierImpl::Platform:
@@ -132,7 +116,7 @@ void run_barrier(CaseState& st, std::size_t p, ParticipantResult& out) {
     out.leave.push_back(Clock::now());
   }
   for (int e = 1; e <= total; ++e) {
-    // Short waits never reach wait_until's stop check: participant 0 asks too.
+    // Short waits never reach wait_to_reach's stop check: participant 0 asks too.
     if (p == 0 && e % 64 == 0 && st.stop_requested()) return give_up(st);
     if (!episode(st, p, static_cast<u32>(e))) return;
     if (p == 0) out.leave.push_back(Clock::now());
@@ -228,6 +212,46 @@ SyncTiming run_cpu_sync_case(const SyncCase& c, const SyncWords& words, Probe pr
   if (!t.stopped) t.measurement = measurement(st, results);
   t.measurement.tag = c.tag;
   return t;
+}
+
+namespace {
+
+class CpuSyncSession final : public SyncSession {
+ public:
+  CpuSyncSession(const SyncPlan& plan, const FlagMemory& memory) : plan_(plan), memory_(memory) {}
+
+  std::optional<SyncMeasurement> measure_case(std::size_t index) override {
+    const SyncCase& c = plan_.cases.at(index);
+    SyncWords words{&memory_.word(c.counter), &memory_.word(c.release), {}, {}};
+    for (std::uint64_t w : c.group_counter) words.group_counter.push_back(&memory_.word(w));
+    for (std::uint64_t w : c.group_release) words.group_release.push_back(&memory_.word(w));
+    const auto reset = [&] {
+      for (auto* w : {words.counter, words.release}) w->store(0);
+      for (auto* w : words.group_counter) w->store(0);
+      for (auto* w : words.group_release) w->store(0);
+    };
+    const auto t0 = Clock::now();
+    reset();
+    SyncTiming t = run_cpu_sync_case(c, words, plan_.probe, plan_.timeout_ms, plan_.stop);
+    reset();
+    device_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
+    if (t.stopped) return std::nullopt;
+    return std::move(t.measurement);
+  }
+
+  double device_seconds() const override { return device_seconds_; }
+  double clock_hz() const override { return 0.0; }  // no portable cycle counter of the core clock
+
+ private:
+  const SyncPlan& plan_;
+  const FlagMemory& memory_;
+  double device_seconds_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<SyncSession> open_cpu_sync_session(const SyncPlan& plan, const FlagMemory& memory) {
+  return std::make_unique<CpuSyncSession>(plan, memory);
 }
 
 }  // namespace cumap::cpu

@@ -2,8 +2,11 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
+#include "backends/cpu/flag_memory.hpp"
+#include "cumap/backend.hpp"
 #include "cumap/sync.hpp"
 
 namespace cumap::cpu {
@@ -30,5 +33,10 @@ struct SyncTiming {
 // case ends at once, stopped. Every wait is bounded by `timeout_ms`.
 SyncTiming run_cpu_sync_case(const SyncCase& c, const SyncWords& words, Probe probe, double timeout_ms,
                              const std::function<bool()>& stop = {});
+
+// The cpu backend's SyncSession (backend.hpp) over a checked plan: each case
+// on its words in `memory`, zeroed before and after it (a later case may
+// reuse them), timed by the wall clock around its threads.
+std::unique_ptr<SyncSession> open_cpu_sync_session(const SyncPlan& plan, const FlagMemory& memory);
 
 }  // namespace cumap::cpu

@@ -16,7 +16,7 @@
 #include "plan/plan_checks.hpp"
 #include "backends/cuda/cuda_gpu.hpp"
 #include "backends/cuda/cuda_sync.hpp"
-#include "backends/cuda/gpu_nvml_facts.hpp"
+#include "backends/cuda/nvml/device_info_from_nvml.hpp"
 #include "backends/cuda/launch_plan.hpp"
 #include "backends/cuda/sync_measure.hpp"
 #include "cumap/error.hpp"
@@ -295,7 +295,7 @@ class CudaBackend final : public Backend {
     if (plan.units.empty() || plan.lines.empty()) return table;
 
     LineProbeLaunch launch;
-    launch.arena = owner.arena_for(plan.arena, false);
+    launch.arena = plan.memory != 0 ? callers_memory(owner, plan) : owner.arena_for(plan.arena, false);
     launch.line_words = line_words(plan);
     launch.chain = plan.chain;
     launch.repeats = plan.repeats;
@@ -328,11 +328,11 @@ class CudaBackend final : public Backend {
   }
 
   // One launch group per case, on every GPU the case touches (cuda_sync.hpp).
-  SyncMeasurements measure_sync(const SyncPlan& plan, const ProgressFn& progress) override {
+  std::unique_ptr<SyncSession> open_sync(const SyncPlan& plan) override {
     check_cuda_sync_plan(plan, sm_ids_by_gpu());
     std::vector<CudaGpu*> gpus;
     for (const auto& g : gpus_) gpus.push_back(g.get());
-    return measure_sync_cases(plan, gpus, hooks_.silent_sm, progress);
+    return open_cuda_sync_session(plan, gpus, hooks_.silent_sm);
   }
 
   CoherenceReport check_coherence(int reader, int writer, double window_ms) override {
@@ -346,6 +346,29 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  // The caller's memory a line probe times (LineProbePlan::memory): only device
+  // memory of the GPU whose lines they are has lines with a fixed home.
+  static DeviceAddress callers_memory(CudaGpu& owner, const LineProbePlan& plan) {
+    const MemoryFacts facts = owner.runtime().memory_facts(static_cast<DeviceAddress>(plan.memory));
+    switch (facts.kind) {
+      case MemoryKind::Device:
+        if (facts.device != owner.ordinal())
+          throw UsageError(fmt::format("the memory at {:#x} is GPU {}'s, not GPU {}'s: classify it on its own GPU",
+                                       plan.memory, facts.device, owner.ordinal()));
+        return static_cast<DeviceAddress>(plan.memory);
+      case MemoryKind::Managed:
+        throw UsageError(fmt::format("the memory at {:#x} is managed memory: its pages move between the GPUs and the "
+                                     "host, and a line's home with them; allocate flags with cudaMalloc",
+                                     plan.memory));
+      case MemoryKind::Host:
+        throw UsageError(fmt::format("the memory at {:#x} is host memory: it has no home in the GPU's L2; allocate "
+                                     "flags with cudaMalloc",
+                                     plan.memory));
+      case MemoryKind::Unknown: break;
+    }
+    throw UsageError(fmt::format("the memory at {:#x} is no allocation the CUDA runtime knows of", plan.memory));
+  }
+
   CudaGpu& gpu_of(int device) {
     for (const auto& g : gpus_)
       if (g->ordinal() == device) return *g;

@@ -113,7 +113,7 @@ void CudaGpu::check_fits(std::size_t bytes, const char* what) const {
   const std::size_t free_bytes = rt_->free_memory_bytes();
   if (bytes > free_bytes / 2)
     throw UsageError(fmt::format("{} needs {} MiB; GPU {} has {} MiB free (fewer lines, a smaller "
-                                 "--rotating-count or --flag-offset?)",
+                                 "--lines-per-class or --flag-offset?)",
                                  what, bytes >> 20, ordinal(), free_bytes >> 20));
 }
 

@@ -49,6 +49,15 @@ struct PingPongLaunch {
   std::size_t flush_words = 0;
 };
 
+// What an address of a caller is: memory of one GPU (`device`), managed
+// memory (its pages migrate, and a line's home with them), host memory, or
+// none the runtime knows.
+enum class MemoryKind { Device, Managed, Host, Unknown };
+struct MemoryFacts {
+  MemoryKind kind = MemoryKind::Unknown;
+  int device = -1;
+};
+
 // What the CUDA runtime says about reaching another GPU's memory.
 struct PeerAccess {
   bool can_access = false;     // cudaDeviceCanAccessPeer
@@ -168,6 +177,10 @@ class CudaRuntime {
 
   // Checks that this GPU can reach `peer_ordinal`'s memory and enables it.
   virtual PeerAccess open_peer_access(int peer_ordinal) = 0;
+
+  // What memory a caller's address is (cudaPointerGetAttributes): a line
+  // has a fixed L2 home only in device memory, which stays where it is.
+  virtual MemoryFacts memory_facts(DeviceAddress address) = 0;
 
   // --l2-persist: accesses to [base, base + bytes) persist in L2 until
   // cleared; returns the window's size (clamped to the device), 0 if the

@@ -183,6 +183,21 @@ class RealCudaRuntime final : public CudaRuntime {
     return a;
   }
 
+  MemoryFacts memory_facts(DeviceAddress address) override {
+    const OnDevice on(facts_.ordinal);
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, as_pointer<void>(address)) != cudaSuccess) {
+      (void)cudaGetLastError();  // an address the runtime does not know
+      return {};
+    }
+    switch (attributes.type) {
+      case cudaMemoryTypeDevice: return {MemoryKind::Device, attributes.device};
+      case cudaMemoryTypeManaged: return {MemoryKind::Managed, attributes.device};
+      case cudaMemoryTypeHost: return {MemoryKind::Host, attributes.device};
+      default: return {};
+    }
+  }
+
   LineProbeOutcome run_line_probe(const LineProbeLaunch& launch) override {
     const OnDevice on(facts_.ordinal);
     std::vector<int> turn_of_sm(static_cast<std::size_t>(sm_id_limit()), -1);

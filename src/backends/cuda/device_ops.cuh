@@ -1,6 +1,7 @@
 #pragma once
-// Device-side primitives of the ping-pong: special registers, the signalling
-// operations of --probe, bounded waits and a bounded device-wide barrier.
+// Device-side primitives of the ping-pong: special registers, the --probe
+// operations as protocol.hpp names them (signal, poll), bounded waits and a
+// bounded device-wide barrier.
 #include <cstdint>
 
 #include "cumap/protocol.hpp"
@@ -85,24 +86,26 @@ __device__ __forceinline__ void st_volatile(unsigned* p, unsigned v) {
   asm volatile("st.volatile.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-// The signalling operations (--probe), protocol::ProbeCode. Flag values only
+// The --probe operations (protocol::ProbeCode) at scope S. Flag values only
 // grow within a pair, so a CAS expecting k is never fooled by a stale value.
+// signal: writes round trip k's value.
 template <int P, int S = kGpuScope>
-__device__ __forceinline__ void send(unsigned* flag, unsigned k) {
+__device__ __forceinline__ void signal(unsigned* flag, unsigned k) {
   if constexpr (P == kCas) cas<S>(flag, k - 1, k);
   else if constexpr (P == kExch) exch<S>(flag, k);
   else if constexpr (P == kAcqRel) st_release<S>(flag, k);
   else st_volatile(flag, k);
 }
 
+// poll: what the word holds. cas rewrites the value it expects: every poll
+// is an atomic at the line's L2 home, so the round trip includes the way
+// there and back; the others load.
 template <int P, int S = kGpuScope>
-__device__ __forceinline__ bool arrived(unsigned* flag, unsigned k) {
-  // CAS polling rewrites the value it expects: every poll is an atomic at the
-  // line's L2 home, so the round trip includes the way there and back.
-  if constexpr (P == kCas) return cas<S>(flag, k, k) == k;
-  else if constexpr (P == kExch) return ld_relaxed<S>(flag) == k;
-  else if constexpr (P == kAcqRel) return ld_acquire<S>(flag) == k;
-  else return ld_volatile(flag) == k;
+__device__ __forceinline__ unsigned poll(unsigned* flag, unsigned expected) {
+  if constexpr (P == kCas) return cas<S>(flag, expected, expected);
+  else if constexpr (P == kExch) return ld_relaxed<S>(flag);
+  else if constexpr (P == kAcqRel) return ld_acquire<S>(flag);
+  else return ld_volatile(flag);
 }
 
 // Spins until *flag == k. False once `budget` cycles have passed: the caller
@@ -115,7 +118,7 @@ __device__ __forceinline__ bool wait_for(unsigned* flag, unsigned k, std::uint64
   for (;;) {
 #pragma unroll
     for (int i = 0; i < 16; ++i)
-      if (arrived<P, S>(flag, k)) return true;
+      if (poll<P, S>(flag, k) == k) return true;
     if (static_cast<std::uint64_t>(clock64() - start) > budget) return false;
   }
 }

@@ -65,7 +65,7 @@ struct Side {
       long long t0 = 0, t1 = 0;
       for (int i = 0; i < count; ++i) {
         ++k;
-        send<P, S>(first, k);
+        signal<P, S>(first, k);
         // protocol.hpp: timed from just after the first ping to just after the last
         if (i == 0) t0 = clock64();
         if (i == count - 1) t1 = clock64();
@@ -82,7 +82,7 @@ struct Side {
           atomicOr(&pp.pair_status[pair], kPongTimedOut);
           return false;
         }
-        send<P, S>(second, k);
+        signal<P, S>(second, k);
       }
     }
     return true;

@@ -41,7 +41,7 @@ struct Participant {
   // flag, which the others poll.
   __device__ bool flag_barrier(unsigned k, unsigned e) {
     if (fetch_add<S>(sp.counter, 1u) == k * e - 1) {
-      send<P, S>(sp.release, e);
+      signal<P, S>(sp.release, e);
       return true;
     }
     return wait_for<P, S>(sp.release, e, budget());
@@ -75,7 +75,7 @@ struct Participant {
     else
       met = flag_barrier(sp.groups, e);
     if (!met) return false;
-    send<P>(group_release, e);
+    signal<P>(group_release, e);
     return true;
   }
 

@@ -1,8 +1,8 @@
 #pragma once
-// The host side of Backend::measure_sync on the CUDA backend, free of CUDA
-// calls so that it is tested without a GPU: which plans it runs, the launches
-// of one case (one per GPU it touches, run as a group), and how their
-// records become a SyncMeasurement.
+// The host side of the CUDA backend's sync cases (cuda_sync.hpp), free of
+// CUDA calls so that it is tested without a GPU: which plans it runs, the
+// launches of one case (one per GPU it touches, run as a group), and how
+// their records become a SyncMeasurement.
 #include <cstdint>
 #include <span>
 #include <string>

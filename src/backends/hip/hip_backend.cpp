@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -32,9 +34,10 @@ class HipBackend final : public Backend {
   Topology topology() override;
   LineLatencyTable probe_lines(const LineProbePlan& plan, const ProgressFn& progress) override;
   Measurements measure(const MeasurementPlan& plan, const ProgressFn& progress) override;
-  SyncMeasurements measure_sync(const SyncPlan& plan, const ProgressFn& progress) override;
+  std::unique_ptr<SyncSession> open_sync(const SyncPlan& plan) override;
 
  private:
+  class Sync;  // its SyncSession: a nested class, for the streams, checker and runtime it shares
   HipDeviceProperties probe_device(int device);
   void check_plan(const MeasurementPlan& plan) const;
   HipBuffer flags_for(const FlagArena& arena);
@@ -311,48 +314,52 @@ Measurements HipBackend::measure(const MeasurementPlan& plan, const ProgressFn& 
   return out;
 }
 
-// One case at a time, the stop request asked between cases: each
-// participant a kernel on its unit's masked stream (the streams of a case
-// alive together), the platform barrier a cooperative launch. A case whose
-// wait ran out comes back timed out and the next one runs.
-SyncMeasurements HipBackend::measure_sync(const SyncPlan& plan, const ProgressFn& progress) {
+// One case at a time: each participant a kernel on its unit's masked stream
+// (the streams of a case alive together), the platform barrier a
+// cooperative launch. A case whose wait ran out comes back timed out.
+class HipBackend::Sync final : public SyncSession {
+ public:
+  Sync(HipBackend& backend, const SyncPlan& plan, HipBuffer flags) : b_(backend), plan_(plan), flags_(flags) {}
+
+  std::optional<SyncMeasurement> measure_case(std::size_t index) override {
+    const SyncCase& c = plan_.cases.at(index);
+    const HipSyncLimits limits{b_.units().size(), b_.pool_->capacity(), b_.props_.cooperative_launch};
+    if (std::string why = why_hip_sync_case_unsupported(c, limits); !why.empty())
+      return unsupported_case(c, std::move(why));
+    HipSyncLaunch launch = hip_sync_launch_for(c, plan_, flags_, b_.props_.wall_clock_hz);
+    std::vector<int> ids;
+    for (const UnitRef& u : c.participants) ids.push_back(u.unit);
+    if (launch.kind == HipSyncKind::Platform) launch.platform_blocks = static_cast<int>(ids.size());
+    else launch.streams = b_.pool_->acquire_all(ids);
+    const HipSyncResult result = b_.runtime_->run_sync(launch);
+    for (std::size_t p = 0; p < result.hw.size() && p < ids.size(); ++p)
+      b_.checker().record(ids[p], result.hw[p], b_.expected_xcd(ids[p]));
+    SyncMeasurement m = sync_measurement_from_result(c, result, {b_.props_.wall_clock_hz, b_.props_.shader_clock_hz});
+    if (!c.contention)
+      for (std::size_t e = 0; e < m.cycles.size(); ++e) {
+        cycles_ += m.cycles[e];
+        seconds_ += m.ns[e] * 1e-9;
+      }
+    device_seconds_ += result.event_ms * 1e-3;
+    return m;
+  }
+
+  double device_seconds() const override { return device_seconds_; }
+  // The shader clock, measured over every barrier episode.
+  double clock_hz() const override { return seconds_ > 0.0 ? cycles_ / seconds_ : 0.0; }
+
+ private:
+  HipBackend& b_;
+  const SyncPlan& plan_;
+  HipBuffer flags_;
+  double cycles_ = 0.0, seconds_ = 0.0;
+  double device_seconds_ = 0.0;
+};
+
+std::unique_ptr<SyncSession> HipBackend::open_sync(const SyncPlan& plan) {
   check_sync_plan(plan, {{device_, units()}}, unit_name_);
   ensure_xcd_striping();
-  const HipBuffer flags = flags_for(plan.arena);
-  const HipClocks clocks{props_.wall_clock_hz, props_.shader_clock_hz};
-  SyncMeasurements out;
-  double cycles = 0.0, seconds = 0.0;  // the shader clock, measured over every barrier episode
-  for (std::size_t i = 0; i < plan.cases.size(); ++i) {
-    if (plan.stop && plan.stop()) {
-      out.stopped = true;
-      break;
-    }
-    const SyncCase& c = plan.cases[i];
-    const HipSyncLimits limits{units().size(), pool_->capacity(), props_.cooperative_launch};
-    if (std::string why = why_hip_sync_case_unsupported(c, limits); !why.empty()) {
-      out.cases.push_back(unsupported_case(c, std::move(why)));
-    } else {
-      HipSyncLaunch launch = hip_sync_launch_for(c, plan, flags, props_.wall_clock_hz);
-      std::vector<int> ids;
-      for (const UnitRef& u : c.participants) ids.push_back(u.unit);
-      if (launch.kind == HipSyncKind::Platform) launch.platform_blocks = static_cast<int>(ids.size());
-      else launch.streams = pool_->acquire_all(ids);
-      const HipSyncResult result = runtime_->run_sync(launch);
-      for (std::size_t p = 0; p < result.hw.size() && p < ids.size(); ++p)
-        checker().record(ids[p], result.hw[p], expected_xcd(ids[p]));
-      SyncMeasurement m = sync_measurement_from_result(c, result, clocks);
-      if (!c.contention)
-        for (std::size_t e = 0; e < m.cycles.size(); ++e) {
-          cycles += m.cycles[e];
-          seconds += m.ns[e] * 1e-9;
-        }
-      out.cases.push_back(std::move(m));
-      out.device_seconds += result.event_ms * 1e-3;
-    }
-    if (progress) progress(i + 1, plan.cases.size());
-  }
-  out.clock_hz = seconds > 0.0 ? cycles / seconds : 0.0;
-  return out;
+  return std::make_unique<Sync>(*this, plan, flags_for(plan.arena));
 }
 
 LineLatencyTable HipBackend::probe_lines(const LineProbePlan& plan, const ProgressFn& progress) {
@@ -360,6 +367,8 @@ LineLatencyTable HipBackend::probe_lines(const LineProbePlan& plan, const Progre
   if (plan.device != device_)
     throw UsageError(fmt::format("the line probe's arena is on device {}; this backend measures device {}", plan.device,
                                  device_));
+  if (plan.memory != 0)
+    throw UsageError("the hip backend probes the lines of its own flag arena only, not memory the caller owns");
   const std::vector<int> ids = units();
   for (std::uint64_t line : plan.lines)
     if (line % protocol::kFlagBytes != 0 || line + protocol::kLineBytes > plan.arena.bytes)

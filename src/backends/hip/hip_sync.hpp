@@ -1,7 +1,8 @@
 #pragma once
-// The host side of Backend::measure_sync on the HIP backend, plain C++
-// tested against the fake runtime: which cases this device can run, the
-// launch of one case, and how its results become a SyncMeasurement.
+// The host side of the HIP backend's sync cases (its SyncSession, in
+// hip_backend.cpp), plain C++ tested against the fake runtime: which cases
+// this device can run, the launch of one case, and how its results become a
+// SyncMeasurement.
 #include <cstddef>
 #include <string>
 

@@ -1,4 +1,4 @@
-// Barriers and contention on pinned threads (Backend::measure_sync and the
+// Barriers and contention on pinned threads (the cpu backend's SyncSession and the
 // loop behind it). On CI's 2-core VM a real case has k = 2; cases of more
 // participants than cores (two threads pinned to one CPU) check the logic
 // only: final counter values, episode counts, no deadlock, never timing.
@@ -11,6 +11,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/cpu_sync.hpp"
 #include "cumap/error.hpp"
+#include "run/sync_run.hpp"
 
 namespace cumap {
 namespace {
@@ -177,7 +178,7 @@ TEST(CpuSync, TheBackendRunsEveryCaseInOrderAndReusesItsWords) {
   plan.cases.push_back(plan.cases.front());  // the same words again: reset between cases
   std::vector<std::size_t> progress;
   const SyncMeasurements m =
-      backend->measure_sync(plan, [&](std::size_t done, std::size_t) { progress.push_back(done); });
+      measure_sync_plan(*backend, plan, [&](std::size_t done, std::size_t) { progress.push_back(done); });
   EXPECT_FALSE(m.stopped);
   ASSERT_EQ(m.cases.size(), 3u);
   EXPECT_EQ(m.cases[0].tag, 10);
@@ -192,12 +193,12 @@ TEST(CpuSync, TheBackendStopsBetweenCasesAndRefusesABadPlan) {
   const auto backend = make_cpu_backend(DeviceSelection{});
   SyncPlan plan = backend_plan(cpus);
   plan.stop = [] { return true; };
-  const SyncMeasurements stopped = backend->measure_sync(plan, {});
+  const SyncMeasurements stopped = measure_sync_plan(*backend, plan, {});
   EXPECT_TRUE(stopped.stopped);
   EXPECT_TRUE(stopped.cases.empty());
   SyncPlan bad = backend_plan(cpus);
   bad.cases[0].participants.push_back({0, 1 << 20});
-  EXPECT_THROW(backend->measure_sync(bad, {}), UsageError);
+  EXPECT_THROW(measure_sync_plan(*backend, bad, {}), UsageError);
 }
 
 }  // namespace

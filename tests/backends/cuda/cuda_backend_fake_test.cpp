@@ -496,6 +496,38 @@ TEST(CudaBackendFakeGroup, DsmAndUnknownGpusAreBadInput) {
   EXPECT_THROW(g.backend->probe_lines(probe, nullptr), UsageError);
 }
 
+// The placement library's classify: the line probe times memory the caller
+// owns, where it is, if it is this GPU's device memory.
+TEST(CudaBackendFake, ProbeOfCallersMemoryTimesItWhereItIsAndRefusesManagedOrHostMemory) {
+  testing::FakeCudaConfig config;
+  config.managed = {{0x7000'0000'0000, 1 << 20}};
+  config.host = {{0x6000'0000'0000, 1 << 20}};
+  Rig r = rig(config);
+  const DeviceAddress mine = r.rt->allocate(64 << 10);
+  LineProbePlan plan;
+  plan.units = {{0, 0}, {0, 1}};
+  plan.lines = {0, 128, 256};
+  plan.arena.bytes = 64 << 10;
+  plan.memory = mine;
+  const LineLatencyTable t = r.backend->probe_lines(plan, nullptr);
+  ASSERT_FALSE(r.rt->probe_launches.empty());
+  EXPECT_EQ(r.rt->probe_launches.back().arena, mine) << "the caller's memory, not the flag arena";
+  EXPECT_EQ(t.ns.size(), 6u);
+  for (std::uintptr_t other : {std::uintptr_t{0x7000'0000'0000}, std::uintptr_t{0x6000'0000'0000},
+                               std::uintptr_t{0x5000'0000'0000}}) {
+    plan.memory = other;
+    try {
+      (void)r.backend->probe_lines(plan, nullptr);
+      ADD_FAILURE() << "memory at " << other << " was probed";
+    } catch (const UsageError& e) {
+      const std::string why = e.what();
+      EXPECT_TRUE(why.find("managed") != std::string::npos || why.find("host memory") != std::string::npos ||
+                  why.find("no allocation") != std::string::npos)
+          << why;
+    }
+  }
+}
+
 // The remote table: GPU 0's SMs time GPU 1's lines, running on GPU 0 with
 // GPU 1's arena (a peer address) and system-scope atomics.
 TEST(CudaBackendFakeGroup, AnotherGpusUnitsProbeTheLinesOverTheLink) {

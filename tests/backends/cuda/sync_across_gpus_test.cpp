@@ -1,4 +1,4 @@
-// measure_sync on the CUDA backend across two fake GPUs: a case is one
+// Sync plans on the CUDA backend across two fake GPUs: a case is one
 // launch on every GPU it touches, prepared on all before any starts, each
 // with its own participants and the other's arena by address; times come
 // from each participant's own GPU; grid.sync() cannot span GPUs.
@@ -9,6 +9,7 @@
 #include "backends/cuda/cuda_backend_on_runtime.hpp"
 #include "cumap/error.hpp"
 #include "fake_cuda_runtime.hpp"
+#include "run/sync_run.hpp"
 #include "sync_case_builders.hpp"
 
 namespace cumap::cuda {
@@ -52,7 +53,7 @@ SyncPlan plan_of(std::vector<SyncCase> cases) { return test::plan_of(std::move(c
 TEST(SyncAcrossGpus, ACaseAcrossGpusLaunchesOnBothAtSystemScopeEachWithItsOwnParticipants) {
   TwoGpus g = two_gpus();
   const SyncMeasurements m =
-      g.backend->measure_sync(plan_of({barrier(BarrierImpl::Counter, {{0, 1}, {1, 2}, {0, 3}})}), nullptr);
+      measure_sync_plan(*g.backend, plan_of({barrier(BarrierImpl::Counter, {{0, 1}, {1, 2}, {0, 3}})}), nullptr);
   ASSERT_EQ(g.gpu0->sync_launches.size(), 1u);
   ASSERT_EQ(g.gpu1->sync_launches.size(), 1u);
   EXPECT_EQ(g.gpu0->sync_started, 1);
@@ -90,7 +91,7 @@ TEST(SyncAcrossGpus, TheCounterOnAPeerIsZeroedThereAndTimesComeFromParticipantZe
   TwoGpus g = two_gpus({}, slow);
   // Participant 0 on GPU 1, the flag barrier's lines in GPU 1's memory.
   const SyncMeasurements m =
-      g.backend->measure_sync(plan_of({barrier(BarrierImpl::Flag, {{1, 5}, {0, 5}}, 1)}), nullptr);
+      measure_sync_plan(*g.backend, plan_of({barrier(BarrierImpl::Flag, {{1, 5}, {0, 5}}, 1)}), nullptr);
   const SyncLaunch& on0 = g.gpu0->sync_launches.at(0);
   const SyncLaunch& on1 = g.gpu1->sync_launches.at(0);
   EXPECT_EQ(on0.counter_member, 1);
@@ -104,7 +105,7 @@ TEST(SyncAcrossGpus, TheCounterOnAPeerIsZeroedThereAndTimesComeFromParticipantZe
 
 TEST(SyncAcrossGpus, ACaseOfOneGpuRunsThereAloneAtGpuScope) {
   TwoGpus g = two_gpus();
-  g.backend->measure_sync(plan_of({barrier(BarrierImpl::Counter, {{1, 0}, {1, 1}}, 1)}), nullptr);
+  measure_sync_plan(*g.backend, plan_of({barrier(BarrierImpl::Counter, {{1, 0}, {1, 1}}, 1)}), nullptr);
   EXPECT_TRUE(g.gpu0->sync_launches.empty());
   ASSERT_EQ(g.gpu1->sync_launches.size(), 1u);
   const SyncLaunch& l = g.gpu1->sync_launches[0];
@@ -122,7 +123,7 @@ TEST(SyncAcrossGpus, TwoLevelByGpuGivesEveryLeaderEachGroupsExchangeCounter) {
   c.group_release = {9 * kLine, 9 * kLine};
   c.group_exchange = {10 * kLine, 11 * kLine};
   c.counter = c.group_exchange[0];
-  g.backend->measure_sync(plan_of({c}), nullptr);
+  measure_sync_plan(*g.backend, plan_of({c}), nullptr);
   for (FakeCudaRuntime* gpu : {g.gpu0, g.gpu1}) {
     const SyncLaunch& l = gpu->sync_launches.at(0);
     EXPECT_EQ(l.groups, 2u);
@@ -154,7 +155,7 @@ TEST(SyncAcrossGpus, ContentionTakesEachOperationFromItsGpuAndTheLongestGpuSpan)
   c.contention = true;
   c.op = ContentionOp::Add;
   c.ops_per_batch = 8;
-  const SyncMeasurements m = g.backend->measure_sync(plan_of({c}), nullptr);
+  const SyncMeasurements m = measure_sync_plan(*g.backend, plan_of({c}), nullptr);
   const SyncMeasurement& s = m.cases.at(0);
   ASSERT_EQ(s.cycles.size(), 40u);  // 4 participants x 10 batches, participant-major
   EXPECT_DOUBLE_EQ(s.cycles[0], 400.0);
@@ -173,7 +174,7 @@ TEST(SyncAcrossGpus, GridSyncCannotSpanGpusAndSaysWhy) {
     both.push_back({1, sm});
     gpu1.push_back({1, sm});
   }
-  const SyncMeasurements m = g.backend->measure_sync(
+  const SyncMeasurements m = measure_sync_plan(*g.backend, 
       plan_of({barrier(BarrierImpl::Platform, both, 0, 1), barrier(BarrierImpl::Platform, gpu1, 1, 2)}), nullptr);
   ASSERT_EQ(m.cases.size(), 2u);
   EXPECT_TRUE(m.cases[0].unsupported);
@@ -188,7 +189,7 @@ TEST(SyncAcrossGpus, ATimeoutOnEitherGpuTimesTheCaseOutAndTheRunGoesOn) {
   FakeCudaConfig stuck;
   stuck.timeout_sm = 2;
   TwoGpus g = two_gpus({}, stuck);
-  const SyncMeasurements m = g.backend->measure_sync(
+  const SyncMeasurements m = measure_sync_plan(*g.backend, 
       plan_of({barrier(BarrierImpl::Flag, {{0, 2}, {1, 2}}), barrier(BarrierImpl::Flag, {{0, 2}, {1, 3}})}),
       nullptr);
   ASSERT_EQ(m.cases.size(), 2u);
@@ -202,16 +203,16 @@ TEST(SyncAcrossGpus, AnAbortOnOneGpuIsAFailureOnceBothFinished) {
   FakeCudaConfig aborts;
   aborts.abort_launch = kAbortWaitTimeout;
   TwoGpus g = two_gpus({}, aborts);
-  EXPECT_THROW(g.backend->measure_sync(plan_of({barrier(BarrierImpl::Counter, {{0, 0}, {1, 0}})}), nullptr),
+  EXPECT_THROW(measure_sync_plan(*g.backend, plan_of({barrier(BarrierImpl::Counter, {{0, 0}, {1, 0}})}), nullptr),
                RuntimeFailure);
   EXPECT_EQ(g.gpu0->sync_started, 1);
   // GPU 0's launch was finished: the next case prepares and runs there.
-  EXPECT_NO_THROW(g.backend->measure_sync(plan_of({barrier(BarrierImpl::Counter, {{0, 0}, {0, 1}})}), nullptr));
+  EXPECT_NO_THROW(measure_sync_plan(*g.backend, plan_of({barrier(BarrierImpl::Counter, {{0, 0}, {0, 1}})}), nullptr));
 }
 
 TEST(SyncAcrossGpus, LinesOnAGpuTheRunLacksAreRefusedBeforeAnyLaunch) {
   TwoGpus g = two_gpus();
-  EXPECT_THROW(g.backend->measure_sync(plan_of({barrier(BarrierImpl::Counter, {{0, 0}, {1, 0}}, 2)}), nullptr),
+  EXPECT_THROW(measure_sync_plan(*g.backend, plan_of({barrier(BarrierImpl::Counter, {{0, 0}, {1, 0}}, 2)}), nullptr),
                UsageError);
   EXPECT_TRUE(g.gpu0->sync_launches.empty());
   EXPECT_TRUE(g.gpu1->sync_launches.empty());

@@ -1,4 +1,4 @@
-// measure_sync on an NVIDIA GPU; skips with the reason elsewhere.
+// Barriers and contention on an NVIDIA GPU; skips with the reason elsewhere.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include "backends/cuda/cuda_backend_on_runtime.hpp"
 #include "backends/cuda/cuda_runtime_real.hpp"
 #include "gpu_available.hpp"
+#include "run/sync_run.hpp"
 
 namespace cumap {
 namespace {
@@ -59,7 +60,7 @@ TEST(DeviceSync, CounterAndFlagBarriersOfTwoSmsHaveFiniteLatency) {
   const auto u = b->units();
   for (Probe probe : {Probe::Cas, Probe::Exch, Probe::AcqRel, Probe::Volatile}) {
     const SyncMeasurements m =
-        b->measure_sync(plan_of({barrier(BarrierImpl::Counter, {u[0], u[1]}), barrier(BarrierImpl::Flag, {u[0], u[1]})},
+        measure_sync_plan(*b, plan_of({barrier(BarrierImpl::Counter, {u[0], u[1]}), barrier(BarrierImpl::Flag, {u[0], u[1]})},
                                 probe),
                         nullptr);
     ASSERT_EQ(m.cases.size(), 2u);
@@ -79,7 +80,7 @@ TEST(DeviceSync, TwoLevelBarrierCompletes) {
   c.group_of = {0, 0, 0, 0, 1, 1, 1, 1};
   c.group_counter = {4 * kLine, 6 * kLine};
   c.group_release = {8 * kLine, 10 * kLine};
-  const SyncMeasurements m = b->measure_sync(plan_of({c}), nullptr);
+  const SyncMeasurements m = measure_sync_plan(*b, plan_of({c}), nullptr);
   expect_barrier_latency(m.cases.at(0), "two-level");
 }
 
@@ -87,7 +88,7 @@ TEST(DeviceSync, GridSyncAtEverySmHasFiniteLatencyAndElsewhereIsUnsupported) {
   CUMAP_REQUIRE_GPU();
   auto b = backend();
   const auto u = b->units();
-  const SyncMeasurements m = b->measure_sync(
+  const SyncMeasurements m = measure_sync_plan(*b, 
       plan_of({barrier(BarrierImpl::Platform, u), barrier(BarrierImpl::Platform, {u[0], u[1]})}), nullptr);
   ASSERT_EQ(m.cases.size(), 2u);
   expect_barrier_latency(m.cases[0], "grid.sync");
@@ -106,7 +107,7 @@ TEST(DeviceSync, ContendedAddsAndCasesCount) {
     c.episodes = 50;
     c.warmup = 5;
     c.ops_per_batch = 64;
-    const SyncMeasurements m = b->measure_sync(plan_of({c}), nullptr);
+    const SyncMeasurements m = measure_sync_plan(*b, plan_of({c}), nullptr);
     const SyncMeasurement& s = m.cases.at(0);
     ASSERT_FALSE(s.timed_out);
     ASSERT_EQ(s.ns.size(), 100u);  // 2 participants x 50 batches
@@ -126,7 +127,7 @@ TEST(DeviceSync, ASilentParticipantTimesOutAndTheNextCaseRuns) {
   SyncPlan p = plan_of({barrier(BarrierImpl::Flag, {u[0], u[1]}), barrier(BarrierImpl::Counter, {u[2], u[3]})});
   p.timeout_ms = 20;
   const auto t0 = std::chrono::steady_clock::now();
-  const SyncMeasurements m = b->measure_sync(p, nullptr);
+  const SyncMeasurements m = measure_sync_plan(*b, p, nullptr);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(m.cases.size(), 2u);
   EXPECT_TRUE(m.cases[0].timed_out);

@@ -1,4 +1,4 @@
-// measure_sync on the CUDA backend without a GPU: the plan checks, one
+// Sync plans on the CUDA backend without a GPU: the plan checks, one
 // launch per case with the words it uses zeroed, grid.sync() only at every
 // SM, timeouts, the stop request, and how records become measurements.
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@
 #include "cumap/error.hpp"
 #include "fake_cuda_runtime.hpp"
 #include "fake_rig.hpp"
+#include "run/sync_run.hpp"
 #include "sync_case_builders.hpp"
 
 namespace cumap::cuda {
@@ -43,7 +44,7 @@ TEST(Sync, EachCaseIsOneLaunchWithItsWordsZeroed) {
   two.group_counter = {8 * kLine, 9 * kLine};
   two.group_release = {10 * kLine, 11 * kLine};
   const SyncMeasurements m =
-      r.backend->measure_sync(plan_of({barrier(BarrierImpl::Counter, {0, 1}), two}), nullptr);
+      measure_sync_plan(*r.backend, plan_of({barrier(BarrierImpl::Counter, {0, 1}), two}), nullptr);
   ASSERT_EQ(r.rt->sync_launches.size(), 2u);
   ASSERT_EQ(m.cases.size(), 2u);
   EXPECT_EQ(m.cases[1].tag, 7);
@@ -72,7 +73,7 @@ TEST(Sync, EachCaseIsOneLaunchWithItsWordsZeroed) {
 
 TEST(Sync, BarrierEpisodesAreLeaveToLeaveAfterTheWarmup) {
   Rig r = rig();
-  const SyncMeasurements m = r.backend->measure_sync(plan_of({barrier(BarrierImpl::Flag, {0, 1, 2})}), nullptr);
+  const SyncMeasurements m = measure_sync_plan(*r.backend, plan_of({barrier(BarrierImpl::Flag, {0, 1, 2})}), nullptr);
   ASSERT_EQ(m.cases.size(), 1u);
   const SyncMeasurement& c = m.cases[0];
   EXPECT_FALSE(c.timed_out);
@@ -90,7 +91,7 @@ TEST(Sync, BarrierEpisodesAreLeaveToLeaveAfterTheWarmup) {
 TEST(Sync, ContentionIsPerOperationAndOperationsPerMicrosecond) {
   Rig r = rig();
   SyncCase c = contention(ContentionOp::Cas, {1, 4, 5});
-  const SyncMeasurements m = r.backend->measure_sync(plan_of({c}), nullptr);
+  const SyncMeasurements m = measure_sync_plan(*r.backend, plan_of({c}), nullptr);
   EXPECT_EQ(r.rt->sync_launches[0].settings.kind, kSyncContentionCas);
   EXPECT_EQ(r.rt->sync_launches[0].settings.ops_per_batch, 8);
   const SyncMeasurement& s = m.cases[0];
@@ -103,7 +104,7 @@ TEST(Sync, ContentionIsPerOperationAndOperationsPerMicrosecond) {
 
 TEST(Sync, GridSyncOnlyWithEverySm) {
   Rig r = rig();
-  const SyncMeasurements m = r.backend->measure_sync(
+  const SyncMeasurements m = measure_sync_plan(*r.backend, 
       plan_of({barrier(BarrierImpl::Platform, {0, 1, 2, 3, 4, 5, 6}, 1),
                barrier(BarrierImpl::Platform, {7, 6, 5, 4, 3, 2, 1, 0}, 2)}),
       nullptr);
@@ -124,7 +125,7 @@ TEST(Sync, ATimedOutCaseIsMarkedAndTheRunGoesOn) {
   FakeCudaConfig cfg;
   cfg.timeout_sm = 3;
   Rig r = rig(cfg);
-  const SyncMeasurements m = r.backend->measure_sync(
+  const SyncMeasurements m = measure_sync_plan(*r.backend, 
       plan_of({barrier(BarrierImpl::Counter, {2, 3}), barrier(BarrierImpl::Counter, {4, 5})}), nullptr);
   ASSERT_EQ(m.cases.size(), 2u);
   EXPECT_TRUE(m.cases[0].timed_out);
@@ -137,7 +138,7 @@ TEST(Sync, TheSilentSmHookReachesTheKernel) {
   CudaTestHooks hooks;
   hooks.silent_sm = 5;
   Rig r = rig({}, hooks);
-  const SyncMeasurements m = r.backend->measure_sync(plan_of({barrier(BarrierImpl::Flag, {4, 5})}), nullptr);
+  const SyncMeasurements m = measure_sync_plan(*r.backend, plan_of({barrier(BarrierImpl::Flag, {4, 5})}), nullptr);
   EXPECT_EQ(r.rt->sync_launches[0].settings.silent_sm, 5);
   EXPECT_TRUE(m.cases[0].timed_out);
 }
@@ -150,7 +151,7 @@ TEST(Sync, StopIsAskedBetweenCases) {
   p.stop = [&asked] { return ++asked == 2; };
   std::vector<std::size_t> progress;
   const SyncMeasurements m =
-      r.backend->measure_sync(p, [&](std::size_t done, std::size_t total) {
+      measure_sync_plan(*r.backend, p, [&](std::size_t done, std::size_t total) {
         EXPECT_EQ(total, 3u);
         progress.push_back(done);
       });
@@ -163,13 +164,13 @@ TEST(Sync, StopIsAskedBetweenCases) {
 TEST(Sync, BadPlansAreRefusedBeforeAnyLaunch) {
   Rig r = rig();
   SyncPlan unknown_sm = plan_of({barrier(BarrierImpl::Counter, {0, 8})});
-  EXPECT_THROW(r.backend->measure_sync(unknown_sm, nullptr), UsageError);
+  EXPECT_THROW(measure_sync_plan(*r.backend, unknown_sm, nullptr), UsageError);
   SyncPlan mbarrier = plan_of({barrier(BarrierImpl::Counter, {0, 1})});
   mbarrier.probe = Probe::Mbarrier;
-  EXPECT_THROW(r.backend->measure_sync(mbarrier, nullptr), UsageError);
+  EXPECT_THROW(measure_sync_plan(*r.backend, mbarrier, nullptr), UsageError);
   SyncCase shared_line = barrier(BarrierImpl::Flag, {0, 1});
   shared_line.release = shared_line.counter + 64;
-  EXPECT_THROW(r.backend->measure_sync(plan_of({shared_line}), nullptr), UsageError);
+  EXPECT_THROW(measure_sync_plan(*r.backend, plan_of({shared_line}), nullptr), UsageError);
   EXPECT_TRUE(r.rt->sync_launches.empty());
 }
 
@@ -177,7 +178,7 @@ TEST(Sync, AnAbortedLaunchIsAFailure) {
   FakeCudaConfig cfg;
   cfg.abort_launch = kAbortSharedSm;
   Rig r = rig(cfg);
-  EXPECT_THROW(r.backend->measure_sync(plan_of({barrier(BarrierImpl::Counter, {0, 1})}), nullptr), RuntimeFailure);
+  EXPECT_THROW(measure_sync_plan(*r.backend, plan_of({barrier(BarrierImpl::Counter, {0, 1})}), nullptr), RuntimeFailure);
 }
 
 TEST(Sync, ShortRecordsAreAFailureNotGarbage) {

@@ -20,7 +20,8 @@
 #include "backends/cuda/cuda_runtime_real.hpp"
 #include "cumap/error.hpp"
 #include "gpu_available.hpp"
-#include "report/csv_records.hpp"
+#include "report/read/csv_records.hpp"
+#include "run/sync_run.hpp"
 #include "temp_dir.hpp"
 
 namespace cumap {
@@ -152,7 +153,7 @@ TEST(DeviceTwoGpus, EveryBarrierAcrossGpusCompletesTwoLevelByExchange) {
   add.contention = true;
   add.op = ContentionOp::Add;
   add.episodes = 20;
-  const SyncMeasurements m = b->measure_sync(
+  const SyncMeasurements m = measure_sync_plan(*b, 
       sync_plan_of({sync_case(BarrierImpl::Counter, four, 0), sync_case(BarrierImpl::Flag, four, 1), two_level, add},
                    500),
       nullptr);
@@ -177,7 +178,7 @@ TEST(DeviceTwoGpus, ASilentParticipantOnTheOtherGpuTimesOutAndTheNextCaseRuns) {
   runtimes.push_back(cuda::make_real_cuda_runtime(1));
   auto b = cuda::make_cuda_backend_on(std::move(runtimes), cuda::CudaTestHooks{3});
   const auto t0 = std::chrono::steady_clock::now();
-  const SyncMeasurements m = b->measure_sync(
+  const SyncMeasurements m = measure_sync_plan(*b, 
       sync_plan_of({sync_case(BarrierImpl::Flag, {{0, 0}, {1, 3}}, 0),
                     sync_case(BarrierImpl::Counter, {{0, 1}, {1, 2}}, 1)},
                    20),

@@ -1,4 +1,4 @@
-// measure_sync on the HIP backend against the fake runtime: a kernel per
+// Sync plans on the HIP backend against the fake runtime: a kernel per
 // participant on its unit's masked stream, grid sync only at every unit and
 // with cooperative launch, cases too wide for the stream budget refused as
 // unsupported, timeouts, the stop request, and the conversion of ticks and
@@ -10,6 +10,7 @@
 #include "cumap/error.hpp"
 #include "fake_hip_runtime.hpp"
 #include "first_units.hpp"
+#include "run/sync_run.hpp"
 #include "sync_case_builders.hpp"
 
 namespace cumap {
@@ -50,7 +51,7 @@ TEST(Sync, EachParticipantRunsOnItsOwnUnitsStream) {
   two.group_release = {6 * kLine, 7 * kLine};
   SyncPlan p = plan_of({two});
   p.arena.offset_bytes = 256;
-  const SyncMeasurements m = r.backend->measure_sync(p, nullptr);
+  const SyncMeasurements m = measure_sync_plan(*r.backend, p, nullptr);
   ASSERT_EQ(r.fake->sync_runs.size(), 1u);
   const auto& run = r.fake->sync_runs[0];
   EXPECT_EQ(run.cus, (std::vector<int>{9, 3, 12, 5}));
@@ -74,7 +75,7 @@ TEST(Sync, EachParticipantRunsOnItsOwnUnitsStream) {
 
 TEST(Sync, BarrierEpisodesInWallNsAndShaderCycles) {
   Rig r = make_rig();
-  const SyncMeasurements m = r.backend->measure_sync(plan_of({barrier(BarrierImpl::Counter, {0, 1})}), nullptr);
+  const SyncMeasurements m = measure_sync_plan(*r.backend, plan_of({barrier(BarrierImpl::Counter, {0, 1})}), nullptr);
   const SyncMeasurement& c = m.cases.at(0);
   ASSERT_EQ(c.ns.size(), 10u);
   ASSERT_EQ(c.cycles.size(), 10u);
@@ -91,7 +92,7 @@ TEST(Sync, ContentionPerOperationAndOperationsPerMicrosecond) {
   c.contention = true;
   c.op = ContentionOp::Add;
   c.ops_per_batch = 16;
-  const SyncMeasurements m = r.backend->measure_sync(plan_of({c}), nullptr);
+  const SyncMeasurements m = measure_sync_plan(*r.backend, plan_of({c}), nullptr);
   EXPECT_EQ(r.fake->sync_runs.at(0).args.kind, HipSyncKind::ContentionAdd);
   const SyncMeasurement& s = m.cases.at(0);
   ASSERT_EQ(s.ns.size(), 40u);
@@ -102,7 +103,7 @@ TEST(Sync, ContentionPerOperationAndOperationsPerMicrosecond) {
 
 TEST(Sync, GridSyncNeedsEveryUnitAndCooperativeLaunch) {
   Rig r = make_rig();
-  const SyncMeasurements m = r.backend->measure_sync(
+  const SyncMeasurements m = measure_sync_plan(*r.backend, 
       plan_of({barrier(BarrierImpl::Platform, first_units(64)), barrier(BarrierImpl::Platform, {0, 1})}), nullptr);
   ASSERT_EQ(m.cases.size(), 2u);
   EXPECT_FALSE(m.cases[0].unsupported);
@@ -117,7 +118,7 @@ TEST(Sync, GridSyncNeedsEveryUnitAndCooperativeLaunch) {
   old_runtime.cooperative_launch = false;
   Rig o = make_rig(old_runtime);
   const SyncMeasurements n =
-      o.backend->measure_sync(plan_of({barrier(BarrierImpl::Platform, first_units(64))}), nullptr);
+      measure_sync_plan(*o.backend, plan_of({barrier(BarrierImpl::Platform, first_units(64))}), nullptr);
   EXPECT_TRUE(n.cases.at(0).unsupported);
   EXPECT_NE(n.cases[0].why.find("cooperative launch"), std::string::npos);
   EXPECT_TRUE(o.fake->sync_runs.empty());
@@ -127,7 +128,7 @@ TEST(Sync, MoreParticipantsThanStreamsIsUnsupported) {
   DeviceSelection s;
   s.max_streams = 4;
   Rig r = make_rig({}, s);
-  const SyncMeasurements m = r.backend->measure_sync(
+  const SyncMeasurements m = measure_sync_plan(*r.backend, 
       plan_of({barrier(BarrierImpl::Flag, first_units(5)), barrier(BarrierImpl::Flag, first_units(4))}), nullptr);
   EXPECT_TRUE(m.cases.at(0).unsupported);
   EXPECT_NE(m.cases[0].why.find("--max-streams"), std::string::npos);
@@ -140,7 +141,7 @@ TEST(Sync, ATimedOutCaseIsMarkedAndTheRunGoesOn) {
   FakeHipConfig cfg;
   cfg.timeout_cu = 1;
   Rig r = make_rig(cfg);
-  const SyncMeasurements m = r.backend->measure_sync(
+  const SyncMeasurements m = measure_sync_plan(*r.backend, 
       plan_of({barrier(BarrierImpl::Counter, {0, 1}), barrier(BarrierImpl::Counter, {2, 3})}), nullptr);
   EXPECT_TRUE(m.cases.at(0).timed_out);
   EXPECT_TRUE(m.cases[0].ns.empty());
@@ -152,17 +153,17 @@ TEST(Sync, StopIsAskedBetweenCases) {
   Rig r = make_rig();
   SyncPlan p = plan_of({barrier(BarrierImpl::Counter, {0, 1}), barrier(BarrierImpl::Counter, {0, 2})});
   p.stop = [&r] { return !r.fake->sync_runs.empty(); };
-  const SyncMeasurements m = r.backend->measure_sync(p, nullptr);
+  const SyncMeasurements m = measure_sync_plan(*r.backend, p, nullptr);
   EXPECT_TRUE(m.stopped);
   EXPECT_EQ(m.cases.size(), 1u);
 }
 
 TEST(Sync, BadPlansAreRefusedBeforeAnyLaunch) {
   Rig r = make_rig();
-  EXPECT_THROW(r.backend->measure_sync(plan_of({barrier(BarrierImpl::Counter, {0, 64})}), nullptr), UsageError);
+  EXPECT_THROW(measure_sync_plan(*r.backend, plan_of({barrier(BarrierImpl::Counter, {0, 64})}), nullptr), UsageError);
   SyncPlan mbarrier = plan_of({barrier(BarrierImpl::Counter, {0, 1})});
   mbarrier.probe = Probe::Mbarrier;
-  EXPECT_THROW(r.backend->measure_sync(mbarrier, nullptr), UsageError);
+  EXPECT_THROW(measure_sync_plan(*r.backend, mbarrier, nullptr), UsageError);
   EXPECT_TRUE(r.fake->sync_runs.empty());
 }
 
@@ -170,7 +171,7 @@ TEST(Sync, ParticipantsAreCheckedAgainstTheirHardwareIds) {
   FakeHipConfig cfg;
   cfg.alias_cu = {{3, 2}};  // CU 3's kernels report CU 2's slot: its mask was not honoured
   Rig r = make_rig(cfg);
-  r.backend->measure_sync(plan_of({barrier(BarrierImpl::Counter, {2, 3})}), nullptr);
+  measure_sync_plan(*r.backend, plan_of({barrier(BarrierImpl::Counter, {2, 3})}), nullptr);
   const Measurements none = r.backend->measure({}, nullptr);
   EXPECT_FALSE(none.stats.extra["hw_id_warnings"].empty());
 }

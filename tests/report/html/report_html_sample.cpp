@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fake_h100_result.hpp"
+#include "core/run_summary.hpp"
 #include "report/report_html.hpp"
 
 int main(int argc, char** argv) {
@@ -18,7 +19,7 @@ int main(int argc, char** argv) {
   const std::string name = argc > 3 ? argv[3] : "fake H100-like chip";
   const int devices = argc > 4 ? std::stoi(argv[4]) : 1;
   const cumap::MapResult r = cumap::test::fake_h100_result(units, name, devices);
-  const std::string page = cumap::report_html(r);
+  const std::string page = cumap::report_html(r, cumap::run_summary(r));
   std::ofstream(argv[1], std::ios::binary) << page;
   std::printf("%s: %zu bytes for %d units x %d device(s)\n", argv[1], page.size(), units, devices);
   return 0;

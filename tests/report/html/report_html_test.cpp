@@ -11,8 +11,7 @@
 
 #include "fake_h100_result.hpp"
 #include "core/map_result.hpp"
-#include "report/across_gpus_summary.hpp"
-#include "report/gpu_table.hpp"
+#include "core/run_summary.hpp"
 #include "report/report_html.hpp"
 
 namespace cumap {
@@ -29,6 +28,9 @@ const MapResult& full_run() {
   static const MapResult r = test::fake_h100_result(132);
   return r;
 }
+
+// The page of `r` with the summary a run makes of it.
+std::string page_of(const MapResult& r) { return report_html(r, run_summary(r)); }
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
@@ -92,7 +94,7 @@ void expect_same_values(const std::vector<double>& page, const std::vector<doubl
 }
 
 TEST(ReportHtml, IsOneFileThatLoadsNothing) {
-  const std::string html = report_html(small_run());
+  const std::string html = page_of(small_run());
   EXPECT_EQ(html.rfind("<!doctype html>", 0), 0u);
   for (const char* reference : {"http://", "https://", "src=", "@import", "url(", "<link", "//cdn"})
     EXPECT_EQ(html.find(reference), std::string::npos) << reference;
@@ -101,7 +103,7 @@ TEST(ReportHtml, IsOneFileThatLoadsNothing) {
 
 TEST(ReportHtml, DataReadsBackAsTheResult) {
   const MapResult& r = small_run();
-  const json d = embedded_data(report_html(r));
+  const json d = embedded_data(page_of(r));
   EXPECT_EQ(d["device"]["name"], r.device.name);
   EXPECT_EQ(d["units"]["ids"].get<std::vector<int>>(), r.display_order);
   const std::vector<int> sides = d["units"]["side"].get<std::vector<int>>();
@@ -162,7 +164,7 @@ TEST(ReportHtml, TimedOutAndUnmeasuredCellsKeepTheirKind) {
   const MapSpec headline = p.headline;
   summarize_placement(p, headline);
 
-  const json d = embedded_data(report_html(r));
+  const json d = embedded_data(page_of(r));
   const std::vector<double> class0 = decode(d["placements"][0]["classes"][0]["value"]);
   const std::vector<double> class1 = decode(d["placements"][0]["classes"][1]["value"]);
   const std::vector<double> average = decode(d["placements"][0]["average"]["value"]);
@@ -178,8 +180,8 @@ TEST(ReportHtml, ADeviceNameCannotEndTheScript) {
   MapResult r = small_run();
   r.device.name = "evil</script><script>document.body.dataset.status='pwned'</script><!-- </SCRIPT >";
   r.run.command_line = "cumap --out '</script>'";
-  const std::string html = report_html(r);
-  const std::string plain = report_html(small_run());
+  const std::string html = page_of(r);
+  const std::string plain = page_of(small_run());
   // The page's own script elements end where they did; the data adds none.
   std::string lower = html, plain_lower = plain;
   for (std::string* s : {&lower, &plain_lower})
@@ -193,7 +195,7 @@ TEST(ReportHtml, ADeviceNameCannotEndTheScript) {
 
 TEST(ReportHtml, AMapAcrossGpusNamesUnitsByGpuAndHasHomesPerGpu) {
   const MapResult r = test::fake_h100_result(12, "two fake chips", 2);
-  const json d = embedded_data(report_html(r));
+  const json d = embedded_data(page_of(r));
   const json& units = d["units"];
   ASSERT_EQ(units["labels"].size(), 24u);
   EXPECT_EQ(units["labels"][0], "g0.0");
@@ -209,30 +211,35 @@ TEST(ReportHtml, AMapAcrossGpusNamesUnitsByGpuAndHasHomesPerGpu) {
 }
 
 // The page's "Across GPUs" section draws what summary.md says: the same
-// tables and sentences, made by the same code from the same JSON.
+// tables and sentences, from the same summary.
 TEST(ReportHtml, AMapAcrossGpusHasTheAcrossGpusSectionOfSummaryMd) {
   const MapResult r = test::fake_h100_result(12, "two fake chips", 2);
-  const std::string html = report_html(r);
+  const std::string html = page_of(r);
   EXPECT_NE(html.find("<section id=\"across-section\">"), std::string::npos);
   EXPECT_NE(html.find("function drawAcrossGpus()"), std::string::npos);
   const json d = embedded_data(html);
   const json& a = d["across_gpus"];
-  const AcrossGpus expected = across_gpus_summary(gpus_json(r), cross_gpu_structure_json(r), r.device.unit_name);
-  ASSERT_FALSE(expected.findings.empty());
-  EXPECT_EQ(a["findings"], expected.findings);
-  EXPECT_EQ(a["gpu_pairs"].size(), expected.gpu_pairs.size());
-  ASSERT_EQ(a["structure"].size(), expected.structure.size());
+  const RunSummary expected = run_summary(r);
+  std::size_t gpu_pairs = 0, structure = 0;
+  for (const RunSummary::Map& m : expected.maps) {
+    gpu_pairs += m.gpu_pairs.size();
+    structure += m.cross_gpu_structure.size();
+  }
+  ASSERT_FALSE(expected.across_gpu_findings.empty());
+  EXPECT_EQ(a["findings"], expected.across_gpu_findings);
+  EXPECT_EQ(a["gpu_pairs"].size(), gpu_pairs);
+  ASSERT_EQ(a["structure"].size(), structure);
   EXPECT_FALSE(a["structure"].empty());
   EXPECT_EQ(a["structure"][0]["flags_on"], "g0");
   // One GPU: empty lists, and the page hides the section.
-  const json one = embedded_data(report_html(small_run()))["across_gpus"];
+  const json one = embedded_data(page_of(small_run()))["across_gpus"];
   EXPECT_TRUE(one["gpu_pairs"].empty());
   EXPECT_TRUE(one["structure"].empty());
   EXPECT_TRUE(one["findings"].empty());
 }
 
 TEST(ReportHtml, A132SmPageIsSmallEnoughToMail) {
-  const std::string html = report_html(full_run());
+  const std::string html = page_of(full_run());
   RecordProperty("bytes", static_cast<int>(html.size()));
   std::printf("report.html of a 132-SM map (2 placements x 2 home classes, 512 home lines): %zu bytes\n", html.size());
   EXPECT_LT(html.size(), 1000u * 1000u);

@@ -1,9 +1,10 @@
 #pragma once
 // Device-side primitives of the dsm path (compute capability 9.0+): cluster
 // special registers and barrier, shared::cluster addressing through mapa,
-// the signalling operations of --probe on distributed shared memory, and
-// bounded waits. Addresses are 32-bit shared-window addresses: shared::cta
-// for one's own memory, shared::cluster (from mapa) for a partner's.
+// the --probe operations on distributed shared memory (signal and poll;
+// arrive and try_wait for mbarrier), and bounded waits. Addresses are
+// 32-bit shared-window addresses: shared::cta for one's own memory,
+// shared::cluster (from mapa) for a partner's.
 #include <cstdint>
 
 #include "cumap/protocol.hpp"
@@ -71,11 +72,32 @@ __device__ __forceinline__ void mbarrier_init(std::uint32_t local_bar) {
       : "memory");
 }
 
-// The signalling operations (--probe) on the dsm path. The flag is the
-// poller's own shared-memory word (or mbarrier); the signal is a remote
-// operation on it. Round trip k sends k; flag values only grow within a pair.
+// The --probe operations on the dsm path, as protocol.hpp names them. The
+// flag is the poller's own shared-memory word (or mbarrier): signal is a
+// remote operation on it (mbarrier: arrive), poll a local read (mbarrier:
+// try_wait). Round trip k signals k; flag values only grow within a pair.
+
+// mbarrier: one arrival on the partner's mbarrier.
+__device__ __forceinline__ void arrive(std::uint32_t remote_bar) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote_bar) : "memory");
+}
+
+// mbarrier: has round trip k completed phase k-1 of one's own mbarrier
+// (parity (k-1)&1)? A partner never arrives twice before we have seen the
+// first (it waits for our answer in between), so the parity is never
+// ambiguous.
+__device__ __forceinline__ bool try_wait(std::uint32_t local_bar, unsigned k) {
+  unsigned done;
+  asm volatile(
+      "{\n\t.reg .pred done;\n\t"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, done;\n\t}"
+      : "=r"(done) : "r"(local_bar), "r"((k - 1) & 1u) : "memory");
+  return done != 0;
+}
+
 template <int P>
-__device__ __forceinline__ void send(std::uint32_t remote_flag, std::uint32_t remote_bar, unsigned k) {
+__device__ __forceinline__ void signal(std::uint32_t remote_flag, std::uint32_t remote_bar, unsigned k) {
   if constexpr (P == protocol::kCas) {
     unsigned old;
     asm volatile("atom.relaxed.cluster.shared::cluster.cas.b32 %0, [%1], %2, %3;"
@@ -89,32 +111,22 @@ __device__ __forceinline__ void send(std::uint32_t remote_flag, std::uint32_t re
   } else if constexpr (P == protocol::kVolatile) {
     asm volatile("st.volatile.shared::cluster.u32 [%0], %1;" ::"r"(remote_flag), "r"(k) : "memory");
   } else {
-    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote_bar) : "memory");
+    arrive(remote_bar);
   }
 }
 
-// One local poll: has round trip k's signal arrived?
+// What one's own flag holds (the flag probes; mbarrier waits with try_wait).
 template <int P>
-__device__ __forceinline__ bool arrived(std::uint32_t local_flag, std::uint32_t local_bar, unsigned k) {
+__device__ __forceinline__ unsigned poll(std::uint32_t local_flag) {
   unsigned v;
   if constexpr (P == protocol::kCas || P == protocol::kExch) {
     asm volatile("ld.relaxed.cluster.shared::cta.u32 %0, [%1];" : "=r"(v) : "r"(local_flag) : "memory");
   } else if constexpr (P == protocol::kAcqRel) {
     asm volatile("ld.acquire.cluster.shared::cta.u32 %0, [%1];" : "=r"(v) : "r"(local_flag) : "memory");
-  } else if constexpr (P == protocol::kVolatile) {
-    asm volatile("ld.volatile.shared::cta.u32 %0, [%1];" : "=r"(v) : "r"(local_flag) : "memory");
   } else {
-    // Round trip k completes phase k-1 of one's own mbarrier: parity (k-1)&1.
-    // A partner never arrives twice before we have seen the first (it waits
-    // for our answer in between), so the parity is never ambiguous.
-    asm volatile(
-        "{\n\t.reg .pred done;\n\t"
-        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%1], %2;\n\t"
-        "selp.u32 %0, 1, 0, done;\n\t}"
-        : "=r"(v) : "r"(local_bar), "r"((k - 1) & 1u) : "memory");
-    return v != 0;
+    asm volatile("ld.volatile.shared::cta.u32 %0, [%1];" : "=r"(v) : "r"(local_flag) : "memory");
   }
-  return v == k;
+  return v;
 }
 
 // Spins until round trip k's signal arrives; false once `budget` cycles have
@@ -126,8 +138,13 @@ __device__ __forceinline__ bool wait_for(std::uint32_t local_flag, std::uint32_t
   const long long start = clock64();
   for (;;) {
 #pragma unroll
-    for (int i = 0; i < 16; ++i)
-      if (arrived<P>(local_flag, local_bar, k)) return true;
+    for (int i = 0; i < 16; ++i) {
+      if constexpr (P == protocol::kMbarrier) {
+        if (try_wait(local_bar, k)) return true;
+      } else if (poll<P>(local_flag) == k) {
+        return true;
+      }
+    }
     if (static_cast<std::uint64_t>(clock64() - start) > budget) return false;
   }
 }

@@ -46,7 +46,7 @@ struct Side {
     if (i_ping) {
       for (int i = 0; i < count; ++i) {
         ++k;
-        send<P>(their_flag, their_bar, k);
+        signal<P>(their_flag, their_bar, k);
         // protocol.hpp: timed from just after the first ping to just after the last
         if (i == 0) t0 = clock64();
         if (i == count - 1) t1 = clock64();
@@ -56,7 +56,7 @@ struct Side {
       for (int i = 0; i < count; ++i) {
         ++k;
         if (!wait_for<P>(my_flag, my_bar, k, budget)) return false;
-        send<P>(their_flag, their_bar, k);
+        signal<P>(their_flag, their_bar, k);
       }
     }
     cycles = static_cast<unsigned long long>(t1 - t0);  // the pinger's; the ponger's is unused

@@ -1,0 +1,28 @@
+// `cumap summary DIR [--format md|csv|json]`: a run's results in a page again.
+#include <memory>
+
+#include "cli/option_binding.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/registration.hpp"
+
+namespace cumap::cli {
+
+Registration register_summary(CLI::App& app) {
+  auto summary = std::make_shared<SummaryCommand>();
+  CLI::App* sub = app.add_subcommand(
+      "summary", "a run's results in a page, from its output directory's meta.json (and barrier.csv or "
+                 "contention.csv)");
+  sub->add_option("dir", summary->dir, "output directory of a map, barrier or contention run (or its meta.json)")
+      ->required();
+  add_word_option(*sub, "--format", summary->format, {"md", "csv", "json"},
+                  "md (GitHub markdown, as summary.md), csv (a map: the structure table, one row per placement, class "
+                  "and relation; barrier, contention: the CSV's rows at k = every unit of each set, with all its "
+                  "columns) or json");
+  return {[sub] { return sub->parsed(); },
+          [&app, summary](const std::string&) -> Command {
+            reject_top_level_options(app, "summary", {});
+            return *summary;
+          }};
+}
+
+}  // namespace cumap::cli

@@ -1,0 +1,34 @@
+// `cumap topology [--json FILE]`: the discovered layout of the device's units.
+#include <memory>
+
+#include "cli/option_binding.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/registration.hpp"
+
+namespace cumap::cli {
+namespace {
+
+struct TopologyParse {
+  TopologyCommand command;
+  std::unique_ptr<BoundOptions> bound;
+};
+
+}  // namespace
+
+Registration register_topology(CLI::App& app) {
+  auto parse = std::make_shared<TopologyParse>();
+  CLI::App* sub = app.add_subcommand("topology", "print the discovered layout of the device's units");
+  parse->bound = std::make_unique<BoundOptions>(*sub, map_option_rows(), kDeviceCommand, parse->command.options);
+  sub->add_option("--json", parse->command.json_out, "also write the layout as JSON to this file");
+  return {[sub] { return sub->parsed(); },
+          [&app, sub, parse](const std::string&) -> Command {
+            reject_top_level_options(app, "topology", {});
+            parse->bound->apply();
+            const TopologyCommand& topology = parse->command;
+            check_device_options(topology.options, *sub);
+            if (topology.json_out) check_output_path("--json", *topology.json_out);
+            return topology;
+          }};
+}
+
+}  // namespace cumap::cli

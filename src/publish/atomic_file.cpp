@@ -1,0 +1,79 @@
+// Output files that appear whole or not at all.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "cumap/error.hpp"
+#include "publish/atomic_file.hpp"
+#include "publish/temp_files.hpp"
+
+namespace fs = std::filesystem;
+
+namespace cumap {
+namespace {
+
+std::string errno_text(int err) { return std::generic_category().message(err); }
+
+// Writes all of `content` to the open file; returns 0 or the errno of the first failure.
+int write_all(int fd, std::string_view content) {
+  const char* p = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno != EINTR) return errno;
+    } else {
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+  }
+  // fsync before the rename, so that a crash cannot leave a renamed but empty file.
+  return ::fsync(fd) != 0 ? errno : 0;
+}
+
+// The temporary name for the `attempt`-th try: hidden, in the target's
+// directory (rename() is only atomic within one file system), and short
+// enough that a target name near the file system's limit still gets one.
+fs::path temp_name(const fs::path& path, int attempt) {
+  std::string stem = path.filename().string().substr(0, 160);
+  return path.parent_path() / fmt::format(".{}.cumap-tmp-{}-{}", stem, ::getpid(), attempt);
+}
+
+}  // namespace
+
+void write_file_atomic(const fs::path& path, std::string_view content) {
+  const auto fail = [&](int err) {
+    throw RuntimeFailure(fmt::format("cannot write {}: {}", path.string(), errno_text(err)));
+  };
+  // O_EXCL | O_NOFOLLOW: the temporary file is always one this call made;
+  // a file or symbolic link that happens to have its name is never written
+  // through or truncated, another name is tried instead.
+  fs::path tmp;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    tmp = temp_name(path, attempt);
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) fail(errno);
+  }
+  if (fd < 0) fail(EEXIST);
+  // Registered while it exists, so that a second interrupt can remove it;
+  // only after open() succeeded, since until then the name may be another's.
+  const RegisteredTempFile registration(tmp);
+
+  int err = write_all(fd, content);
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
+  if (err != 0) {
+    ::unlink(tmp.c_str());
+    fail(err);
+  }
+}
+
+}  // namespace cumap

@@ -1,0 +1,76 @@
+#pragma once
+// The heatmaps of a map run: each matrix CSV's picture (heatmap-*.png),
+// heatmap.png (every placement's maps on one colour scale), heatmap-homes.png
+// (home discovery's unit x line table), and the record meta.json keeps of
+// each matrix picture ("heatmaps"), from which `cumap render --order` draws
+// it again byte for byte.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cumap/result.hpp"
+#include "render/render.hpp"
+
+namespace cumap {
+
+// How a run drew one of its matrix CSVs.
+struct PictureRecord {
+  std::string matrix;   // the CSV's file name, e.g. "matrix-same-line-home0.csv"
+  std::string heatmap;  // the PNG's file name; empty where the run drew none (a line spread)
+  std::string title;
+  std::string panel_title;
+  std::string value_label;
+  std::string row_title;
+  std::string column_title;
+  std::string colormap;
+};
+nlohmann::json to_json(const std::vector<PictureRecord>& pictures);
+
+// One matrix CSV of the run and its heatmap: `shown` is the matrix in
+// display order as the CSV holds it (3 decimals), which the PNG draws.
+struct MatrixPicture {
+  PictureRecord record;
+  HeatmapStyle style;
+  ValueMatrix shown;
+  Summary cells;  // of `shown`: the diagonal and missing cells (NaN) are ignored
+};
+// The map `oneway_ns` of `spec` (a class's, or the headline), named after `stem`
+// ("same-line-home0": matrix-same-line-home0.csv, heatmap-same-line-home0.png).
+MatrixPicture map_picture(const MapResult& result, const MapSpec& spec, const ValueMatrix& oneway_ns,
+                          const std::string& stem);
+// line-spread-<name>.csv, which has no heatmap of its own.
+MatrixPicture line_spread_picture(const MapResult& result, const PlacementResult& placement, const std::string& name);
+
+// heatmap.png, the first picture: each placement's maps by home class and
+// its headline, side by side on one colour scale, one row a placement (with
+// one class, the placements' maps side by side). None where the run has one
+// map: its own picture says it all.
+struct OverviewPicture {
+  std::vector<HeatmapPanel> panels;
+  HeatmapStyle style;
+};
+std::optional<OverviewPicture> overview_picture(
+    const MapResult& result, const std::vector<std::pair<std::vector<MatrixPicture>, MatrixPicture>>& placements);
+
+// heatmap-homes.png (across devices heatmap-homes-g<d>.png, one per device):
+// its file name and picture.
+std::string homes_heatmap_name(const MapResult& result, const HomesResult& homes);
+std::string homes_heatmap_png(const MapResult& result, const HomesResult& homes);
+// One device's unit x line table as a picture: rows are its units in display
+// order (side, then topology group, then id) with those groups as
+// separators; columns are the lines grouped by home class, then by offset,
+// labelled with their byte offsets in the flag arena. Cells are ns per
+// dependent atomic.
+HeatmapTable homes_heatmap_table(const HomesResult& homes, const std::vector<int>& display_order,
+                                 const Topology& display_groups, const std::string& unit_name);
+
+// The axis titles of a map of `unit_name`s: "SM a" / "SM b", or with
+// --ordered "pinging SM a" / "answering SM b"; `order` says how the units
+// are sorted ("side, then group") and is added in parentheses.
+std::pair<std::string, std::string> map_axis_titles(const std::string& unit_name, bool ordered,
+                                                    const std::string& order);
+
+}  // namespace cumap

@@ -1,0 +1,187 @@
+// summary.md: a map run in a page (summary_md.hpp), written from its
+// summary, whether the run made it or `cumap summary DIR` read it back.
+#include "report/summary_md.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/units.hpp"
+#include "report/summary_text.hpp"
+
+namespace cumap {
+namespace {
+
+using summary_text::cell;
+using summary_text::range;
+using summary_text::value;
+
+std::string gpus_words(int a, int b) { return a == b ? fmt::format("g{}", a) : fmt::format("g{} – g{}", a, b); }
+
+// "a-b", ids as pairs.csv names them.
+std::string pair_name(const std::pair<int, int>& pair, bool across) {
+  return format_unit_id(pair.first, across) + "-" + format_unit_id(pair.second, across);
+}
+
+// Complete as the page says it: every planned pair measured, none timed
+// out, and at least one with a value.
+bool complete(const RunSummary::Map& m) { return m.complete && m.timed_out_pairs.empty() && m.completed_pairs > 0; }
+
+// "## Across GPUs": the sentences, the GPU x GPU table and the pairs between
+// GPUs by flag GPU, class and sides; nothing on one GPU.
+std::string across_gpus_markdown(const RunSummary& s) {
+  if (!s.across_gpus()) return {};
+  const std::string unit = s.run.unit_word();
+  bool gpu_pairs = false, structure = false;
+  for (const RunSummary::Map& m : s.maps) {
+    gpu_pairs |= !m.gpu_pairs.empty();
+    structure |= !m.cross_gpu_structure.empty();
+  }
+  std::string md = "## Across GPUs\n\n";
+  for (const std::string& f : s.across_gpu_findings) md += "- " + f + "\n";
+  if (!s.across_gpu_findings.empty()) md += "\n";
+  if (gpu_pairs) {
+    md += fmt::format(
+        "One-way latency in ns between the {0}s of two GPUs, and inside each GPU for comparison (`gpus.csv`). "
+        "Cells: {0} pairs (each direction once with --ordered). Flags on *both*: every pair between GPUs measured "
+        "with its flags on each GPU, each GPU's lines weighing the same; *g0*: the lines in GPU 0's memory only.\n\n",
+        unit);
+    md += "| placement | GPUs | flags on | link | median | p05–p95 | cells |\n";
+    md += "| --- | --- | --- | --- | ---: | ---: | ---: |\n";
+    for (const RunSummary::Map& m : s.maps)
+      for (const RunSummary::GpuPair& p : m.gpu_pairs)
+        md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", cell(m.placement),
+                          gpus_words(p.row.gpu_a, p.row.gpu_b), cell(p.row.flags_on), cell(p.link),
+                          value(p.row.oneway_ns.median), range(p.row.oneway_ns.p05, p.row.oneway_ns.p95), p.row.cells);
+    md += "\n";
+  }
+  if (structure) {
+    md += "### By home class and side\n\n";
+    md += fmt::format(
+        "One-way latency in ns of the pairs between two GPUs *a* – *b* by the GPU holding the flags, the home class "
+        "of the flag's line (a class of that GPU) and the side of each {0} on its own GPU (`meta.json`, "
+        "`cross_gpu_structure`). Cells: {0} pairs.\n\n",
+        unit);
+    md += "| placement | GPUs | flags on | home class | side on a | side on b | median | p05–p95 | cells |\n";
+    md += "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    for (const RunSummary::Map& m : s.maps)
+      for (const CrossGpuStructureRow& r : m.cross_gpu_structure)
+        md += fmt::format("| {} | {} | g{} | {} | {} | {} | {} | {} | {} |\n", cell(m.placement),
+                          gpus_words(r.gpu_a, r.gpu_b), r.flags_on, r.home_class, r.side_a, r.side_b,
+                          value(r.median_ns), range(r.p05_ns, r.p95_ns), r.cells);
+    md += "\n";
+  }
+  return md;
+}
+
+}  // namespace
+
+std::string summary_markdown(const RunSummary& s) {
+  const RunHeader& run = s.run;
+  const std::string unit = run.unit_word();
+  std::string md = fmt::format("# cumap: {}\n\n", cell(run.device_name.empty() ? "unknown device" : run.device_name));
+  md += "| run | |\n| --- | --- |\n";
+  md += fmt::format("| device | {} ({}), {} {}s mapped |\n", cell(run.device_name), cell(run.backend),
+                    run.units.size(), cell(unit));
+  std::string serial;
+  for (const std::string& one : run.serials) serial += (serial.empty() ? "" : ", ") + (one.empty() ? "unknown" : one);
+  md += fmt::format("| serial | {} |\n", cell(serial.empty() ? "not reported" : serial));
+  std::string driver = run.driver_version;
+  if (!run.runtime_version.empty()) driver += (driver.empty() ? "runtime " : ", runtime ") + run.runtime_version;
+  if (driver.empty()) driver = "not reported";
+  md += fmt::format("| driver | {} |\n", cell(driver));
+  md += fmt::format("| date | {} |\n", cell(run.timestamp_utc));
+  md += fmt::format("| command | `{}` |\n", cell(run.command_line));
+  std::string how = fmt::format("{} probe, {}, {} round trips × {} samples per pair", s.probe,
+                                s.has_homes() ? "global memory" : "distributed shared memory (--via dsm)", s.iters,
+                                s.samples);
+  if (s.has_homes()) {
+    how += fmt::format(", {} flag line(s) per home class, {} home class(es)", s.lines_per_class, run.class_count);
+    if (run.sides.size() > 1) {
+      std::vector<std::string> sizes;
+      for (const UnitGroup& side : run.sides) sizes.push_back(std::to_string(side.units.size()));
+      how += fmt::format(" ({} {}s per side)", fmt::format("{}", fmt::join(sizes, " / ")), unit);
+    }
+    if (s.cross_lines > 0)
+      how += fmt::format("; a pair across GPUs on {} line(s) per class on each GPU", s.cross_lines);
+  }
+  md += fmt::format("| measured | {} |\n", cell(how));
+  md += fmt::format("| cumap | {} on {}, {:.1f} s |\n\n", cell(run.tool_version), cell(run.host), run.wall_seconds);
+  if (!run.caveat.empty()) md += "**" + run.caveat + "**\n\n";
+
+  for (const std::string& f : s.findings) md += "- " + f + "\n";
+  if (!s.findings.empty()) md += "\n";
+
+  md += !s.has_homes() ? "## Maps\n\nOne-way latency in ns (`matrix-dsm.csv`).\n\n"
+                       : "## Maps\n\nOne-way latency in ns, every home class weighing the same "
+                         "(`matrix-<map>.csv`).\n\n";
+  md += "| map | pairs with a value | median | p05–p95 | min–max | pairs per round | complete |\n";
+  md += "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
+  for (const RunSummary::Map& m : s.maps)
+    md += fmt::format("| {} | {} of {} | {} | {} | {} | {} | {} |\n", cell(s.map_name(m)), m.completed_pairs, m.pairs,
+                      value(m.median_ns), range(m.p05_ns, m.p95_ns), range(m.min_ns, m.max_ns), m.pairs_per_round,
+                      complete(m) ? "yes" : "no");
+  md += "\n";
+
+  if (!s.structure.empty()) {
+    md += fmt::format("## Structure\n\nOne-way latency in ns by where a pair sits relative to the flag's home: "
+                      "side *s* is the {}s nearest to home class *s*. Cells: pairs.\n\n",
+                      unit);
+    md += "| placement | home class | pairs | median | p05–p95 | cells |\n";
+    md += "| --- | --- | --- | ---: | ---: | ---: |\n";
+    for (const RunSummary::Structure& row : s.structure)
+      md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cell(row.placement),
+                        row.home_class ? std::to_string(*row.home_class) : "all (pooled)",
+                        cell(where_words(row, run.class_count)), value(row.row.median_ns),
+                        range(row.row.p05_ns, row.row.p95_ns), row.row.cells);
+    md += "\n";
+  }
+
+  md += across_gpus_markdown(s);
+
+  if (const std::vector<RunSummary::ClusterBarrier> barrier = s.cluster_barrier(); !barrier.empty()) {
+    md += "## Cluster barrier\n\nOne `barrier.cluster` (`cluster.sync()`) by cluster size (`cluster-barrier.csv`).\n\n";
+    md += "| cluster size | clusters | median (ns) | median (cycles) |\n| ---: | ---: | ---: | ---: |\n";
+    for (const RunSummary::ClusterBarrier& b : barrier)
+      md += fmt::format("| {} | {} | {:.1f} | {:.1f} |\n", b.cluster_size, b.clusters, b.median_ns, b.median_cycles);
+    md += "\n";
+  }
+
+  md += "## Timed-out pairs\n\n";
+  std::size_t late = 0;
+  for (const RunSummary::Map& m : s.maps) {
+    if (m.timed_out_pairs.empty()) continue;
+    late += m.timed_out_pairs.size();
+    std::vector<std::string> shown;
+    for (std::size_t i = 0; i < m.timed_out_pairs.size() && i < 40; ++i)
+      shown.push_back(pair_name(m.timed_out_pairs[i], run.across_devices()));
+    md += fmt::format("- {}: {} of {} pair(s): {}{}\n", cell(s.map_name(m)), m.timed_out_pairs.size(), m.pairs,
+                      fmt::format("{}", fmt::join(shown, ", ")),
+                      m.timed_out_pairs.size() > shown.size()
+                          ? fmt::format(" and {} more (meta.json)", m.timed_out_pairs.size() - shown.size())
+                          : "");
+  }
+  md += late == 0 ? "None.\n\n" : "\n";
+
+  const std::string example = s.maps.empty() ? "same-line" : s.map_name(s.maps.front());
+  md += "## Loading the files\n\n";
+  md += "Matrix headers are text to pandas and R; make the column labels numbers to index by unit id both ways. "
+        "`units.csv` has one row per unit (device, side, topology group, matrix row): `pairs.csv` joins it by unit.\n\n";
+  md += "```python\nimport pandas as pd\n";
+  md += fmt::format("m = pd.read_csv(\"matrix-{}.csv\", index_col=0)\n", example);
+  md += run.across_devices() ? "m.loc[\"g0.0\", \"g1.0\"]   # ids across GPUs are text both ways\n"
+                         : "m.columns = m.columns.astype(int)   # then m.loc[0, 1] works\n";
+  md += "units = pd.read_csv(\"units.csv\")\n";
+  md += "pairs = pd.read_csv(\"pairs.csv\").merge(units.add_suffix(\"_a\"), left_on=\"a\", right_on=\"unit_a\")\n```\n\n";
+  md += "```r\n";
+  md += fmt::format("m <- as.matrix(read.csv(\"matrix-{}.csv\", row.names = 1, check.names = FALSE))\n", example);
+  md += run.across_devices() ? "m[\"g0.0\", \"g1.0\"]\n" : "m[\"0\", \"1\"]   # row and column names are the ids as text\n";
+  md += "pairs <- merge(read.csv(\"pairs.csv\"), read.csv(\"units.csv\"), by.x = \"a\", by.y = \"unit\")\n```\n";
+  return md;
+}
+
+}  // namespace cumap
