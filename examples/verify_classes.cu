@@ -14,19 +14,22 @@ namespace {
 
 constexpr int kChain = 64;
 
-// The block on SM `sm` times kChain dependent atomicAdd(line, 0) on each of
-// `count` lines 128 bytes apart from `base`, one line after another.
+// The block on SM `sm` times kChain dependent atomics on each of `count`
+// lines 128 bytes apart from `base`, one line after another. Each atomic's
+// address takes the value the one before returned (always 0: the buffer is
+// zeroed and atomicOr(.., 0) leaves it so), which the compiler cannot know,
+// so the chain measures latency rather than how fast atomics issue.
 __global__ void time_lines(const unsigned* base, int count, int sm, unsigned long long* ns) {
   extern __shared__ unsigned char one_block_per_sm[];
   (void)one_block_per_sm;
   if (threadIdx.x != 0 || static_cast<int>(example::smid()) != sm) return;
   unsigned* const lines = const_cast<unsigned*>(base);
-  unsigned zero = static_cast<unsigned>(example::globaltimer()) & 0u;
+  unsigned previous = 0;
   for (int l = 0; l < count; ++l) {
     unsigned* const line = lines + l * 32;
     const unsigned long long t0 = example::globaltimer();
-    for (int i = 0; i < kChain; ++i) zero = atomicAdd(line + (zero & 0u), zero & 0u) & 0u;
-    ns[l] = example::globaltimer() - t0 + zero;
+    for (int i = 0; i < kChain; ++i) previous = atomicOr(line + previous, 0u);
+    ns[l] = example::globaltimer() - t0 + previous;
   }
 }
 
@@ -53,6 +56,7 @@ int main(int argc, char** argv) {
   for (int b = 0; b < kBuffers; ++b) {
     unsigned* buffer;
     EXAMPLE_CHECK(cudaMalloc(&buffer, kBytes));
+    EXAMPLE_CHECK(cudaMemset(buffer, 0, kBytes));
     const auto t0 = std::chrono::steady_clock::now();
     const cumap::place::LinePool pool = chip.classify(buffer, kBytes);
     classify_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
