@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cumap/backend.hpp"
+#include "cumap/error.hpp"
 #include "plan/plan_checks.hpp"
 #include "core/units.hpp"
 
@@ -117,6 +118,27 @@ void check_plan_rounds(const MeasurementPlan& plan, const std::string& unit_name
       }
     }
   }
+}
+
+void check_callers_memory(const MemoryFacts& facts, std::uintptr_t address, int gpu, std::string_view runtime,
+                          std::string_view allocator) {
+  switch (facts.kind) {
+    case MemoryKind::Device:
+      if (facts.device != gpu)
+        throw UsageError(fmt::format("the memory at {:#x} is GPU {}'s, not GPU {}'s: classify it on its own GPU",
+                                     address, facts.device, gpu));
+      return;
+    case MemoryKind::Managed:
+      throw UsageError(fmt::format("the memory at {:#x} is managed memory: its pages move between the GPUs and the "
+                                   "host, and a line's home with them; allocate flags with {}",
+                                   address, allocator));
+    case MemoryKind::Host:
+      throw UsageError(fmt::format("the memory at {:#x} is host memory: it has no home in the GPU's L2; allocate "
+                                   "flags with {}",
+                                   address, allocator));
+    case MemoryKind::Unknown: break;
+  }
+  throw UsageError(fmt::format("the memory at {:#x} is no allocation the {} runtime knows of", address, runtime));
 }
 
 }  // namespace cumap

@@ -13,6 +13,8 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" --component place > /dev/null
 test -f "$work/prefix/include/cumap/place.hpp"
 test -f "$work/prefix/include/cumap/place_device.cuh"
+cmake --install "$build" --prefix "$work/prefix" --component tool > /dev/null
+"$work/prefix/bin/cumap" --version > /dev/null
 # The installed header stands alone: nothing of cumap's source tree is installed beside it.
 if [[ -e "$work/prefix/include/cumap/backend.hpp" ]]; then echo "cumap's internal headers were installed"; exit 1; fi
 cmake -S "$source/tests/place/consumer" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" > /dev/null

@@ -81,7 +81,7 @@ class FakeCudaRuntime final : public cuda::CudaRuntime {
   cuda::PingPongOutcome finish_pingpong() override;
   cuda::DeviceAddress control_words() const override { return control_; }
   cuda::PeerAccess open_peer_access(int peer_ordinal) override;
-  cuda::MemoryFacts memory_facts(cuda::DeviceAddress address) override;
+  MemoryFacts memory_facts(cuda::DeviceAddress address) override;
   cuda::LineProbeOutcome run_line_probe(const cuda::LineProbeLaunch& launch) override;
   void prepare_sync(const cuda::SyncLaunch& launch) override;
   void start_sync() override;

@@ -53,6 +53,23 @@ HipBuffer FakeHipRuntime::allocate_flags(std::size_t bytes) {
 
 void FakeHipRuntime::free_flags(HipBuffer buffer) { buffers_.erase(buffer); }
 
+namespace {
+bool within(HipBuffer address, const std::vector<std::pair<HipBuffer, std::size_t>>& ranges) {
+  for (const auto& [start, bytes] : ranges)
+    if (address >= start && address < start + bytes) return true;
+  return false;
+}
+}  // namespace
+
+MemoryFacts FakeHipRuntime::memory_facts(HipBuffer address) {
+  if (within(address, config_.managed)) return {MemoryKind::Managed, selected_};
+  if (within(address, config_.host)) return {MemoryKind::Host, -1};
+  if (within(address, config_.program_memory)) return {MemoryKind::Device, selected_};
+  for (const auto& [start, bytes] : buffers_)
+    if (address >= start && address < start + bytes) return {MemoryKind::Device, selected_};
+  return {};
+}
+
 int FakeHipRuntime::cu_of(HipStream stream) const {
   auto it = streams_.find(stream);
   if (it == streams_.end()) throw std::logic_error("launch on a stream that is not alive");
@@ -177,10 +194,11 @@ std::vector<PingPongResult> FakeHipRuntime::run_pairs(const std::vector<PingPong
 
 LineProbeResult FakeHipRuntime::probe_lines(const LineProbeLaunch& launch) {
   const int cu = cu_of(launch.stream);
-  if (buffers_.count(launch.flags) == 0) throw std::logic_error("probe on freed flags");
+  if (buffers_.count(launch.flags) == 0 && !within(launch.flags, config_.program_memory))
+    throw std::logic_error("probe on memory that is neither live flags nor the program's");
   LineProbeResult r;
   for (std::uint64_t offset : launch.line_offsets) {
-    const bool near = (offset / protocol::kLineBytes) % 2 == static_cast<std::uint64_t>(cu % 2);
+    const bool near = ((launch.flags + offset) / protocol::kLineBytes) % 2 == static_cast<std::uint64_t>(cu % 2);
     const std::uint64_t per_atomic = near ? config_.near_line_ticks : config_.far_line_ticks;
     for (int rep = 0; rep < launch.repeats; ++rep) {
       // Later repeats a little slower: the median must pick the middle one.

@@ -50,8 +50,8 @@ struct FakeHipConfig {
   std::map<int, std::uint64_t> ping_ticks_by_cu;
   double event_ms_factor = 1.2;  // kernel time (events) / time the round trips add up to
 
-  // Line probing: lines of even index (offset / 128) are near CUs of even
-  // mask bit, odd lines near odd bits; ticks per dependent atomic.
+  // Line probing: lines of even address / 128 are near CUs of even mask
+  // bit, odd lines near odd bits; ticks per dependent atomic.
   std::uint64_t near_line_ticks = 30;
   std::uint64_t far_line_ticks = 50;
 
@@ -62,6 +62,10 @@ struct FakeHipConfig {
   bool cooperative_launch = true;
   std::uint64_t sync_episode_ticks = 80;
   std::uint64_t sync_op_ticks = 20;
+
+  // A program's own memory (start, bytes) as the runtime reports it: device
+  // memory of this device (hipMalloc), managed, host; anything else unknown.
+  std::vector<std::pair<HipBuffer, std::size_t>> program_memory, managed, host;
 
   std::optional<int> timeout_cu;   // any pair (or sync case) with this CU times out after 1 sample
   std::map<int, int> alias_cu;     // kernels on CU k report CU v's slot
@@ -79,6 +83,7 @@ class FakeHipRuntime final : public HipRuntime {
   void destroy_stream(HipStream stream) override;
   HipBuffer allocate_flags(std::size_t bytes) override;
   void free_flags(HipBuffer buffer) override;
+  MemoryFacts memory_facts(HipBuffer address) override;
   std::vector<PingPongResult> run_pairs(const std::vector<PingPongLaunch>& launches) override;
   LineProbeResult probe_lines(const LineProbeLaunch& launch) override;
   HipSyncResult run_sync(const HipSyncLaunch& launch) override;

@@ -349,24 +349,9 @@ class CudaBackend final : public Backend {
   // The caller's memory a line probe times (LineProbePlan::memory): only device
   // memory of the GPU whose lines they are has lines with a fixed home.
   static DeviceAddress callers_memory(CudaGpu& owner, const LineProbePlan& plan) {
-    const MemoryFacts facts = owner.runtime().memory_facts(static_cast<DeviceAddress>(plan.memory));
-    switch (facts.kind) {
-      case MemoryKind::Device:
-        if (facts.device != owner.ordinal())
-          throw UsageError(fmt::format("the memory at {:#x} is GPU {}'s, not GPU {}'s: classify it on its own GPU",
-                                       plan.memory, facts.device, owner.ordinal()));
-        return static_cast<DeviceAddress>(plan.memory);
-      case MemoryKind::Managed:
-        throw UsageError(fmt::format("the memory at {:#x} is managed memory: its pages move between the GPUs and the "
-                                     "host, and a line's home with them; allocate flags with cudaMalloc",
-                                     plan.memory));
-      case MemoryKind::Host:
-        throw UsageError(fmt::format("the memory at {:#x} is host memory: it has no home in the GPU's L2; allocate "
-                                     "flags with cudaMalloc",
-                                     plan.memory));
-      case MemoryKind::Unknown: break;
-    }
-    throw UsageError(fmt::format("the memory at {:#x} is no allocation the CUDA runtime knows of", plan.memory));
+    check_callers_memory(owner.runtime().memory_facts(static_cast<DeviceAddress>(plan.memory)), plan.memory,
+                         owner.ordinal(), "CUDA", "cudaMalloc");
+    return static_cast<DeviceAddress>(plan.memory);
   }
 
   CudaGpu& gpu_of(int device) {

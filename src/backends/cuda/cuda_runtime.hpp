@@ -16,6 +16,7 @@
 #include "backends/cuda/sync_params.hpp"
 #include "cumap/backend.hpp"
 #include "core/topology.hpp"
+#include "plan/plan_checks.hpp"
 
 namespace cumap::cuda {
 
@@ -47,15 +48,6 @@ struct PingPongLaunch {
   unsigned group_blocks = 0;       // blocks of all members together
   DeviceAddress flush_buffer = 0;  // with settings.flush_l2
   std::size_t flush_words = 0;
-};
-
-// What an address of a caller is: memory of one GPU (`device`), managed
-// memory (its pages migrate, and a line's home with them), host memory, or
-// none the runtime knows.
-enum class MemoryKind { Device, Managed, Host, Unknown };
-struct MemoryFacts {
-  MemoryKind kind = MemoryKind::Unknown;
-  int device = -1;
 };
 
 // What the CUDA runtime says about reaching another GPU's memory.

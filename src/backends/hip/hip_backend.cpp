@@ -367,14 +367,14 @@ LineLatencyTable HipBackend::probe_lines(const LineProbePlan& plan, const Progre
   if (plan.device != device_)
     throw UsageError(fmt::format("the line probe's arena is on device {}; this backend measures device {}", plan.device,
                                  device_));
-  if (plan.memory != 0)
-    throw UsageError("the hip backend probes the lines of its own flag arena only, not memory the caller owns");
+  if (plan.memory != 0) check_callers_memory(runtime_->memory_facts(plan.memory), plan.memory, device_, "HIP", "hipMalloc");
   const std::vector<int> ids = units();
   for (std::uint64_t line : plan.lines)
     if (line % protocol::kFlagBytes != 0 || line + protocol::kLineBytes > plan.arena.bytes)
       throw UsageError(fmt::format("line offset {} is outside the {}-byte flag arena", line, plan.arena.bytes));
   ensure_xcd_striping();
-  const HipBuffer flags = flags_for(plan.arena);
+  // The caller's memory is probed where it is; the lines are offsets into it.
+  const HipBuffer flags = plan.memory != 0 ? plan.memory : flags_for(plan.arena);
   const HipClocks clocks{props_.wall_clock_hz, props_.shader_clock_hz};
   LineLatencyTable table;
   table.units = plan.units;

@@ -10,6 +10,7 @@
 
 #include "cumap/options.hpp"
 #include "cumap/protocol.hpp"
+#include "plan/plan_checks.hpp"
 
 namespace cumap {
 
@@ -159,6 +160,9 @@ class HipRuntime {
   // Zeroed device memory for the flag arena.
   virtual HipBuffer allocate_flags(std::size_t bytes) = 0;
   virtual void free_flags(HipBuffer buffer) = 0;
+  // What memory a caller's address is (the placement library classifies a
+  // program's own allocations): a line has a fixed home only in device memory.
+  virtual MemoryFacts memory_facts(HipBuffer address) = 0;
 
   // Launches every pair of a round (their streams are distinct), waits for
   // all of them, then zeroes each pair's two flag words so that a later

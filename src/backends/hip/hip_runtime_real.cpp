@@ -129,6 +129,25 @@ class RealHipRuntime final : public HipRuntime {
     CUMAP_HIP_CHECK(hipFree(reinterpret_cast<void*>(buffer)));
   }
 
+  // hipPointerGetAttribute one attribute at a time: hipPointerAttribute_t's
+  // fields were renamed between ROCm 5 and 6 (memoryType became type), these
+  // attributes were not.
+  MemoryFacts memory_facts(HipBuffer address) override {
+    void* const p = reinterpret_cast<void*>(address);
+    unsigned type = 0;
+    int managed = 0, device = -1;
+    if (hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, p) != hipSuccess ||
+        hipPointerGetAttribute(&managed, HIP_POINTER_ATTRIBUTE_IS_MANAGED, p) != hipSuccess ||
+        hipPointerGetAttribute(&device, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL, p) != hipSuccess) {
+      (void)hipGetLastError();  // an address the runtime does not know
+      return {};
+    }
+    if (managed != 0) return {MemoryKind::Managed, device};
+    if (type == hipMemoryTypeDevice) return {MemoryKind::Device, device};
+    if (type == hipMemoryTypeHost) return {MemoryKind::Host, device};
+    return {};
+  }
+
   std::vector<PingPongResult> run_pairs(const std::vector<PingPongLaunch>& launches) override {
     if (launches.empty()) return {};
     const auto samples = static_cast<std::size_t>(launches.front().counts.samples);

@@ -290,6 +290,42 @@ TEST(Backend, ProbeLinesSeesTheFakesTwoHomeClasses) {
   EXPECT_DOUBLE_EQ(t.cycles[0], 301.0 * 17 / 10);
 }
 
+// The placement library's classify: lines of a program's own hipMalloc
+// memory are probed where they are; memory whose lines have no fixed home,
+// or that the runtime does not know, is refused saying why.
+TEST(Backend, ProbeLinesOfAProgramsOwnMemoryWhereItIs) {
+  FakeHipConfig cfg;
+  cfg.program_memory = {{0x7f0000000080, 4096}};  // starts on an odd line
+  cfg.managed = {{0x7e0000000000, 4096}};
+  cfg.host = {{0x7d0000000000, 4096}};
+  Rig rig = make_rig(cfg);
+  LineProbePlan plan;
+  plan.units = {{0, 0}};
+  plan.lines = {0, 128};
+  plan.chain = 10;
+  plan.repeats = 3;
+  plan.memory = 0x7f0000000080;
+  plan.arena.bytes = 4096;
+  const LineLatencyTable t = rig.backend->probe_lines(plan, {});
+  EXPECT_DOUBLE_EQ(t.ns_at(0, 0), 5010.0 / 10) << "the program's first line is odd: far from CU 0";
+  EXPECT_DOUBLE_EQ(t.ns_at(0, 1), 3010.0 / 10);
+  EXPECT_EQ(rig.fake->allocations, 0u) << "no flag arena for a program's memory";
+
+  const auto refusal = [&](std::uintptr_t memory) {
+    plan.memory = memory;
+    try {
+      (void)rig.backend->probe_lines(plan, {});
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no refusal");
+  };
+  EXPECT_NE(refusal(0x7e0000000000).find("managed memory"), std::string::npos);
+  EXPECT_NE(refusal(0x7e0000000000).find("hipMalloc"), std::string::npos);
+  EXPECT_NE(refusal(0x7d0000000000).find("host memory"), std::string::npos);
+  EXPECT_NE(refusal(0x7c0000000000).find("no allocation the HIP runtime knows of"), std::string::npos);
+}
+
 TEST(Backend, GpuFeaturesItLacksAreUsageErrors) {
   Rig rig = make_rig(FakeHipConfig{});
   MeasurementPlan plan = quick(serial_plan({0, 1}, false));
