@@ -8,7 +8,8 @@
    done before, sessions or waves (a grep, as the review asks).
 3. Every file git tracks under bench/ is named in bench/README.md.
 4. Every number in README.md and docs/*.md (outside code spans, links, dates
-   and serials) appears as a number in bench/RESULTS.md. Numbers that are
+   and serials, and outside the blocks check 7 holds to a committed run)
+   appears as a number in bench/RESULTS.md. Numbers that are
    settings of the tool rather than measurements (defaults, sizes, limits)
    are listed in SETTINGS below, each with where it comes from, and printed;
    anything else that does not trace is printed and fails the check.
@@ -20,6 +21,13 @@
 6. Every symbol those Markdown files name in a code span exists in the code:
    a name with `::`, a call `name()` or a snake_case name of at least two
    words must appear in a tracked source file.
+7. Every figure quoted for a committed run is that run's own: in README.md,
+   docs/*.md and plots/README.md, a paragraph, caption or table row that
+   names a run of plots/ (plots/h200, plots/h200x2/summary.md, ...) may
+   quote only serials of that run's meta.json, and only figures (numbers
+   with a decimal point) that its summary.md says (a run without one: that
+   its meta.json holds at that precision); a figure of another run or a build gone by belongs in
+   its own paragraph beside its RESULTS.md entry.
 Exit 0 when all hold, 1 otherwise.
 """
 import re
@@ -120,6 +128,93 @@ def stale_symbols(files):
     return found
 
 
+RUN_NAMED = re.compile(r"plots/([\w-]+(?:/[\w-]+)?)")
+FIGURE = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.]*\d)")
+SERIAL = re.compile(r"\b\d{13}\b")
+
+
+def run_dirs(name):
+    """The committed run a path names (plots/h200/summary.md: plots/h200; a
+    sub-run such as plots/h200/barrier is its own run)."""
+    for candidate in (Path("plots") / name, Path("plots") / name.split("/")[0]):
+        if (candidate / "meta.json").is_file():
+            return candidate
+    return None
+
+
+def run_facts(run):
+    """The serials, and the numbers a reader can see, of one committed run:
+    summary.md's as written, meta.json's at every precision they round to."""
+    import json
+
+    meta = json.loads((run / "meta.json").read_text())
+    serials, values = set(), set()
+
+    def walk(v, key=""):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, k)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x, key)
+        elif isinstance(v, bool):
+            return
+        elif isinstance(v, (int, float)):
+            for digits in range(0, 5):
+                values.add(f"{v:.{digits}f}")
+        elif isinstance(v, str) and key == "serial":
+            serials.add(v)
+
+    walk(meta)
+    # A run with a summary is quoted from it: meta.json holds thousands of
+    # numbers, enough for a stale figure to match one by chance.
+    summary = run / "summary.md"
+    if summary.is_file():
+        values = set(FIGURE.findall(summary.read_text()))
+    return serials, values
+
+
+def blocks(text):
+    """Paragraphs, and each table row on its own, with code removed."""
+    text = re.sub(r"```.*?```", " ", text, flags=re.S)
+    out = []
+    for para in re.split(r"\n\s*\n", text):
+        rows = [l for l in para.splitlines() if l.lstrip().startswith("|")]
+        out += rows if rows else [para]
+    return out
+
+
+def foreign_run_figures(docs):
+    """(document, run, what) for each serial or figure a block quotes that
+    none of the runs it names holds."""
+    found, facts = [], {}
+    for d in docs:
+        section = ""  # plots/README.md: a heading "## `h200/` ..." names the run of its section
+        for block in blocks(d.read_text()):
+            heading = re.match(r"#+ `([\w-]+)/`", block.strip())
+            if block.lstrip().startswith("#"):
+                section = f"plots/{heading.group(1)}" if heading and d.parts[0] == "plots" else ""
+            named = RUN_NAMED.findall(block + " " + section)
+            if section:  # its sub-runs by their folder: `barrier/`
+                named += [f"{section[len('plots/'):]}/{sub}" for sub in re.findall(r"`([\w-]+)/`", block)]
+            runs = {r for r in (run_dirs(n) for n in named) if r}
+            if not runs:
+                continue
+            for r in runs:
+                facts.setdefault(r, run_facts(r))
+            serials = set().union(*(facts[r][0] for r in runs))
+            values = set().union(*(facts[r][1] for r in runs))
+            plain = re.sub(r"`[^`]*`", " ", re.sub(r"\]\([^)]*\)", "]", block))
+            names = ", ".join(sorted(str(r) for r in runs))
+            for serial in SERIAL.findall(plain):
+                if serial not in serials:
+                    found.append((d, names, f"serial {serial}"))
+            for figure in FIGURE.findall(re.sub(r"\d{4}-\d{2}-\d{2}", " ", plain)):
+                if figure not in values and figure not in SETTINGS:
+                    found.append((d, names, f"figure {figure}"))
+    return found
+
+
 def main():
     ok = True
     root = Path(".")
@@ -153,7 +248,9 @@ def main():
     known |= {n.lstrip("+-") for n in known}
     checked = untraced = 0
     for d in docs:
-        for n, context in numbers(d.read_text()):
+        # Blocks that name a committed run quote that run's files (check 7).
+        text = "\n\n".join(b for b in blocks(d.read_text()) if not any(run_dirs(n) for n in RUN_NAMED.findall(b)))
+        for n, context in numbers(text):
             checked += 1
             if n in known or n.lstrip("+-") in known:
                 continue
@@ -175,6 +272,12 @@ def main():
         ok = False
         print(f"no such symbol: {sym} (named in {f})")
     print(f"names: {len(paths)} file name(s) and {len(symbols)} symbol(s) named that do not exist")
+
+    foreign = foreign_run_figures(docs + [root / "plots/README.md"])
+    for d, run, what in foreign:
+        ok = False
+        print(f"not the run's own: {what} in {d}, beside {run}")
+    print(f"runs: {len(foreign)} serial(s) or figure(s) quoted beside a committed run that it does not hold")
     return 0 if ok else 1
 
 
