@@ -54,33 +54,6 @@ class PersistingWindow {
   std::size_t bytes_;
 };
 
-// Starts a launch on every member: the kernels of a group run together
-// (their pairs span them). A member that fails to start leaves the others
-// running until their waits give up (bounded by the round budget); they are
-// still waited for before the error goes on.
-void start_group(const std::vector<CudaGpu*>& members, const std::vector<PingPongLaunch>& launch) {
-  for (std::size_t g = 0; g < members.size(); ++g) members[g]->runtime().prepare_pingpong(launch[g]);
-  std::size_t started = 0;
-  try {
-    for (; started < members.size(); ++started) members[started]->runtime().start_pingpong();
-  } catch (...) {
-    for (std::size_t g = 0; g < started; ++g) {
-      try {
-        members[g]->runtime().finish_pingpong();
-      } catch (...) {  // the first error is the one to report
-      }
-    }
-    throw;
-  }
-}
-
-// Waits for every member's launch.
-std::vector<PingPongOutcome> finish_group(const std::vector<CudaGpu*>& members) {
-  std::vector<PingPongOutcome> out;
-  for (CudaGpu* m : members) out.push_back(m->runtime().finish_pingpong());
-  return out;
-}
-
 // One map pools its GPUs' home classes and sides by number and compares
 // their SMs cell by cell: that holds for GPUs of one model only (another
 // model is another chip, with other classes, sides and GPCs).
@@ -229,7 +202,7 @@ class CudaBackend final : public Backend {
         l.pairs = pairs;
         l.sides_done = sides_done;
       }
-      start_group(members, launch);
+      start_group(members, launch, kPingPongSteps);
     };
     const auto decode = [&](const RoundRange& range, std::vector<PingPongOutcome> done) {
       std::vector<LaunchRecords> records;
@@ -251,7 +224,7 @@ class CudaBackend final : public Backend {
     // asked between launches: what finished is kept, the rest is missing.
     if (!ranges.empty()) start(ranges.front());
     for (std::size_t i = 0; i < ranges.size(); ++i) {
-      std::vector<PingPongOutcome> done = finish_group(members);
+      std::vector<PingPongOutcome> done = finish_group(members, kPingPongSteps);
       for (const PingPongOutcome& d : done) check_abort(d, "ping-pong");
       const bool next = i + 1 < ranges.size() && !(plan.stop && plan.stop());
       if (next) start(ranges[i + 1]);
@@ -261,7 +234,7 @@ class CudaBackend final : public Backend {
         // No launch is left running behind the error, which is the one to report.
         if (next) {
           try {
-            finish_group(members);
+            finish_group(members, kPingPongSteps);
           } catch (...) {
           }
         }

@@ -88,4 +88,47 @@ class CudaGpu {
 // UsageError or RuntimeFailure for a launch that stopped: the kernel's abort code.
 void check_abort(const LaunchOutcome& done, const char* kernel);
 
+// A launch that spans GPUs in CudaRuntime's three steps (a ping-pong's, or
+// a sync case's): every member is prepared (its words cleared: the others
+// add to them) before any starts. A member that fails to start leaves the
+// others running until their waits give up (bounded by their budget); they
+// are still waited for before the error goes on, the first error being the
+// one to report.
+template <typename Launch, typename Outcome>
+struct GroupSteps {
+  void (CudaRuntime::*prepare)(const Launch&);
+  void (CudaRuntime::*start)();
+  Outcome (CudaRuntime::*finish)();
+};
+inline constexpr GroupSteps<PingPongLaunch, PingPongOutcome> kPingPongSteps{
+    &CudaRuntime::prepare_pingpong, &CudaRuntime::start_pingpong, &CudaRuntime::finish_pingpong};
+inline constexpr GroupSteps<SyncLaunch, SyncOutcome> kSyncSteps{&CudaRuntime::prepare_sync, &CudaRuntime::start_sync,
+                                                                &CudaRuntime::finish_sync};
+
+template <typename Launch, typename Outcome>
+void start_group(const std::vector<CudaGpu*>& members, const std::vector<Launch>& launches,
+                 const GroupSteps<Launch, Outcome>& steps) {
+  for (std::size_t g = 0; g < members.size(); ++g) (members[g]->runtime().*steps.prepare)(launches[g]);
+  std::size_t started = 0;
+  try {
+    for (; started < members.size(); ++started) (members[started]->runtime().*steps.start)();
+  } catch (...) {
+    for (std::size_t g = 0; g < started; ++g) {
+      try {
+        (members[g]->runtime().*steps.finish)();
+      } catch (...) {  // the first error is the one to report
+      }
+    }
+    throw;
+  }
+}
+
+// Waits for every member's launch.
+template <typename Launch, typename Outcome>
+std::vector<Outcome> finish_group(const std::vector<CudaGpu*>& members, const GroupSteps<Launch, Outcome>& steps) {
+  std::vector<Outcome> out;
+  for (CudaGpu* m : members) out.push_back((m->runtime().*steps.finish)());
+  return out;
+}
+
 }  // namespace cumap::cuda

@@ -161,11 +161,6 @@ class CudaRuntime {
   virtual void prepare_sync(const SyncLaunch& launch) = 0;
   virtual void start_sync() = 0;
   virtual SyncOutcome finish_sync() = 0;
-  SyncOutcome run_sync(const SyncLaunch& launch) {
-    prepare_sync(launch);
-    start_sync();
-    return finish_sync();
-  }
 
   // Checks that this GPU can reach `peer_ordinal`'s memory and enables it.
   virtual PeerAccess open_peer_access(int peer_ordinal) = 0;

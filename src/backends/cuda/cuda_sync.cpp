@@ -13,33 +13,6 @@
 namespace cumap::cuda {
 namespace {
 
-// Starts a case's launch on every member: all are prepared (their words
-// cleared: the others add to them) before any starts. A member that fails
-// to start leaves the others running until their check-in gives up
-// (bounded by the wait budget); they are still waited for before the error
-// goes on.
-void start_sync_group(const std::vector<CudaGpu*>& members, const std::vector<SyncLaunch>& launches) {
-  for (std::size_t g = 0; g < members.size(); ++g) members[g]->runtime().prepare_sync(launches[g]);
-  std::size_t started = 0;
-  try {
-    for (; started < members.size(); ++started) members[started]->runtime().start_sync();
-  } catch (...) {
-    for (std::size_t g = 0; g < started; ++g) {
-      try {
-        members[g]->runtime().finish_sync();
-      } catch (...) {  // the first error is the one to report
-      }
-    }
-    throw;
-  }
-}
-
-std::vector<SyncOutcome> finish_sync_group(const std::vector<CudaGpu*>& members) {
-  std::vector<SyncOutcome> out;
-  for (CudaGpu* m : members) out.push_back(m->runtime().finish_sync());
-  return out;
-}
-
 class CudaSyncSession final : public SyncSession {
  public:
   CudaSyncSession(const SyncPlan& plan, const std::vector<CudaGpu*>& gpus, int silent_sm)
@@ -74,8 +47,8 @@ class CudaSyncSession final : public SyncSession {
       launches.push_back(sync_launch_for(c, plan_, group, static_cast<int>(m), budget));
       launches.back().settings.silent_sm = silent_sm_;
     }
-    start_sync_group(members, launches);
-    const std::vector<SyncOutcome> done = finish_sync_group(members);
+    start_group(members, launches, kSyncSteps);
+    const std::vector<SyncOutcome> done = finish_group(members, kSyncSteps);
     std::vector<double> cycles_per_ns;
     double longest_ms = 0;
     for (std::size_t m = 0; m < members.size(); ++m) {

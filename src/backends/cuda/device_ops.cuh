@@ -108,17 +108,27 @@ __device__ __forceinline__ unsigned poll(unsigned* flag, unsigned expected) {
   else return ld_volatile(flag);
 }
 
-// Spins until *flag == k. False once `budget` cycles have passed: the caller
-// marks the pair timed out and moves on, so the GPU never hangs.
-template <int P, int S = kGpuScope>
-__device__ __forceinline__ bool wait_for(unsigned* flag, unsigned k, std::uint64_t budget) {
+// When a wait is over: the flag holds k (a ping-pong's hand-over), or has
+// reached it (a barrier's counter, see sync_ops.cuh's wait_to_reach).
+struct Equals {
+  __device__ __forceinline__ bool operator()(unsigned value, unsigned k) const { return value == k; }
+};
+struct AtLeast {
+  __device__ __forceinline__ bool operator()(unsigned value, unsigned k) const { return value >= k; }
+};
+
+// Spins until *flag == k (or `Done` says). False once `budget` cycles have
+// passed: the caller marks the pair timed out and moves on, so the GPU
+// never hangs.
+template <int P, int S = kGpuScope, typename Done = Equals>
+__device__ __forceinline__ bool wait_for(unsigned* flag, unsigned k, std::uint64_t budget, Done done = {}) {
   const long long start = clock64();
   // Sixteen polls unrolled between clock checks: each poll is then the bare
   // poll-compare-branch of a hand-written ping-pong, with no counter.
   for (;;) {
 #pragma unroll
     for (int i = 0; i < 16; ++i)
-      if (poll<P, S>(flag, k) == k) return true;
+      if (done(poll<P, S>(flag, k), k)) return true;
     if (static_cast<std::uint64_t>(clock64() - start) > budget) return false;
   }
 }

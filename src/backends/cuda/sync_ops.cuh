@@ -12,13 +12,7 @@ namespace cumap::cuda::dev {
 // e + 1 before a slower one sees k * e. False once `budget` cycles passed.
 template <int P, int S = kGpuScope>
 __device__ __forceinline__ bool wait_to_reach(unsigned* counter, unsigned target, std::uint64_t budget) {
-  const long long start = clock64();
-  for (;;) {
-#pragma unroll
-    for (int i = 0; i < 16; ++i)
-      if (poll<P, S>(counter, target) >= target) return true;
-    if (static_cast<std::uint64_t>(clock64() - start) > budget) return false;
-  }
+  return wait_for<P, S>(counter, target, budget, AtLeast{});
 }
 
 // atomicAdd at scope S: returns the value before.

@@ -1,37 +1,18 @@
 #pragma once
-// Device-side primitives of the dsm path (compute capability 9.0+): cluster
-// special registers and barrier, shared::cluster addressing through mapa,
+// Device-side primitives of the dsm path (compute capability 9.0+): the
+// cluster barrier, shared::cluster addressing through mapa,
 // the --probe operations on distributed shared memory (signal and poll;
 // arrive and try_wait for mbarrier), and bounded waits. Addresses are
 // 32-bit shared-window addresses: shared::cta for one's own memory,
 // shared::cluster (from mapa) for a partner's.
 #include <cstdint>
 
+#include "backends/cuda/device_ops.cuh"
 #include "cumap/protocol.hpp"
 
 namespace cumap::cuda::dsm {
 
-__device__ __forceinline__ unsigned smid() {
-  unsigned r;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-  return r;
-}
-__device__ __forceinline__ unsigned cluster_rank() {
-  unsigned r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-}
-__device__ __forceinline__ unsigned cluster_size() {
-  unsigned r;
-  asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
-  return r;
-}
-// Clusters are 1-D: the cluster's index in the grid.
-__device__ __forceinline__ unsigned cluster_index() {
-  unsigned r;
-  asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(r));
-  return r;
-}
+using dev::smid;
 
 // Every thread of every block of the cluster arrives, then waits for all;
 // release/acquire, so everything written before is visible after.

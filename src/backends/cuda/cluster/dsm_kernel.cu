@@ -115,7 +115,8 @@ template <int P>
 __global__ void __launch_bounds__(1, 1) dsm_pingpong_kernel(DsmParams p) {
   extern __shared__ __align__(16) unsigned char dynamic_smem[];
   DsmBlockShared& me = *reinterpret_cast<DsmBlockShared*>(dynamic_smem);
-  const unsigned rank = cluster_rank(), size = cluster_size(), cluster = cluster_index();
+  // Clusters are 1-D: __clusterIdx().x is the cluster's index in the grid.
+  const unsigned rank = __clusterRelativeBlockRank(), size = __clusterSizeInBlocks(), cluster = __clusterIdx().x;
   *static_cast<volatile unsigned*>(&me.inbox) = 0;
   me.smid = static_cast<int>(smid());
   me.task_count = 0;
