@@ -7,17 +7,9 @@
 #include "cumap/error.hpp"
 
 namespace cumap::cli {
-namespace {
-
-struct CoherenceParse {
-  CoherenceCommand command;
-  std::unique_ptr<BoundOptions> bound;
-};
-
-}  // namespace
 
 Registration register_check_coherence(CLI::App& app) {
-  auto parse = std::make_shared<CoherenceParse>();
+  auto parse = std::make_shared<CommandParse<CoherenceCommand>>();
   CoherenceCommand& c = parse->command;
   CLI::App* sub =
       app.add_subcommand("check-coherence", "which load/store operators see another SM's store (GPU L1 coherence)");

@@ -6,17 +6,9 @@
 #include "cli/registration.hpp"
 
 namespace cumap::cli {
-namespace {
-
-struct HomesParse {
-  HomesCommand command;
-  std::unique_ptr<BoundOptions> bound;
-};
-
-}  // namespace
 
 Registration register_homes(CLI::App& app) {
-  auto parse = std::make_shared<HomesParse>();
+  auto parse = std::make_shared<CommandParse<HomesCommand>>();
   CLI::App* sub = app.add_subcommand(
       "homes", "home discovery alone (the first step of every map): the flag lines' home classes, the units' sides");
   parse->bound = std::make_unique<BoundOptions>(*sub, map_option_rows(), kHomesCommand, parse->command.options);

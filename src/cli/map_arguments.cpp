@@ -12,11 +12,6 @@
 namespace cumap::cli {
 namespace {
 
-struct MapParse {
-  MapCommand command;
-  std::unique_ptr<BoundOptions> bound;
-};
-
 // --resume DIR: a directory named (an unset shell variable is not the
 // current directory), and the output directory is DIR itself.
 void check_resume_flags(const Options& o, const CLI::App& app) {
@@ -37,7 +32,7 @@ void check_resume_flags(const Options& o, const CLI::App& app) {
                                  printable_excerpt(o.out_dir.native()), printable_excerpt(dir)));
 }
 
-Command finish_map(const CLI::App& app, MapParse& parse, const std::string& command_line) {
+Command finish_map(const CLI::App& app, CommandParse<MapCommand>& parse, const std::string& command_line) {
   parse.bound->apply();
   MapCommand& map = parse.command;
   check_device_options(map.options, app);
@@ -60,7 +55,7 @@ Command finish_map(const CLI::App& app, MapParse& parse, const std::string& comm
 }  // namespace
 
 MapRegistration register_map(CLI::App& app) {
-  auto parse = std::make_shared<MapParse>();
+  auto parse = std::make_shared<CommandParse<MapCommand>>();
   parse->bound = std::make_unique<BoundOptions>(app, map_option_rows(), kMapCommand, parse->command.options);
   return {[&app, parse](const std::string& command_line) { return finish_map(app, *parse, command_line); },
           [parse] {

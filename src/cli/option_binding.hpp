@@ -7,6 +7,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -59,6 +60,14 @@ class BoundOptions {
   std::map<Placement, bool> placement_flags_;    // --same-line, --split-line, --cross-home
   std::vector<std::function<void()>> conversions_;
   bool applied_ = false;
+};
+
+// What one subcommand's registration keeps until CLI11 has parsed: the
+// command it fills and its options bound to it.
+template <typename Command>
+struct CommandParse {
+  Command command;
+  std::unique_ptr<BoundOptions> bound;
 };
 
 // A text option taking only `words` (listed alphabetically by --help), its

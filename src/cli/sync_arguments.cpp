@@ -10,13 +10,8 @@
 namespace cumap::cli {
 namespace {
 
-struct SyncParse {
-  SyncCommand command;
-  std::unique_ptr<BoundOptions> bound;
-};
-
 Registration register_sync(CLI::App& app, bool contention) {
-  auto parse = std::make_shared<SyncParse>();
+  auto parse = std::make_shared<CommandParse<SyncCommand>>();
   SyncOptions& o = parse->command.options;
   o.contention = contention;
   o.common.out_dir = contention ? SyncOptions::kContentionOut : SyncOptions::kBarrierOut;

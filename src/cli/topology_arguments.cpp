@@ -6,17 +6,9 @@
 #include "cli/registration.hpp"
 
 namespace cumap::cli {
-namespace {
-
-struct TopologyParse {
-  TopologyCommand command;
-  std::unique_ptr<BoundOptions> bound;
-};
-
-}  // namespace
 
 Registration register_topology(CLI::App& app) {
-  auto parse = std::make_shared<TopologyParse>();
+  auto parse = std::make_shared<CommandParse<TopologyCommand>>();
   CLI::App* sub = app.add_subcommand("topology", "print the discovered layout of the device's units");
   parse->bound = std::make_unique<BoundOptions>(*sub, map_option_rows(), kDeviceCommand, parse->command.options);
   sub->add_option("--json", parse->command.json_out, "also write the layout as JSON to this file");
