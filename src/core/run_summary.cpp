@@ -114,7 +114,7 @@ void add_findings(RunSummary& s) {
 }
 
 std::string structure_words(const StructureRow& row) {
-  if (row.relation == "same-side") return row.near_units == 2 ? "near the flag's home" : "far";
+  if (row.relation == "same-side") return row.near_units == 2 ? "near side" : "far side";
   return row.near_units == 1 ? "across sides" : "across sides, both far";
 }
 

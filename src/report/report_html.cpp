@@ -179,7 +179,7 @@ json report_data(const MapResult& r, const RunSummary& summary) {
   for (std::future<json>& p : each) placements.push_back(p.get());
   json structure = json::array();
   for (const StructureRow& s : summary.same_line_pooled)
-    structure.push_back({{"relation", s.relation}, {"near_units", s.near_units}, {"median_ns", s.median_ns},
+    structure.push_back({{"where", structure_words(s)}, {"median_ns", s.median_ns},
                          {"p05_ns", s.p05_ns}, {"p95_ns", s.p95_ns}, {"cells", s.cells}});
   const RunHeader& run = summary.run;
   return {

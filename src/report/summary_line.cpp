@@ -60,7 +60,7 @@ std::string map_summary_line(const RunSummary& s, const std::filesystem::path& o
     std::string levels;
     for (const StructureRow& row : s.same_line_pooled)
       levels += fmt::format("{}{} {:.1f} ns", levels.empty() ? "" : ", ", structure_words(row), row.median_ns);
-    line += "; same-line pairs " + levels;
+    line += "; same-line, every class pooled: " + levels;
   }
   line += across_gpus_words(s);
   line += fmt::format("; written to {}", out_dir.string());

@@ -128,14 +128,16 @@ std::string summary_markdown(const RunSummary& s) {
   md += "\n";
 
   if (!s.structure.empty()) {
-    md += fmt::format("## Structure\n\nOne-way latency in ns by where a pair sits relative to the flag's home: "
-                      "side *s* is the {}s nearest to home class *s*. Cells: pairs.\n\n",
+    md += fmt::format("## Structure\n\nOne-way latency in ns by where a pair's two {0}s sit relative to the home "
+                      "class of its flag line: the near side (both on the side near that class; side *s* is the "
+                      "{0}s nearest to home class *s*), the far side (both on the other side), across sides (one on "
+                      "each). Pairs: how many pairs each row holds; a pooled row counts a pair once per class.\n\n",
                       unit);
-    md += "| placement | home class | pairs | median | p05–p95 | cells |\n";
+    md += "| placement | flags in | where the pair sits | median | p05–p95 | pairs |\n";
     md += "| --- | --- | --- | ---: | ---: | ---: |\n";
     for (const RunSummary::Structure& row : s.structure)
       md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cell(row.placement),
-                        row.home_class ? std::to_string(*row.home_class) : "all (pooled)",
+                        row.home_class ? fmt::format("class {}", *row.home_class) : "every class (pooled)",
                         cell(where_words(row, run.class_count)), value(row.row.median_ns),
                         range(row.row.p05_ns, row.row.p95_ns), row.row.cells);
     md += "\n";

@@ -112,9 +112,9 @@ TEST(RunSummary, TwoClassesSayWhereAFlagShouldLive) {
         "| date | 2026-11-24T22:33:10Z |", "| command | `cumap --backend cuda --out plots/h100` |",
         "2 home class(es) (66 / 66 SMs per side)",
         "| same-line | 8646 of 8646 | 349.5 | 335.3–358.3 | 319.9–370.6 | 66 | yes |",
-        "| same-line | 0 | near the flag's home (side 0) | 274.2 | 267.0–282.0 | 2145 |",
-        "| same-line | 0 | far (side 1) | 427.1 | 419.3–435.8 | 2145 |",
-        "| split-line | 1 | across sides | 349.6 | 325.7–363.2 | 4356 |", "## Timed-out pairs\n\nNone.",
+        "| same-line | class 0 | near side (side 0) | 274.2 | 267.0–282.0 | 2145 |",
+        "| same-line | class 0 | far side (side 1) | 427.1 | 419.3–435.8 | 2145 |",
+        "| split-line | class 1 | across sides | 349.6 | 325.7–363.2 | 4356 |", "## Timed-out pairs\n\nNone.",
         "m.columns = m.columns.astype(int)"})
     EXPECT_TRUE(contains(md, part)) << part << "\n" << md;
   EXPECT_FALSE(std::regex_search(md, std::regex(R"(\bnan\b)", std::regex::icase))) << md;
@@ -148,7 +148,7 @@ TEST(RunSummary, AMetaJsonWithoutPerClassRowsUsesThePooledOnes) {
   ASSERT_FALSE(s.findings.empty());
   EXPECT_TRUE(contains(s.findings[0], "costs 274 ns one-way in a line of the class that side is near and 426 ns"))
       << s.findings[0];
-  EXPECT_TRUE(contains(summary_markdown(s), "| same-line | all (pooled) | near the flag's home | 274.2 | – | 4290 |"));
+  EXPECT_TRUE(contains(summary_markdown(s), "| same-line | every class (pooled) | near side | 274.2 | – | 4290 |"));
 }
 
 TEST(RunSummary, CsvIsOneRowPerPlacementClassAndRelation) {
@@ -159,7 +159,7 @@ TEST(RunSummary, CsvIsOneRowPerPlacementClassAndRelation) {
   ASSERT_EQ(lines.size(), 1u + 2u + 12u);  // header, a headline per placement, 2 x 2 x 3 structure rows
   EXPECT_EQ(lines[0], "placement,home_class,relation,near_units,where,median_ns,p05_ns,p95_ns,cells");
   EXPECT_EQ(lines[1], "same-line,all,all,,every pair,349.500,335.300,358.300,8646");
-  EXPECT_EQ(lines[3], "same-line,0,same-side,2,near the flag's home (side 0),274.200,267.000,282.000,2145");
+  EXPECT_EQ(lines[3], "same-line,0,same-side,2,near side (side 0),274.200,267.000,282.000,2145");
   const Json j = summary_fields_json(run_summary_from_json(h100_like_meta()));
   EXPECT_EQ(j.at("class_count"), 2);
   EXPECT_EQ(j.at("structure").size(), 12u);
@@ -209,7 +209,7 @@ TEST(RunSummary, AFakeTwoClassRunSaysItsNumbers) {
                            "class-1 line; of side 1, 300 ns in a class-1 line and 500 ns in a class-0 line"))
       << md;
   EXPECT_TRUE(contains(md, "Pairs across sides cost 400 ns one-way whichever class the line is in.")) << md;
-  EXPECT_TRUE(contains(md, "| same-line | 1 | far (side 0) | 500.0 | 500.0–500.0 | 6 |")) << md;
+  EXPECT_TRUE(contains(md, "| same-line | class 1 | far side (side 0) | 500.0 | 500.0–500.0 | 6 |")) << md;
   // meta.json: per placement, class and relation.
   const Json meta = Json::parse(read(run.dir / "meta.json"));
   EXPECT_EQ(meta.at("structure_by_class").size(), 2u * 2u * 3u);
