@@ -1,9 +1,12 @@
 #include "report/summary_formats.hpp"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "core/units.hpp"
 #include "report/json_number.hpp"
+#include "report/summary_json.hpp"
 #include "report/summary_text.hpp"
 
 namespace cumap {
@@ -45,31 +48,28 @@ std::string summary_csv(const RunSummary& s) {
   return out;
 }
 
+Json header_fields_json(const RunHeader& run) {
+  return {{"tool_version", run.tool_version},
+          {"timestamp_utc", run.timestamp_utc},
+          {"host", run.host},
+          {"command_line", run.command_line},
+          {"wall_seconds", run.wall_seconds},
+          {"device",
+           {{"name", run.device_name},
+            {"backend", run.backend},
+            {"unit_name", run.unit_word()},
+            {"driver_version", run.driver_version},
+            {"runtime_version", run.runtime_version},
+            {"serials", run.serials}}},
+          {"units", run.units.size()},
+          {"class_count", run.class_count}};
+}
+
 Json across_gpus_fields_json(const RunSummary& s) {
   Json pairs = Json::array(), structure = Json::array();
   for (const RunSummary::Map& m : s.maps) {
-    for (const RunSummary::GpuPair& p : m.gpu_pairs)
-      pairs.push_back({{"placement", m.placement},
-                       {"gpu_a", p.row.gpu_a},
-                       {"gpu_b", p.row.gpu_b},
-                       {"flags_on", p.row.flags_on},
-                       {"link", p.link},
-                       {"cells", p.row.cells},
-                       {"median_ns", number_or_null(p.row.oneway_ns.median)},
-                       {"p05_ns", number_or_null(p.row.oneway_ns.p05)},
-                       {"p95_ns", number_or_null(p.row.oneway_ns.p95)}});
-    for (const CrossGpuStructureRow& r : m.cross_gpu_structure)
-      structure.push_back({{"placement", m.placement},
-                           {"gpu_a", r.gpu_a},
-                           {"gpu_b", r.gpu_b},
-                           {"flags_on", fmt::format("g{}", r.flags_on)},
-                           {"home_class", r.home_class},
-                           {"side_a", r.side_a},
-                           {"side_b", r.side_b},
-                           {"median_ns", number_or_null(r.median_ns)},
-                           {"p05_ns", number_or_null(r.p05_ns)},
-                           {"p95_ns", number_or_null(r.p95_ns)},
-                           {"cells", r.cells}});
+    for (const RunSummary::GpuPair& p : m.gpu_pairs) pairs.push_back(gpu_pair_json(m.placement, p));
+    for (const CrossGpuStructureRow& r : m.cross_gpu_structure) structure.push_back(cross_gpu_json(m.placement, r));
   }
   return {{"gpu_pairs", pairs}, {"structure", structure}, {"findings", s.across_gpu_findings}};
 }
@@ -94,52 +94,36 @@ Json summary_fields_json(const RunSummary& s) {
                     {"timed_out_pairs", late}});
   }
   Json structure = Json::array();
-  for (const RunSummary::Structure& row : s.structure)
-    structure.push_back({{"placement", row.placement},
-                         {"home_class", row.home_class ? Json(*row.home_class) : Json("all")},
-                         {"relation", row.row.relation},
-                         {"near_units", row.row.near_units},
-                         {"where", where_words(row, run.class_count)},
-                         {"median_ns", number_or_null(row.row.median_ns)},
-                         {"p05_ns", number_or_null(row.row.p05_ns)},
-                         {"p95_ns", number_or_null(row.row.p95_ns)},
-                         {"cells", row.row.cells}});
+  for (const RunSummary::Structure& row : s.structure) {
+    Json r = structure_json(row.row);
+    r.update(Json{{"placement", row.placement},
+                  {"home_class", row.home_class ? Json(*row.home_class) : Json("all")},
+                  {"where", where_words(row, run.class_count)}});
+    structure.push_back(std::move(r));
+  }
   Json barrier = Json::array();
   for (const RunSummary::ClusterBarrier& b : s.cluster_barrier())
     barrier.push_back({{"cluster_size", b.cluster_size}, {"clusters", b.clusters}, {"median_ns", b.median_ns},
                        {"median_cycles", b.median_cycles}});
   std::vector<std::size_t> side_units;
   for (const UnitGroup& side : run.sides) side_units.push_back(side.units.size());
-  Json j = {{"tool_version", run.tool_version},
-            {"timestamp_utc", run.timestamp_utc},
-            {"host", run.host},
-            {"command_line", run.command_line},
-            {"wall_seconds", run.wall_seconds},
-            {"interrupted", s.interrupted},
-            {"device",
-             {{"name", run.device_name},
-              {"backend", run.backend},
-              {"unit_name", run.unit_word()},
-              {"driver_version", run.driver_version},
-              {"runtime_version", run.runtime_version},
-              {"serials", run.serials}}},
-            {"units", run.units.size()},
-            {"across_devices", run.across_devices()},
-            {"via", s.via},
-            {"probe", s.probe},
-            {"iters", s.iters},
-            {"samples", s.samples},
-            {"lines_per_class", s.lines_per_class},
-            {"cross_lines", s.cross_lines},
-            {"timeout_ms", s.timeout_ms},
-            {"class_count", run.class_count},
-            {"side_units", side_units},
-            {"no_pair_completed", s.no_pair_completed()},
-            {"maps", maps},
-            {"structure", structure},
-            {"cluster_barrier", barrier},
-            {"across_gpus", across_gpus_fields_json(s)},
-            {"findings", s.findings}};
+  Json j = header_fields_json(run);
+  j.update(Json{{"interrupted", s.interrupted},
+                {"across_devices", run.across_devices()},
+                {"via", s.via},
+                {"probe", s.probe},
+                {"iters", s.iters},
+                {"samples", s.samples},
+                {"lines_per_class", s.lines_per_class},
+                {"cross_lines", s.cross_lines},
+                {"timeout_ms", s.timeout_ms},
+                {"side_units", side_units},
+                {"no_pair_completed", s.no_pair_completed()},
+                {"maps", maps},
+                {"structure", structure},
+                {"cluster_barrier", barrier},
+                {"across_gpus", across_gpus_fields_json(s)},
+                {"findings", s.findings}});
   if (!run.caveat.empty()) j["caveat"] = run.caveat;
   return j;
 }

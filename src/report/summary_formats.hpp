@@ -21,5 +21,10 @@ nlohmann::json summary_fields_json(const RunSummary& summary);
 // Its "across_gpus": the GPU x GPU table, the pairs between GPUs and their
 // sentences, as report.html shows them too.
 nlohmann::json across_gpus_fields_json(const RunSummary& summary);
+// The fields every command's summary opens with (a map's, a barrier's and
+// contention's): tool_version, timestamp_utc, host, command_line,
+// wall_seconds, device (name, backend, unit_name, driver_version,
+// runtime_version, serials), units (how many), class_count.
+nlohmann::json header_fields_json(const RunHeader& run);
 
 }  // namespace cumap

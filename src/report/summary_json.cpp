@@ -52,33 +52,9 @@ std::optional<int> gpu_named(const std::string& name) {
 
 // ---- A map's rows.
 
-Json structure_json(const StructureRow& row) {
-  return {{"relation", row.relation},
-          {"near_units", row.near_units},
-          {"median_ns", number_or_null(row.median_ns)},
-          {"p05_ns", number_or_null(row.p05_ns)},
-          {"p95_ns", number_or_null(row.p95_ns)},
-          {"cells", row.cells}};
-}
-
 StructureRow structure_of(const Json& row) {
   return {text(row, "relation"),           whole<int>(row, "near_units", 0), number_or_nan(row, "median_ns"),
           number_or_nan(row, "p05_ns"),     number_or_nan(row, "p95_ns"),     whole<std::size_t>(row, "cells", 0)};
-}
-
-Json gpu_pair_json(const std::string& placement, const RunSummary::GpuPair& p) {
-  const GpuPairRow& r = p.row;
-  return {{"placement", placement},
-          {"gpu_a", r.gpu_a},
-          {"gpu_b", r.gpu_b},
-          {"flags_on", r.flags_on},
-          {"link", p.link},
-          {"cells", r.cells},
-          {"oneway_ns_median", number_or_null(r.oneway_ns.median)},
-          {"p05_ns", number_or_null(r.oneway_ns.p05)},
-          {"p95_ns", number_or_null(r.oneway_ns.p95)},
-          {"min_ns", number_or_null(r.oneway_ns.min)},
-          {"max_ns", number_or_null(r.oneway_ns.max)}};
 }
 
 RunSummary::GpuPair gpu_pair_of(const Json& row) {
@@ -94,19 +70,6 @@ RunSummary::GpuPair gpu_pair_of(const Json& row) {
   return p;
 }
 
-Json cross_gpu_json(const std::string& placement, const CrossGpuStructureRow& r) {
-  return {{"placement", placement},
-          {"gpu_a", r.gpu_a},
-          {"gpu_b", r.gpu_b},
-          {"flags_on", fmt::format("g{}", r.flags_on)},
-          {"home_class", r.home_class},
-          {"side_a", r.side_a},
-          {"side_b", r.side_b},
-          {"median_ns", number_or_null(r.median_ns)},
-          {"p05_ns", number_or_null(r.p05_ns)},
-          {"p95_ns", number_or_null(r.p95_ns)},
-          {"cells", r.cells}};
-}
 
 std::optional<CrossGpuStructureRow> cross_gpu_of(const Json& row) {
   const std::optional<int> flags_on = gpu_named(text(row, "flags_on"));
@@ -268,6 +231,44 @@ RunHeader run_header_from_json(const Json& meta) {
 }
 
 }  // namespace
+
+Json structure_json(const StructureRow& row) {
+  return {{"relation", row.relation},
+          {"near_units", row.near_units},
+          {"median_ns", number_or_null(row.median_ns)},
+          {"p05_ns", number_or_null(row.p05_ns)},
+          {"p95_ns", number_or_null(row.p95_ns)},
+          {"cells", row.cells}};
+}
+
+Json gpu_pair_json(const std::string& placement, const RunSummary::GpuPair& p) {
+  const GpuPairRow& r = p.row;
+  return {{"placement", placement},
+          {"gpu_a", r.gpu_a},
+          {"gpu_b", r.gpu_b},
+          {"flags_on", r.flags_on},
+          {"link", p.link},
+          {"cells", r.cells},
+          {"oneway_ns_median", number_or_null(r.oneway_ns.median)},
+          {"p05_ns", number_or_null(r.oneway_ns.p05)},
+          {"p95_ns", number_or_null(r.oneway_ns.p95)},
+          {"min_ns", number_or_null(r.oneway_ns.min)},
+          {"max_ns", number_or_null(r.oneway_ns.max)}};
+}
+
+Json cross_gpu_json(const std::string& placement, const CrossGpuStructureRow& r) {
+  return {{"placement", placement},
+          {"gpu_a", r.gpu_a},
+          {"gpu_b", r.gpu_b},
+          {"flags_on", fmt::format("g{}", r.flags_on)},
+          {"home_class", r.home_class},
+          {"side_a", r.side_a},
+          {"side_b", r.side_b},
+          {"median_ns", number_or_null(r.median_ns)},
+          {"p05_ns", number_or_null(r.p05_ns)},
+          {"p95_ns", number_or_null(r.p95_ns)},
+          {"cells", r.cells}};
+}
 
 Json to_json(const RunHeader& h) {
   Json device = {{"name", h.device_name},

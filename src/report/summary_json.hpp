@@ -31,6 +31,12 @@ nlohmann::json to_json(const RunHeader& header);
 // UsageError when `meta` is not a map's (not cumap's, or `cumap homes`'s,
 // which holds no map); `source` names it in the message.
 nlohmann::json to_json(const RunSummary& summary);
+// One row of `structure` (the pooled classes; `structure_by_class` adds the
+// placement and class), of `gpus` and of `cross_gpu_structure` (also `cumap summary
+// --format json`'s and report.html's rows: one set of keys).
+nlohmann::json structure_json(const StructureRow& row);
+nlohmann::json gpu_pair_json(const std::string& placement, const RunSummary::GpuPair& pair);
+nlohmann::json cross_gpu_json(const std::string& placement, const CrossGpuStructureRow& row);
 RunSummary run_summary_from_json(const nlohmann::json& meta, const std::string& source = "meta.json");
 
 // A barrier's or contention's: its header's, command, complete,

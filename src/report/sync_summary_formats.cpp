@@ -1,6 +1,7 @@
 #include "report/sync_summary_formats.hpp"
 
 #include "report/json_number.hpp"
+#include "report/summary_formats.hpp"
 #include "report/sync_csv.hpp"
 
 namespace cumap {
@@ -44,27 +45,16 @@ Json sync_summary_fields_json(const SyncSummary& s) {
   Json settings = {{"probe", s.probe}, {"episodes", s.episodes}, {"warmup", s.warmup}, {"launches", s.launches}};
   if (s.contention()) settings["ops_per_batch"] = s.ops_per_batch;
   const RunHeader& run = s.run;
-  Json out = {{"command", s.command},
-              {"tool_version", run.tool_version},
-              {"timestamp_utc", run.timestamp_utc},
-              {"host", run.host},
-              {"command_line", run.command_line},
-              {"device",
-               {{"name", run.device_name},
-                {"backend", run.backend},
-                {"unit_name", run.unit_word()},
-                {"driver_version", run.driver_version},
-                {"runtime_version", run.runtime_version}}},
-              {"units", run.units.size()},
-              {"class_count", run.class_count},
-              {"settings", settings},
-              {"complete", s.complete},
-              {"interrupted", s.interrupted},
-              {"cases", {{"planned", s.planned_cases}, {"measured", s.measured_cases}, {"file", s.csv_name()}}},
-              {"headline", s.has_per_barrier ? "per_barrier_ns" : "median_ns"},
-              {"rows", rows},
-              {"two_level", s.two_level},
-              {"left_out", s.left_out}};
+  Json out = header_fields_json(s.run);
+  out.update(Json{{"command", s.command},
+                  {"settings", settings},
+                  {"complete", s.complete},
+                  {"interrupted", s.interrupted},
+                  {"cases", {{"planned", s.planned_cases}, {"measured", s.measured_cases}, {"file", s.csv_name()}}},
+                  {"headline", s.has_per_barrier ? "per_barrier_ns" : "median_ns"},
+                  {"rows", rows},
+                  {"two_level", s.two_level},
+                  {"left_out", s.left_out}});
   if (s.across_gpus) out["across_gpus"] = s.across;
   if (!run.caveat.empty()) out["caveat"] = run.caveat;
   return out;
