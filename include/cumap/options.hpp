@@ -64,6 +64,9 @@ struct Options {
   double timeout_ms = 1000.0;  // budget of every wait loop
   bool ordered = false;        // measure a->b and b->a separately
   std::filesystem::path out_dir = "out";
+  // --replace: replace an output set of another command in out_dir (a run
+  // replaces a set of its own kind without it; see publish/output_set.hpp).
+  bool replace = false;
   bool quiet = false;
   // --resume DIR: an earlier, interrupted run whose pairs are reused (it must
   // have used the same options; see src/cli/resumed_run.hpp). Empty: start afresh.

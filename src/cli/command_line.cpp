@@ -25,7 +25,7 @@ Command parse_command_line(int argc, char** argv) {
   CLI::App app{"cumap: maps cross-compute-unit synchronization latency (CAS ping-pong) on GPUs and CPUs", "cumap"};
   app.require_subcommand(0, 1);
   // --help lists options and subcommands in the order they are registered.
-  register_version(app);
+  const Registration version = register_version(app);
   const MapRegistration map = register_map(app);
   const Registration list_devices = register_list_devices(app, map.typed_options);
   const std::vector<Registration> others{register_render(app),  register_topology(app),
@@ -42,6 +42,7 @@ Command parse_command_line(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(one_line(e.what()) + " (see cumap --help)");
   }
+  if (version.chosen()) return version.finish(join_argv(argc, argv));
   // Whichever the command line chose; the map when it chose none of the others.
   for (const Registration& command : others)
     if (command.chosen()) return command.finish(join_argv(argc, argv));

@@ -84,7 +84,7 @@ int run_homes(const HomesCommand& command) {
   o.device = opened.device_index;
   const MapSettings settings = discovery_settings(o, homes_options_json(o));
 
-  OutputSet out(o.out_dir);
+  OutputSet out(o.out_dir, OutputKind::Homes, o.replace);
   // Discovery has no safe point to stop at: the first Ctrl-C takes effect
   // when it ends (its files are complete then, and written, as a map writes
   // what it measured); a second one leaves at once.

@@ -86,7 +86,7 @@ int run_map(const MapCommand& command) {
   const MapSettings settings = map_settings(o, opened.device, opened.capabilities);
   if (resumed) check_resumed_pairs(*resumed, opened.units, settings, o);
 
-  OutputSet out(o.out_dir);
+  OutputSet out(o.out_dir, OutputKind::Map, o.replace);
   if (!o.quiet) warn_of_neighbours(opened.device);
   // From here the first Ctrl-C (or SIGTERM, SIGHUP) ends the run at the next
   // pass and writes what it has; a second one leaves at once.

@@ -18,8 +18,9 @@ struct Registration {
   std::function<Command(const std::string& command_line)> finish;
 };
 
-// --version, on the top-level app: before every other option, as --help lists it.
-void register_version(CLI::App& app);
+// --version, on the top-level app: before every other option, as --help
+// lists it. Chosen, it prints the version; with anything else it is bad input.
+Registration register_version(CLI::App& app);
 
 // The map is the top-level app's own command, chosen when nothing else is.
 struct MapRegistration {

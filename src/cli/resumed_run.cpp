@@ -1,10 +1,11 @@
 #include "cli/resumed_run.hpp"
 
 #include <algorithm>
-#include <fstream>
+#include <charconv>
 #include <map>
+#include <optional>
 #include <set>
-#include <sstream>
+#include <system_error>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -15,27 +16,30 @@
 #include "core/units.hpp"
 #include "cumap/error.hpp"
 #include "cumap/protocol.hpp"
+#include "report/read/checked_file.hpp"
+#include "report/read/json_fields.hpp"
+#include "report/read/meta_json.hpp"
 
 namespace cumap::cli {
 namespace {
 
 std::string shown_path(const std::filesystem::path& path) { return printable_excerpt(path.string(), 120); }
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    throw UsageError(fmt::format("--resume: {} cannot be read (is it the output directory of a cumap map run?)",
-                                 shown_path(path)));
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
+// DIR's files through the one checked reader: a named pipe or /dev/zero in
+// their place is refused at once, as is JSON nested too deep.
+std::string read_text(const std::filesystem::path& path, const ReadKind& kind) {
+  try {
+    return read_checked_file(path, kind);
+  } catch (const FileReadError& e) {
+    throw UsageError(fmt::format("--resume: {} (is it the output directory of a cumap map run?)", e.what()));
+  }
 }
 
-nlohmann::json read_json(const std::filesystem::path& path) {
+nlohmann::json read_json(const std::filesystem::path& path, const ReadKind& kind) {
   try {
-    return nlohmann::json::parse(read_text(path));
-  } catch (const nlohmann::json::exception&) {
-    throw UsageError(fmt::format("--resume: {} is not valid JSON", shown_path(path)));
+    return read_checked_json(path, kind);
+  } catch (const FileReadError& e) {
+    throw UsageError(fmt::format("--resume: {} (is it the output directory of a cumap map run?)", e.what()));
   }
 }
 
@@ -68,15 +72,20 @@ std::map<int, RecordedLines> recorded_lines(const ResumedRun& run) {
     devices.push_back(&run.homes);
   }
   std::map<int, RecordedLines> out;
-  try {
-    for (const nlohmann::json* d : devices) {
-      RecordedLines& lines = out[d->at("device").get<int>()];
-      lines.class_count = d->at("class_count").get<int>();
-      for (const auto& [offset, cls] : d->at("line_class").items())
-        lines.class_of_line[std::stoull(offset)] = cls.get<int>();
+  for (const nlohmann::json* d : devices) {
+    const std::optional<int> device = json_fields::exact<int>(json_fields::member(*d, "device"));
+    const std::optional<int> class_count = json_fields::exact<int>(json_fields::member(*d, "class_count"));
+    const nlohmann::json& line_class = json_fields::member(*d, "line_class");
+    if (!device || !class_count || !line_class.is_object()) throw refuse();
+    RecordedLines& lines = out[*device];
+    lines.class_count = *class_count;
+    for (const auto& [offset, cls] : line_class.items()) {
+      std::uint64_t line = 0;
+      const auto [end, error] = std::from_chars(offset.data(), offset.data() + offset.size(), line);
+      const std::optional<int> c = json_fields::exact<int>(cls);
+      if (error != std::errc() || end != offset.data() + offset.size() || !c) throw refuse();
+      lines.class_of_line[line] = *c;
     }
-  } catch (const std::exception&) {  // nlohmann's type errors, stoull's
-    throw refuse();
   }
   return out;
 }
@@ -116,12 +125,18 @@ bool ResumedRun::complete() const {
 ResumedRun load_resumed_run(const std::filesystem::path& dir) {
   ResumedRun run;
   run.dir = dir;
-  run.meta = read_json(dir / "meta.json");
-  run.homes = read_json(dir / "homes.json");
+  run.meta = read_json(dir / "meta.json", kMetaJsonRead);
+  // A set of another command (barrier, contention, homes) has no pairs to continue.
+  if (const std::optional<OutputKind> kind = output_kind_of(run.meta); kind && kind != OutputKind::Map)
+    throw UsageError(fmt::format("--resume: {} holds a {} set (its meta.json says so); --resume continues a map "
+                                 "(cumap --resume DIR), and cumap {} starts afresh",
+                                 shown_path(dir), to_string(*kind), to_string(*kind)));
+  run.homes = read_json(dir / "homes.json", kHomesJsonRead);
+  const std::string pairs = read_text(dir / "pairs.csv", kPairsCsvRead);
   try {
-    run.pairs = parse_pairs_csv(read_text(dir / "pairs.csv"));
+    run.pairs = parse_pairs_csv(pairs);
   } catch (const UsageError& e) {
-    throw UsageError(fmt::format("--resume: {}: {}", shown_path(dir), e.what()));
+    throw UsageError(fmt::format("--resume: {}: {}", shown_path(dir / "pairs.csv"), e.what()));
   }
   return run;
 }
@@ -139,6 +154,7 @@ Options resumed_options(const ResumedRun& run, const Options& given, const std::
   // Where and how loudly are this command's; so is --max-streams, which no
   // meta.json records.
   o.quiet = given.quiet;
+  o.replace = given.replace;
   o.max_streams = given.max_streams;
   o.resume_dir = given.resume_dir;
   o.out_dir = given.resume_dir;  // a resumed run completes the files where they are
@@ -204,17 +220,18 @@ void check_same_homes(const ResumedRun& run, const RunHomes& homes) {
       if (run.homes.contains("devices")) {
         device = &none;
         for (const nlohmann::json& d : run.homes["devices"])
-          if (d.value("device", -1) == h.device) device = &d;
+          if (json_fields::exact<int>(json_fields::member(d, "device")) == h.device) device = &d;
       }
       const nlohmann::json& recorded = device->value("line_class", none);
       for (std::size_t l = 0; l < h.table.lines.size(); ++l) {
         const std::string key = std::to_string(h.table.lines[l]);
         if (!recorded.contains(key) || recorded[key] != h.classes.line_class[l])
           throw UsageError(fmt::format(
-              "--resume: the flag lines' home classes differ from the earlier run's (GPU {} line {} was class {}, is "
-              "{}): its pairs cannot be combined with new ones; start a new run",
-              h.device, key, recorded.contains(key) ? printable_excerpt(recorded[key].dump(), 20) : "missing",
-              h.classes.line_class[l]));
+              "--resume: home discovery found other classes of flag lines than the earlier run did ({}line {} was "
+              "class {}, is {}; {} class(es) now): its pairs cannot be combined with new ones; start a new run",
+              homes.size() > 1 ? fmt::format("GPU {} ", h.device) : std::string(), key,
+              recorded.contains(key) ? printable_excerpt(recorded[key].dump(), 20) : "missing",
+              h.classes.line_class[l], h.classes.class_count));
       }
     }
   } catch (const nlohmann::json::exception&) {

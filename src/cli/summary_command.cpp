@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cumap/error.hpp"
+#include "publish/json_file.hpp"
 #include "report/read/meta_json.hpp"
 #include "report/summary_formats.hpp"
 #include "report/summary_json.hpp"
@@ -20,13 +21,13 @@ int run_summary_command(const SummaryCommand& command) {
   if (is_sync_meta(read.meta)) {
     const SyncSummary summary = read_sync_summary(read);
     if (command.format == "csv") fmt::print("{}", sync_summary_csv(summary));
-    else if (command.format == "json") fmt::print("{}\n", sync_summary_fields_json(summary).dump(2));
+    else if (command.format == "json") fmt::print("{}", json_file_text(sync_summary_fields_json(summary)));
     else fmt::print("{}", sync_summary_markdown(summary));
     return kExitOk;
   }
   const RunSummary summary = run_summary_from_json(read.meta, read.file.string());
   if (command.format == "csv") fmt::print("{}", summary_csv(summary));
-  else if (command.format == "json") fmt::print("{}\n", summary_fields_json(summary).dump(2));
+  else if (command.format == "json") fmt::print("{}", json_file_text(summary_fields_json(summary)));
   else fmt::print("{}", summary_markdown(summary));
   return kExitOk;
 }

@@ -13,6 +13,7 @@
 #include "report/sync_csv.hpp"
 #include "report/sync_outputs.hpp"
 #include "run/map_run.hpp"
+#include "plan/sync_plan.hpp"
 #include "run/sync_run.hpp"
 #include "core/sync_cases.hpp"
 
@@ -48,8 +49,10 @@ int run_sync(const SyncCommand& command) {
   o.common.device = opened.device_index;
   if (!o.contention && opened.units.size() < 2)
     throw UsageError(fmt::format("a barrier needs at least two units; --units names {}", opened.units.size()));
+  // Before home discovery: a k no set of these units can have.
+  check_k_sweep(o.k, opened.units.size(), o.contention);
 
-  OutputSet out(o.common.out_dir);
+  OutputSet out(o.common.out_dir, o.contention ? OutputKind::Contention : OutputKind::Barrier, o.common.replace);
   // From here the first Ctrl-C (or SIGTERM, SIGHUP) ends the run after the
   // case in progress (home discovery, which has no safe point, first) and
   // writes what it has; a second one leaves at once.

@@ -38,7 +38,7 @@ int run_topology(const TopologyCommand& command) {
              class_count(homes), homes.front().classes.separation);
   for (const auto& g : sides.groups)
     fmt::print("  {:<12} {:>3} {}s: {}\n", g.name, g.units.size(), device.unit_name, format_unit_list(g.units));
-  if (!topo.details.empty()) fmt::print("evidence: {}\n", topo.details.dump());
+  if (!topo.details.empty()) fmt::print("evidence: {}\n", topo.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   return kExitOk;
 }
 

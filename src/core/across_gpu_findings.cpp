@@ -178,7 +178,9 @@ void cost_finding(const RunSummary::Map& map, const std::string& unit, std::vect
   const std::string& placement = map.placement;
   std::vector<const RunSummary::GpuPair*> across, inside;
   for (const RunSummary::GpuPair& p : map.gpu_pairs) {
-    if (!std::isfinite(p.row.oneway_ns.median)) continue;
+    // A latency is positive: a summary read back from a meta.json that says
+    // otherwise has nothing to compare (and nothing to divide by).
+    if (!std::isfinite(p.row.oneway_ns.median) || p.row.oneway_ns.median <= 0) continue;
     if (p.row.gpu_a == p.row.gpu_b) inside.push_back(&p);
     else if (p.row.flags_on == "both") across.push_back(&p);
   }
@@ -224,7 +226,7 @@ void factor_findings(const RunSummary::Map& map, const std::string& unit, std::v
   const std::string& placement = map.placement;
   std::vector<FlagView> rows;
   for (const CrossGpuStructureRow& s : map.cross_gpu_structure) {
-    if (!std::isfinite(s.median_ns) || s.cells == 0) continue;
+    if (!std::isfinite(s.median_ns) || s.median_ns <= 0 || s.cells == 0) continue;
     const bool flag_on_a = s.flags_on == s.gpu_a;
     rows.push_back({s.flags_on, s.home_class, flag_on_a ? s.side_a : s.side_b, flag_on_a ? s.side_b : s.side_a,
                     s.median_ns});

@@ -60,6 +60,10 @@ std::vector<OptionRow> make_rows() {
       option("--out", "out_dir", &Options::out_dir, "output directory")
           .in(G::HomeDiscovery)
           .recorded_as(Recorded::Written),
+      option("--replace", "replace", &Options::replace,
+             "replace the output set of another command in --out (a run replaces its own kind's without it)")
+          .in(G::HomeDiscovery)
+          .recorded_as(Recorded::No),
       option("--quiet,-q", "quiet", &Options::quiet, "no progress, no summary")
           .in(G::HomeDiscovery)
           .recorded_as(Recorded::Written),

@@ -140,7 +140,7 @@ std::vector<std::string> chip_findings(const RunSummary& s) {
     }
   } else if (lead && s.run.class_count >= 2) {
     home_findings(s, lead->placement, out);
-  } else if (lead && s.run.class_count == 1 && lead->p05_ns && lead->p95_ns) {
+  } else if (lead && s.run.class_count == 1 && lead->p05_ns && lead->p95_ns && *lead->median_ns > 0) {
     const double spread = 100.0 * (*lead->p95_ns - *lead->p05_ns) / *lead->median_ns;
     out.push_back(fmt::format(
         "One home class: no flag line is nearer to some {}s than to others, so where a flag lives does not matter "
@@ -155,7 +155,7 @@ std::vector<std::string> chip_findings(const RunSummary& s) {
     if (m.placement == "same-line") same = &m;
     if (m.placement == "split-line") split = &m;
   }
-  if (same && split) {
+  if (same && split && *same->median_ns > 0) {  // a median read back from meta.json may be anything
     const double change = 100.0 * (*split->median_ns / *same->median_ns - 1.0);
     if (std::abs(change) >= 3.0)
       out.push_back(fmt::format("Two flags in separate lines (split-line) cost {} one-way, {:.0f} % {} than "

@@ -43,7 +43,7 @@ std::vector<OptionRow> make_rows() {
   rows.push_back(map_row("--home-chain"));
   rows.push_back(map_row("--home-stride"));
   rows.push_back(map_row("--home-serial").recorded_as(Recorded::No));
-  for (std::string_view flag : {"--flag-offset", "--out", "--quiet"}) rows.push_back(map_row(flag));
+  for (std::string_view flag : {"--flag-offset", "--out", "--replace", "--quiet"}) rows.push_back(map_row(flag));
 
   const std::vector<OptionRow> own{
       option("--op", "ops", &SyncOptions::ops, "operations on the contended line (default: cas,add)")

@@ -29,7 +29,7 @@ std::vector<std::string> two_level_verdicts(const std::vector<SyncCaseResult>& c
     if (two.what != "two-level" || !two.measured()) continue;
     for (const SyncCaseResult& flag : cases) {
       if (flag.what != "flag" || !flag.measured() || flag.label.set != two.label.set || flag.label.k != two.label.k ||
-          flag.label.counter_home != two.label.counter_home)
+          flag.label.counter_home != two.label.counter_home || !(flag.headline_ns() > 0))
         continue;
       const double change = two.headline_ns() / flag.headline_ns() - 1;
       lines.push_back(fmt::format("{} k={} ({} leaders' counter, {} groups by {}): {} {:.1f} ns against "
@@ -56,7 +56,7 @@ std::vector<std::string> across_gpus_verdicts(const std::vector<SyncCaseResult>&
     std::map<std::string, const SyncCaseResult*> cheapest;
     int k = 0;
     for (const SyncCaseResult& c : cases) {
-      if (c.label.set != set || !c.measured()) continue;
+      if (c.label.set != set || !c.measured() || !std::isfinite(c.headline_ns())) continue;
       k = c.label.k;
       const std::string name = sync_construction(c);
       if (!cheapest.contains(name)) order.push_back(name);
@@ -68,6 +68,9 @@ std::vector<std::string> across_gpus_verdicts(const std::vector<SyncCaseResult>&
       return cheapest.at(a)->headline_ns() < cheapest.at(b)->headline_ns();
     });
     const SyncCaseResult& first = *cheapest.at(order.front());
+    // A cost read back from meta.json may be anything: one that is not
+    // positive compares with nothing.
+    if (!(first.headline_ns() > 0)) continue;
     std::string line = fmt::format("{} k={}: {} is cheapest, {:.1f} ns {} ({})", set, k, order.front(),
                                    first.headline_ns(), contention ? "per operation" : "per barrier",
                                    first.label.counter_home);

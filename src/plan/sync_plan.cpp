@@ -259,6 +259,16 @@ std::vector<int> k_values(const KSweep& sweep, int set_size, int smallest) {
   return {ks.begin(), ks.end()};
 }
 
+void check_k_sweep(const KSweep& sweep, std::size_t units, bool contention) {
+  const int smallest = contention ? 1 : 2;
+  for (int k : sweep.values) {
+    if (k < smallest)
+      throw UsageError(fmt::format("--k {}: a barrier needs at least two participants", k));
+    if (static_cast<std::size_t>(k) > units)
+      throw UsageError(fmt::format("--k {}: more participants than the {} unit(s) this run has (--units)", k, units));
+  }
+}
+
 LineChoice counter_lines(const std::vector<int>& participants, CounterHome home, const HomesResult& homes) {
   const std::vector<double> mean = mean_latency(participants, homes);
   const std::vector<int>& line_class = homes.classes.line_class;

@@ -37,6 +37,10 @@ ParticipantOrder participant_order(ParticipantSet set, const RunHomes& homes, co
 // The k of the sweep for a set of `set_size` units, ascending and distinct,
 // none below `smallest` (2 for a barrier, 1 for contention) or above the set.
 std::vector<int> k_values(const KSweep& sweep, int set_size, int smallest);
+// The --k values a sweep over `units` units can measure, checked before home
+// discovery: none below 2 for a barrier, none above the units (a set is
+// some of them). UsageError naming the first that is not.
+void check_k_sweep(const KSweep& sweep, std::size_t units, bool contention);
 
 // Where a counter line goes for `participants` (unit ids of `homes`): lines
 // in the order launches should take them. "near": the home class whose lines

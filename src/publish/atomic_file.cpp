@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core/printable.hpp"
 #include "cumap/error.hpp"
 #include "publish/atomic_file.hpp"
 #include "publish/temp_files.hpp"
@@ -48,10 +49,32 @@ fs::path temp_name(const fs::path& path, int attempt) {
 
 }  // namespace
 
+std::string why_not_replaceable(const struct stat& existing) {
+  const mode_t mode = existing.st_mode;
+  if (S_ISREG(mode)) return "";
+  if (S_ISDIR(mode)) return "it is a directory";
+  if (S_ISLNK(mode))
+    return "it is a symbolic link, which writing the file would replace (cumap writes a new file and renames it "
+           "into place); name the file itself";
+  if (S_ISFIFO(mode)) return "it is a named pipe (FIFO); cumap writes regular files only";
+  if (S_ISSOCK(mode)) return "it is a socket; cumap writes regular files only";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "it is a device; cumap writes regular files only";
+  return "it is not a regular file; cumap writes regular files only";
+}
+
 void write_file_atomic(const fs::path& path, std::string_view content) {
   const auto fail = [&](int err) {
     throw RuntimeFailure(fmt::format("cannot write {}: {}", path.string(), errno_text(err)));
   };
+  // Checked before and again just before the rename: what took the path's
+  // place meanwhile is never replaced.
+  const auto refuse_special = [&] {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) return std::string();
+    return why_not_replaceable(st);
+  };
+  if (const std::string why = refuse_special(); !why.empty())
+    throw UsageError(fmt::format("cannot write {}: {}", printable_excerpt(path.string(), 120), why));
   // O_EXCL | O_NOFOLLOW: the temporary file is always one this call made;
   // a file or symbolic link that happens to have its name is never written
   // through or truncated, another name is tried instead.
@@ -69,6 +92,10 @@ void write_file_atomic(const fs::path& path, std::string_view content) {
 
   int err = write_all(fd, content);
   if (::close(fd) != 0 && err == 0) err = errno;
+  if (const std::string why = err == 0 ? refuse_special() : std::string(); !why.empty()) {
+    ::unlink(tmp.c_str());
+    throw UsageError(fmt::format("cannot write {}: {}", printable_excerpt(path.string(), 120), why));
+  }
   if (err == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
   if (err != 0) {
     ::unlink(tmp.c_str());

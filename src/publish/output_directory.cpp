@@ -120,13 +120,15 @@ void check_output_file(const fs::path& file) {
   if (file.filename().empty() || file.filename() == "." || file.filename() == "..")
     bad("it names a directory, not a file");
   struct stat st {};
-  if (::stat(file.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) bad("it is a directory");
+  if (::lstat(file.c_str(), &st) == 0) {
+    if (const std::string why = why_not_replaceable(st); !why.empty()) bad(why);
   } else if (errno != ENOENT) {
     bad(errno == ENOTDIR ? "a component of the path is not a directory" : errno_text(errno));
   }
   const fs::path dir = file.parent_path().empty() ? fs::path(".") : file.parent_path();
-  if (::stat(dir.c_str(), &st) != 0) bad(fmt::format("directory {}: {}", shown(dir), errno_text(errno)));
+  if (::stat(dir.c_str(), &st) != 0)
+    bad(errno == ENOENT ? fmt::format("the directory {} does not exist", shown(dir))
+                        : fmt::format("directory {}: {}", shown(dir), errno_text(errno)));
   if (!S_ISDIR(st.st_mode)) bad(fmt::format("{} is not a directory", shown(dir)));
   // access() answers for the real user and knows read-only mounts (EROFS).
   if (::access(dir.c_str(), W_OK | X_OK) != 0)

@@ -53,8 +53,11 @@ class OutputDirectory {
 };
 
 // Checks that `file` can be written as an output file before any work is
-// done: a non-empty name, not a directory, not too long, in an existing,
-// writable directory. Throws UsageError naming the path otherwise.
+// done: a non-empty name, not too long, in an existing, writable directory,
+// and nothing there that is not a regular file (write_file_atomic renames a
+// new file over the path: a directory, a symbolic link, a named pipe, a
+// socket or a device such as /dev/null would be replaced, not written to).
+// Throws UsageError naming the path otherwise.
 void check_output_file(const std::filesystem::path& file);
 
 }  // namespace cumap

@@ -7,16 +7,21 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include <sys/types.h>
+
+#include "core/output_kind.hpp"
 #include "publish/output_directory.hpp"
 #include "publish/temp_files.hpp"
 
 namespace cumap {
 
-//   OutputSet out(options.out_dir);   // UsageError (exit 2) before any measuring
+//   OutputSet out(options.out_dir, OutputKind::Map, options.replace);  // UsageError (exit 2) before any measuring
 //   out.write("matrix.csv", text);    // into the staging directory
 //   out.publish();                    // the whole set replaces the old one
 //
@@ -26,13 +31,23 @@ namespace cumap {
 // directory: a second run into the same directory is refused. On a second
 // interrupt the signal handler removes the staged files, the staging
 // directory and the lock (they are registered, see temp_files.hpp).
+//
+// The published set has what a plain mkdir and writes would give it: a new
+// directory the umask's mode (0755 under umask 022), its files 0666 less
+// the umask; a set it replaces keeps its directory's mode and owner, and
+// its files get that owner where this process may give it (root).
 class OutputSet {
  public:
   // Creates the missing parent directories and the staging directory, and
-  // takes the lock. UsageError naming the directory when it cannot be
-  // written, when it exists but holds files that are not a cumap output set
-  // (cumap replaces its own sets only), or when another run holds the lock.
-  explicit OutputSet(std::filesystem::path dir);
+  // takes the lock; removes what runs that died left beside the directory
+  // (their staging directories: whoever holds the lock is the only run
+  // writing this set). UsageError naming the directory when it cannot be
+  // written; when it exists but holds files that are not a cumap output set
+  // (cumap replaces its own sets only), or a set of another kind than
+  // `kind` unless `replace` (any cumap set where `kind` is none); when it
+  // cannot be swapped for the new set (".", a mount point, another user's
+  // in a sticky directory); or when another run holds the lock.
+  explicit OutputSet(std::filesystem::path dir, std::optional<OutputKind> kind = std::nullopt, bool replace = false);
   ~OutputSet();
   OutputSet(const OutputSet&) = delete;
   OutputSet& operator=(const OutputSet&) = delete;
@@ -57,6 +72,11 @@ class OutputSet {
 
  private:
   void remove_staging() noexcept;
+  // The checks of an existing directory before anything is made beside it.
+  void check_existing(std::optional<OutputKind> kind, bool replace) const;
+  void make_staging();
+  // Before the swap: the replaced set's directory mode and owner onto the staged one.
+  void keep_mode_and_owner() noexcept;
 
   std::filesystem::path dir_;
   OutputDirectory parent_;  // the chain up to the parent; undone unless published
@@ -71,11 +91,15 @@ class OutputSet {
   std::vector<Written> written_;  // under registrations_mutex_
   mutable std::mutex registrations_mutex_;  // write() runs on the threads of PendingFiles
   bool published_ = false;
+  // The replaced set's owner, given to the staged files at publish() when
+  // it is not this process's.
+  std::optional<std::pair<uid_t, gid_t>> owner_;
 };
 
 // True when `dir` holds a set cumap wrote: a meta.json whose "tool" is
-// "cumap". Such a directory may be replaced by a new set; any other
-// non-empty directory is refused.
+// "cumap" (read through report/read/checked_file.hpp). Such a directory may
+// be replaced by a new set of its kind; any other non-empty directory is
+// refused.
 bool is_cumap_output_set(const std::filesystem::path& dir);
 
 }  // namespace cumap

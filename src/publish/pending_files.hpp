@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "publish/json_file.hpp"
 #include "publish/output_set.hpp"
 
 namespace cumap {
@@ -34,7 +35,7 @@ class PendingFiles {
   void write_all_then_meta(const std::function<nlohmann::json()>& make_meta) {
     for (std::future<void>& file : files_) file.get();
     files_.clear();
-    out_.write("meta.json", make_meta().dump(2) + "\n");
+    out_.write("meta.json", json_file_text(make_meta()));
   }
 
   // Files still pending when an exception leaves are waited for (futures of

@@ -1,6 +1,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
+#include "cumap/error.hpp"
 #include "render/canvas.hpp"
 
 namespace cumap {
@@ -14,6 +17,14 @@ Rgb Image::pixel(int x, int y) const {
 namespace render {
 
 Image blank_image(int width, int height, Rgb fill) {
+  // A net under the layouts: a picture of 1056 units a side is a few
+  // thousand pixels wide; one past these sizes is a layout gone wrong, to
+  // be refused rather than allocated (gigabytes) and encoded.
+  constexpr long long kMaxSide = 1 << 15, kMaxPixels = 1LL << 28;
+  if (width <= 0 || height <= 0 || width > kMaxSide || height > kMaxSide ||
+      static_cast<long long>(width) * height > kMaxPixels)
+    throw RuntimeFailure(fmt::format("a picture of {} x {} pixels is larger than cumap draws (at most {} a side)",
+                                     width, height, kMaxSide));
   Image image;
   image.width = width;
   image.height = height;

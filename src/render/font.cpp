@@ -1,9 +1,5 @@
 #include "render/font.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -18,16 +14,28 @@
 #include "core/printable.hpp"
 #include "cumap/error.hpp"
 #include "render/canvas.hpp"
+#include "report/read/checked_file.hpp"
 
 namespace cumap::render {
 namespace {
 
+// The most characters of one piece of text drawn: a picture grows to hold
+// its title, and a title of a megabyte (a device's name, a title in a
+// meta.json given to `cumap render --order`) would ask for gigabytes of
+// pixels. The longest cumap makes are under 200.
+constexpr std::size_t kMaxTextChars = 400;
+
 // Decodes UTF-8, replacing malformed bytes with '?': titles come from users
-// and device names, and a stray byte should not abort a picture.
+// and device names, and a stray byte should not abort a picture. Text
+// longer than kMaxTextChars is cut there and ends in an ellipsis.
 std::vector<char32_t> decode_utf8(std::string_view text) {
   std::vector<char32_t> out;
   std::size_t i = 0;
   while (i < text.size()) {
+    if (out.size() == kMaxTextChars) {
+      out.back() = U'\u2026';
+      break;
+    }
     const auto lead = static_cast<unsigned char>(text[i]);
     const int extra = lead < 0x80 ? 0 : (lead >> 5) == 0x6 ? 1 : (lead >> 4) == 0xE ? 2 : (lead >> 3) == 0x1E ? 3 : -1;
     bool ok = extra >= 0 && i + extra < text.size();
@@ -58,22 +66,25 @@ Font::Font(const std::filesystem::path& path) {
                                  "package fonts-dejavu-core)",
                                  printable_excerpt(path.string(), 200), why));
   };
-  // FreeType says only that it could not open the resource: the file system
-  // says whether it is missing, a directory or not readable.
-  if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd < 0) {
-    const int error = errno;
-    fail(error == ENOENT ? "not found" : std::strerror(error));
-  } else {
-    struct stat st {};
-    const bool directory = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
-    ::close(fd);
-    if (directory) fail("is a directory");
+  // Read through the one checked reader, then handed to FreeType from
+  // memory: a named pipe or /dev/zero in the font's place is refused (it
+  // would block, or be read until memory runs out), and the file system
+  // says why a path cannot be read, where FreeType says only that it could not.
+  try {
+    data_ = read_checked_file(path, kFontRead);
+  } catch (const FileReadError& e) {
+    fail(e.reason() == "no such file" ? "not found" : e.reason());
   }
   if (FT_Init_FreeType(&library_) != 0) fail("FreeType could not start");
-  if (const FT_Error error = FT_New_Face(library_, path.c_str(), 0, &face_); error != 0) {
+  if (const FT_Error error = FT_New_Memory_Face(library_, reinterpret_cast<const FT_Byte*>(data_.data()),
+                                               static_cast<FT_Long>(data_.size()), 0, &face_);
+      error != 0) {
     face_ = nullptr;
-    fail(error == FT_Err_Unknown_File_Format ? "not a font FreeType can read"
-                                             : fmt::format("FreeType cannot read it (error {})", error));
+    // From memory, a file too short for any font reads past its end
+    // (Invalid_Stream_Operation) before FreeType can say it knows no such format.
+    const bool not_a_font = error == FT_Err_Unknown_File_Format || error == FT_Err_Invalid_File_Format ||
+                            error == FT_Err_Invalid_Stream_Operation;
+    fail(not_a_font ? "not a font FreeType can read" : fmt::format("FreeType cannot read it (error {})", error));
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -35,8 +36,10 @@ std::filesystem::path default_font_path();
 class Font {
  public:
   // Throws UsageError "font <path>: <why> (... install fonts-dejavu-core)" if it
-  // cannot be loaded: not found, not readable (the system's reason), a
-  // directory, or not a font FreeType can read.
+  // cannot be loaded: not found, not readable (the system's reason), not a
+  // regular file (a directory, a named pipe, a device), or not a font
+  // FreeType can read. The file is read through the checked reader
+  // (report/read/checked_file.hpp) and kept for the face's life.
   explicit Font(const std::filesystem::path& path);
   ~Font();
   Font(const Font&) = delete;
@@ -59,6 +62,7 @@ class Font {
   };
   const Glyph& glyph(char32_t code, int pixel_size);
 
+  std::string data_;  // the font file: FreeType reads the face from it
   FT_LibraryRec_* library_ = nullptr;
   FT_FaceRec_* face_ = nullptr;
   int current_size_ = 0;

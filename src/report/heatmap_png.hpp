@@ -13,20 +13,11 @@
 
 #include "cumap/result.hpp"
 #include "render/render.hpp"
+#include "report/read/picture_record.hpp"
 
 namespace cumap {
 
-// How a run drew one of its matrix CSVs.
-struct PictureRecord {
-  std::string matrix;   // the CSV's file name, e.g. "matrix-same-line-home0.csv"
-  std::string heatmap;  // the PNG's file name; empty where the run drew none (a line spread)
-  std::string title;
-  std::string panel_title;
-  std::string value_label;
-  std::string row_title;
-  std::string column_title;
-  std::string colormap;
-};
+// meta.json's "heatmaps": how the run drew each matrix CSV.
 nlohmann::json to_json(const std::vector<PictureRecord>& pictures);
 
 // One matrix CSV of the run and its heatmap: `shown` is the matrix in

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "publish/json_file.hpp"
 #include "publish/pending_files.hpp"
 #include "report/cluster_barrier_csv.hpp"
 #include "report/gpus_csv.hpp"
@@ -81,7 +82,7 @@ void write_map_outputs(const MapResult& r, const RunSummary& summary, OutputSet&
       files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.cluster_barrier); });
   if (settings.has_homes()) add_homes_outputs(r, files);
   files.add("units.csv", [&r] { return units_csv(r); });
-  files.add("topology.json", [&r] { return topology_file_json(r.topology, r.homes).dump(2) + "\n"; });
+  files.add("topology.json", [&r] { return json_file_text(topology_file_json(r.topology, r.homes)); });
   files.add("summary.md", [&summary] { return summary_markdown(summary); });
   files.add("report.html", [&r, &summary] { return report_html(r, summary); });
   // meta.json is made beside the rest and written last: its presence says

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/map_result.hpp"
+#include "core/output_kind.hpp"
 #include "core/stats.hpp"
 #include "core/topology.hpp"
 #include "core/topology_discovery.hpp"
@@ -234,6 +235,7 @@ nlohmann::json make_meta(const MapResult& r, const RunSummary& summary) {
   Topology display_groups = r.display_groups;
   display_groups.details = nlohmann::json::object();
   j["display_groups"] = to_json(display_groups);
+  j["kind"] = to_string(OutputKind::Map);
   merge_json(j, to_json(summary));
   return j;
 }
@@ -241,6 +243,7 @@ nlohmann::json make_meta(const MapResult& r, const RunSummary& summary) {
 nlohmann::json make_homes_meta(const MapResult& r) {
   nlohmann::json j = run_meta(r);
   j["options"] = r.settings.options;
+  j["kind"] = to_string(OutputKind::Homes);
   merge_json(j, to_json(run_header(r)));
   return j;
 }
@@ -257,6 +260,7 @@ nlohmann::json make_sync_meta(const SyncResult& r, const SyncSummary& summary) {
   }
   j["cases"] = {{"timed_out", timed_out}, {"unsupported", unsupported}, {"file", summary.csv_name()}};
   j["settings"] = {{"timeout_ms", r.settings.timeout_ms}};
+  j["kind"] = to_string(summary.contention() ? OutputKind::Contention : OutputKind::Barrier);
   merge_json(j, to_json(summary));
   return j;
 }

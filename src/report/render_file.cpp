@@ -66,7 +66,6 @@ void check_png_output(const RenderRequest& request) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (extension != ".png")
     throw UsageError("-o " + shown(request.png) + ": cumap render writes PNG only; name the output *.png");
-  check_output_file(request.png);
   std::error_code ec;
   const auto same = [&](const fs::path& input) { return fs::equivalent(request.png, input, ec) && !ec; };
   if (same(request.csv))
@@ -74,6 +73,7 @@ void check_png_output(const RenderRequest& request) {
                      "; writing the PNG would destroy it");
   if (request.order && same(*request.order))
     throw UsageError("-o " + shown(request.png) + " is the --order file; writing the PNG would destroy it");
+  check_output_file(request.png);
 }
 
 }  // namespace

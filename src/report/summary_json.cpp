@@ -30,7 +30,7 @@ std::vector<int> ints(const Json& list) {
   std::vector<int> out;
   if (list.is_array())
     for (const Json& v : list)
-      if (v.is_number_integer()) out.push_back(v.get<int>());
+      if (const std::optional<int> x = json_fields::exact<int>(v)) out.push_back(*x);
   return out;
 }
 
@@ -65,7 +65,7 @@ RunSummary::GpuPair gpu_pair_of(const Json& row) {
   p.row.cells = whole<std::size_t>(row, "cells", 0);
   p.row.oneway_ns = {number_or_nan(row, "oneway_ns_median"), number_or_nan(row, "p05_ns"),
                      number_or_nan(row, "p95_ns"),           number_or_nan(row, "min_ns"),
-                     number_or_nan(row, "max_ns"),           static_cast<int>(p.row.cells)};
+                     number_or_nan(row, "max_ns"),           whole<int>(row, "cells", 0)};
   p.link = text(row, "link");
   return p;
 }
@@ -116,8 +116,8 @@ RunSummary::Map map_of(const Json& m) {
   const Json& late = member(m, "timed_out_pairs");
   if (late.is_array())
     for (const Json& pair : late)
-      if (pair.is_array() && pair.size() == 2 && pair[0].is_number_integer() && pair[1].is_number_integer())
-        map.timed_out_pairs.emplace_back(pair[0].get<int>(), pair[1].get<int>());
+      if (pair.is_array() && pair.size() == 2 && json_fields::exact<int>(pair[0]) && json_fields::exact<int>(pair[1]))
+        map.timed_out_pairs.emplace_back(*json_fields::exact<int>(pair[0]), *json_fields::exact<int>(pair[1]));
   const Json& ns = member(m, "oneway_ns");
   map.median_ns = number(ns, "median");
   map.p05_ns = number(ns, "p05");
@@ -369,9 +369,7 @@ RunSummary run_summary_from_json(const Json& meta, const std::string& source) {
     if (member(meta, "structure_by_class").is_array()) {
       for (const Json& row : meta["structure_by_class"])
         s.structure.push_back({text(row, "placement"),
-                               member(row, "home_class").is_number_integer()
-                                   ? std::optional<int>(row["home_class"].get<int>())
-                                   : std::nullopt,
+                               json_fields::exact<int>(member(row, "home_class")),
                                structure_of(row)});
     } else {
       for (const StructureRow& row : s.same_line_pooled) s.structure.push_back({"same-line", std::nullopt, row});

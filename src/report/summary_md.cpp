@@ -17,6 +17,7 @@ namespace cumap {
 namespace {
 
 using summary_text::cell;
+using summary_text::code_cell;
 using summary_text::range;
 using summary_text::value;
 
@@ -95,7 +96,7 @@ std::string summary_markdown(const RunSummary& s) {
   if (driver.empty()) driver = "not reported";
   md += fmt::format("| driver | {} |\n", cell(driver));
   md += fmt::format("| date | {} |\n", cell(run.timestamp_utc));
-  md += fmt::format("| command | `{}` |\n", cell(run.command_line));
+  md += fmt::format("| command | {} |\n", code_cell(run.command_line));
   std::string how = fmt::format("{} probe, {}, {} round trips × {} samples per pair", s.probe,
                                 s.has_homes() ? "global memory" : "distributed shared memory (--via dsm)", s.iters,
                                 s.samples);

@@ -11,15 +11,35 @@
 
 namespace cumap::summary_text {
 
-// A table cell: one line, pipes escaped (GitHub ends a cell at any |).
+// A table cell, or any text of a page that comes from outside cumap (a
+// device's or host's name): one line, pipes escaped (GitHub ends a cell at
+// any |), and <, > and & as HTML entities, so that a name carrying markup
+// reads as text wherever the page is rendered, never as HTML.
 inline std::string cell(const std::string& s) {
   std::string out;
   for (char c : s) {
     if (c == '|') out += "\\|";
     else if (c == '\n' || c == '\r') out += ' ';
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
     else out += c;
   }
   return out;
+}
+
+// A command line in a table cell, as code: one line, pipes escaped; markup
+// inside a code span is shown as it is. One holding a backtick, which
+// would end the span, is written as text (cell).
+inline std::string code_cell(const std::string& s) {
+  if (s.find('`') != std::string::npos) return cell(s);
+  std::string out = "`";
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out + "`";
 }
 
 // A number with one decimal, or "–" where it does not exist (none, NaN).

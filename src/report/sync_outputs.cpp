@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/sync_summary.hpp"
+#include "publish/json_file.hpp"
 #include "publish/pending_files.hpp"
 #include "report/homes_csv.hpp"
 #include "report/homes_json.hpp"
@@ -31,7 +32,7 @@ void write_sync_outputs(const SyncResult& r, OutputSet& out) {
   files.add("summary.md", [&summary] { return sync_summary_markdown(summary); });
   files.add("report.html", [&summary, png] { return sync_report_html(summary, png.valid() ? png.get() : ""); });
   files.add("homes.csv", [&r] { return homes_csv(r.discovery.homes); });
-  files.add("homes.json", [&r] { return homes_json(r.discovery.homes).dump(2) + "\n"; });
+  files.add("homes.json", [&r] { return json_file_text(homes_json(r.discovery.homes)); });
   files.write_all_then_meta([&r, &summary] { return make_sync_meta(r, summary); });
 }
 

@@ -4,8 +4,13 @@
 
 #include <fmt/format.h>
 
+#include "report/summary_text.hpp"
+
 namespace cumap {
 namespace {
+
+using summary_text::cell;
+using summary_text::code_cell;
 
 std::string ns_cell(double v) { return std::isfinite(v) ? fmt::format("{:.1f}", v) : "-"; }
 
@@ -76,12 +81,12 @@ std::string sync_table_note(const SyncSummary& s) {
 }
 
 std::string sync_summary_markdown(const SyncSummary& s) {
-  std::string md = fmt::format("# cumap {}: {}\n\n", s.command, s.run.device_name);
+  std::string md = fmt::format("# cumap {}: {}\n\n", cell(s.command), cell(s.run.device_name));
   md += sync_measured_line(s) + " ";
   md += s.complete ? sync_completeness(s) : "**" + sync_completeness(s) + "**";
   md += "\n\n";
-  if (!s.run.caveat.empty()) md += "**" + s.run.caveat + "**\n\n";
-  md += fmt::format("Command: `{}`\n\n", s.run.command_line);
+  if (!s.run.caveat.empty()) md += "**" + cell(s.run.caveat) + "**\n\n";
+  md += fmt::format("Command: {}\n\n", code_cell(s.run.command_line));
 
   md += "## At k = every unit of each set\n\n";
   const SyncTable t = sync_table(s);
@@ -93,7 +98,7 @@ std::string sync_summary_markdown(const SyncSummary& s) {
   md += header + "\n" + rule + "\n";
   for (const std::vector<std::string>& row : t.rows) {
     std::string line = "|";
-    for (const std::string& c : row) line += " " + c + " |";
+    for (const std::string& c : row) line += " " + cell(c) + " |";
     md += line + "\n";
   }
   md += "\n" + sync_table_note(s) + "\n";
@@ -107,7 +112,7 @@ std::string sync_summary_markdown(const SyncSummary& s) {
   }
   if (!s.left_out.empty()) {
     md += "\n## Left out\n\n";
-    for (const std::string& n : s.left_out) md += "- " + n + "\n";
+    for (const std::string& n : s.left_out) md += "- " + cell(n) + "\n";
   }
   return md;
 }

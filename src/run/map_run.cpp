@@ -163,6 +163,11 @@ std::vector<int> resolve_devices(const Options& o) {
       if (backend_facts(built).spans_devices) kind = built;
   if (kind == BackendKind::Auto)
     throw UsageError("--devices: this cumap has no backend that maps across devices (the cuda backend)");
+  // Refused whatever the list says: `--devices all` and `--devices 0` would
+  // otherwise pass on a backend of one device where `--devices 0,1` does not.
+  if (!backend_facts(kind).spans_devices)
+    throw UsageError(fmt::format("--devices: the {} backend does not map across devices; leave out --devices",
+                                 to_string(kind)));
   const int count = device_count(kind);
   if (count == 0)
     throw UsageError(fmt::format("--devices {}: the {} backend sees no device", printable_excerpt(o.devices_spec),

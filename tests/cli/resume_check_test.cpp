@@ -190,6 +190,32 @@ TEST(ResumeCheck, RowsThatDoNotFitTheRunAreRefusedNamingTheLine) {
   }
 }
 
+// Home discovery on a CPU may find other classes than the earlier run (1 in
+// 300 runs on a VM): refused, in words that fit a CPU (it named "GPU 0").
+TEST(ResumeCheck, OtherHomeClassesAreRefusedWithoutNamingAGpuOfOneDevice) {
+  EarlierRun earlier;
+  earlier.homes.front().classes.class_count = 1;
+  earlier.homes.front().classes.line_class = {0, 0, 0, 0};
+  const std::string why = earlier.refusal();
+  EXPECT_NE(why.find("line 128 was class 1, is 0; 1 class(es) now"), std::string::npos) << why;
+  EXPECT_EQ(why.find("GPU"), std::string::npos) << why;
+}
+
+// get<int> of 1e300 (undefined behaviour) read homes.json's numbers.
+TEST(ResumeCheck, HostileNumbersInHomesJsonAreRefused) {
+  for (const char* key : {"device", "class_count"}) {
+    for (const nlohmann::json& value : {nlohmann::json(1e300), nlohmann::json(-1e300), nlohmann::json(2.5)}) {
+      SCOPED_TRACE(key + (" = " + value.dump()));
+      EarlierRun earlier;
+      earlier.run.homes[key] = value;
+      EXPECT_NE(earlier.refusal().find("homes.json is not as cumap writes it"), std::string::npos);
+    }
+  }
+  EarlierRun earlier;
+  earlier.run.homes["line_class"]["1e400"] = 0;
+  EXPECT_NE(earlier.refusal().find("homes.json"), std::string::npos);
+}
+
 // --resume DIR alone: the options are the earlier run's; those typed must agree.
 TEST(ResumeCheck, ResumedOptionsAreTheRecordedOnesAndTypedOnesMustAgree) {
   Options earlier;

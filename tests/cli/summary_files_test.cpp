@@ -161,7 +161,7 @@ TEST(SummaryErrors, ABadDirectoryIsOneLineAndExit2) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
       {{"summary", "missing"}, "does not exist"},
       {{"summary", "empty"}, "has no meta.json"},
-      {{"summary", "garbled"}, "is not json"},
+      {{"summary", "garbled"}, "not valid json"},
       {{"summary", "other"}, "not the meta.json of a cumap map"},
       {{"summary", "homes"}, "cumap homes"},
       {{"summary", "empty", "--format", "xml"}, "--format"},
@@ -302,7 +302,7 @@ TEST_F(SyncSummaryCommand, ABrokenSetIsOneLineAndExit2) {
   for (const fs::path& dir : {no_csv, short_csv, garbled_csv, swapped}) as_earlier_cumap(dir);
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
       {{"summary", "no-csv"}, "barrier.csv does not exist"},
-      {{"summary", "truncated-meta"}, "is not json"},
+      {{"summary", "truncated-meta"}, "not valid json"},
       {{"summary", "short-csv", "--format", "csv"}, "fields where the header has"},
       {{"summary", "garbled-csv", "--format", "json"}, "column k: 'two'"},
       {{"summary", "swapped"}, "first column is 'op'"},

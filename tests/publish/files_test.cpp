@@ -53,12 +53,14 @@ TEST(WriteFileAtomic, FailureThrowsRuntimeFailureNamingThePath) {
   EXPECT_EQ(entries(tmp.path()), 0u);
 }
 
-TEST(WriteFileAtomic, FailedRenameRemovesTheTempFile) {
+TEST(WriteFileAtomic, DirectoryInThePlaceIsRefusedLeavingNoTempFile) {
   const test::TempDir tmp;
   const fs::path target = tmp.path() / "occupied";
-  fs::create_directories(target / "child");  // rename of a file over a non-empty directory fails
-  EXPECT_THROW(write_file_atomic(target, "x"), RuntimeFailure);
+  fs::create_directories(target / "child");
+  // Bad input, refused before a temporary file is made: nothing is left beside it.
+  EXPECT_THROW(write_file_atomic(target, "x"), UsageError);
   EXPECT_EQ(entries(tmp.path()), 1u);
+  EXPECT_TRUE(fs::is_directory(target / "child"));
 }
 
 TEST(KeptOutputDirectory, CreatesNestedDirectoriesAndLeavesNoProbe) {

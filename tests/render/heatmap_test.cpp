@@ -1,3 +1,4 @@
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -247,6 +248,18 @@ TEST_F(Heatmap, missing_font_is_a_usage_error_naming_the_package) {
   }
 }
 
+// A title of a megabyte (a device's name, a title in a meta.json given to
+// `cumap render --order`) made a picture of gigabytes: text is cut at 400
+// characters, so the picture stays the size of a long title.
+TEST_F(Heatmap, a_huge_title_is_cut_so_the_picture_stays_small) {
+  style_.title = std::string(1 << 20, 'W');
+  const Image huge = render_heatmap(panels_, style_);
+  style_.title = std::string(399, 'W') + "\u2026";  // what is drawn of it
+  const Image longest = render_heatmap(panels_, style_);
+  EXPECT_EQ(huge.width, longest.width);
+  EXPECT_LT(huge.width, 10000);
+}
+
 // A font that exists but cannot be used was reported as "not found"; and it
 // was found only when the pictures were drawn, after the whole measurement.
 // check_heatmap_font (which maps call before measuring) says why.
@@ -260,8 +273,12 @@ TEST(Font, UnusableFontsSayWhyBeforeAnythingIsDrawn) {
     std::filesystem::path path;
     std::string says;
   };
+  // A named pipe blocked the run forever, /dev/zero was read until memory ran out.
+  ASSERT_EQ(::mkfifo((dir / "pipe.ttf").c_str(), 0600), 0);
   std::vector<Case> cases{{dir / "missing.ttf", "not found"}, {dir / "notes.txt", "not a font FreeType can read"},
-                          {dir, "is a directory"}};
+                          {dir, "is a directory"},
+                          {dir / "pipe.ttf", "named pipe"},
+                          {"/dev/zero", "character device"}};
   if (::geteuid() != 0) cases.push_back({dir / "locked.ttf", "Permission denied"});  // root reads anything
   for (const Case& c : cases) {
     SCOPED_TRACE(c.path.string());

@@ -30,17 +30,6 @@ namespace {
 
 constexpr const char* kSysfsCpuRoot = "/sys/devices/system/cpu";
 
-std::string cpu_model_name() {
-  std::ifstream f("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-    }
-  }
-  return "unknown CPU";
-}
 
 std::string kernel_release() {
   utsname u{};
@@ -70,7 +59,8 @@ class CpuBackend final : public Backend {
   DeviceInfo device() const override {
     DeviceInfo d;
     d.backend = "cpu";
-    d.name = cpu_model_name();
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    d.name = cpu::cpu_model_name(cpuinfo);
     d.unit_name = "cpu";
     d.unit_count = static_cast<int>(cpus_.size());
     d.clock_source = "std::chrono::steady_clock (CLOCK_MONOTONIC)";
@@ -211,5 +201,21 @@ std::unique_ptr<Backend> cpu::make_cpu_backend_on(const std::filesystem::path& s
   std::sort(cpus.begin(), cpus.end());
   return std::make_unique<CpuBackend>(sysfs_cpu_root, std::move(cpus));
 }
+
+namespace cpu {
+
+std::string cpu_model_name(std::istream& cpuinfo) {
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (!line.starts_with("model name")) continue;
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::size_t first = line.find_first_not_of(" \t", colon + 1);
+    if (first == std::string::npos) continue;  // "model name\t:" with nothing after it
+    return line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
+  }
+  return "unknown CPU";
+}
+
+}  // namespace cpu
 
 }  // namespace cumap

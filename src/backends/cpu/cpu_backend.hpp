@@ -1,6 +1,8 @@
 #pragma once
 #include <filesystem>
+#include <istream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "cumap/backend.hpp"
@@ -20,6 +22,11 @@ namespace cpu {
 // tests/data/sysfs; make_cpu_backend reads /sys/devices/system/cpu and the
 // process's affinity.
 std::unique_ptr<Backend> make_cpu_backend_on(const std::filesystem::path& sysfs_cpu_root, std::vector<int> cpus);
+
+// The device's name from /proc/cpuinfo's text: the first "model name" with
+// a value, trimmed; "unknown CPU" where there is none (some virtual
+// machines and architectures leave it empty or out).
+std::string cpu_model_name(std::istream& cpuinfo);
 
 }  // namespace cpu
 

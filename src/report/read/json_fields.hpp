@@ -6,6 +6,8 @@
 // the summaries read back (summary_json.hpp) and `cumap render --order`
 // (order_file.hpp).
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -30,10 +32,33 @@ inline bool boolean(const nlohmann::json& j, const char* key, bool otherwise) {
   return v.is_boolean() ? v.get<bool>() : otherwise;
 }
 
+// `v` as an integer of type T, or none: a number that is not whole or is
+// out of T's range (1e300, -1 for a count) is none, never converted (a
+// conversion out of range is undefined behaviour).
+template <typename T>
+std::optional<T> exact(const nlohmann::json& v) {
+  static_assert(std::numeric_limits<T>::is_integer);
+  using Limits = std::numeric_limits<T>;
+  if (v.is_number_unsigned()) {
+    const std::uint64_t x = v.get<std::uint64_t>();
+    if (x <= static_cast<std::uint64_t>(Limits::max())) return static_cast<T>(x);
+  } else if (v.is_number_integer()) {
+    const std::int64_t x = v.get<std::int64_t>();
+    if (x >= 0 ? static_cast<std::uint64_t>(x) <= static_cast<std::uint64_t>(Limits::max())
+               : Limits::is_signed && x >= static_cast<std::int64_t>(Limits::min()))
+      return static_cast<T>(x);
+  } else if (v.is_number_float()) {
+    // 2^digits is exactly a double: T holds [-2^digits, 2^digits) signed, [0, 2^digits) unsigned.
+    const double x = v.get<double>(), bound = std::ldexp(1.0, Limits::digits);
+    if (std::isfinite(x) && x == std::trunc(x) && x >= (Limits::is_signed ? -bound : 0.0) && x < bound)
+      return static_cast<T>(x);
+  }
+  return std::nullopt;
+}
+
 template <typename T>
 T whole(const nlohmann::json& j, const char* key, T otherwise) {
-  const nlohmann::json& v = member(j, key);
-  return v.is_number() ? v.get<T>() : otherwise;
+  return exact<T>(member(j, key)).value_or(otherwise);
 }
 
 // A finite number, or none (null: a value that did not exist).

@@ -4,11 +4,11 @@
 
 #include <csv.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <set>
 #include <string>
@@ -21,6 +21,7 @@
 #include "core/printable.hpp"
 #include "core/units.hpp"
 #include "cumap/error.hpp"
+#include "report/read/checked_file.hpp"
 #include "report/read/csv_row.hpp"
 
 namespace cumap {
@@ -258,22 +259,17 @@ ValueMatrix parse_matrix_csv(std::string_view text) {
 ValueMatrix read_matrix_csv(const std::filesystem::path& path) {
   const std::string shown = printable_excerpt(path.string(), 120);
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw UsageError(fmt::format("cannot read {}: it is a directory", shown));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("cannot read {}: {}", shown, std::strerror(errno)));
-  // In chunks: the file is never held whole, only the matrix it describes.
   const auto bytes = std::filesystem::file_size(path, ec);
-  MatrixCsvReader reader(ec ? std::size_t{0} : static_cast<std::size_t>(bytes));
-  std::vector<char> chunk(std::size_t{1} << 20);
+  MatrixCsvReader reader(ec ? std::size_t{0}
+                            : static_cast<std::size_t>(std::min<std::uintmax_t>(bytes, kMatrixCsvRead.max_bytes)));
+  // In chunks: the file is never held whole, only the matrix it describes.
   try {
-    while (in) {
-      in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-      reader.feed(std::string_view(chunk.data(), static_cast<std::size_t>(in.gcount())));
-    }
+    read_checked_file_in_chunks(path, kMatrixCsvRead, [&](std::string_view chunk) { reader.feed(chunk); });
+  } catch (const FileReadError& e) {
+    throw UsageError(fmt::format("cannot read {}", e.what()));
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("{}: {}", shown, e.what()));
   }
-  if (in.bad()) throw UsageError(fmt::format("cannot read {}: {}", shown, std::strerror(errno)));
   try {
     return reader.finish();
   } catch (const UsageError& e) {

@@ -1,7 +1,5 @@
 #include "report/read/meta_json.hpp"
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -9,6 +7,8 @@
 
 #include "core/printable.hpp"
 #include "cumap/error.hpp"
+#include "report/read/checked_file.hpp"
+#include "report/read/json_fields.hpp"
 
 namespace cumap {
 
@@ -19,18 +19,29 @@ OutputMeta read_output_meta(const std::filesystem::path& path) {
   const fs::file_status status = fs::status(path, ec);
   if (!fs::exists(status)) throw UsageError(fmt::format("summary: {} does not exist", shown));
   const fs::path file = fs::is_directory(status) ? path / "meta.json" : path;
-  if (fs::is_directory(status) && !fs::is_regular_file(file, ec))
+  if (fs::is_directory(status) && !fs::exists(fs::symlink_status(file, ec)))
     throw UsageError(fmt::format("summary: {} has no meta.json (is it the output directory of a cumap run?)", shown));
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("summary: {} cannot be read", printable_excerpt(file.string(), 160)));
-  std::ostringstream content;
-  content << in.rdbuf();
   try {
-    return {file, nlohmann::json::parse(content.str())};
-  } catch (const nlohmann::json::exception&) {
-    throw UsageError(fmt::format("summary: {} is not JSON (is it the output directory of a cumap run?)",
-                                 printable_excerpt(file.string(), 160)));
+    return {file, read_checked_json(file, kMetaJsonRead)};
+  } catch (const FileReadError& e) {
+    throw UsageError(fmt::format("summary: {}", e.what()));
   }
+}
+
+bool is_cumap_meta(const nlohmann::json& meta) { return json_fields::text(meta, "tool") == "cumap"; }
+
+std::optional<OutputKind> output_kind_of(const nlohmann::json& meta) {
+  if (!is_cumap_meta(meta)) return std::nullopt;
+  if (const auto* row = names_of<OutputKind>().find(json_fields::text(meta, "kind"))) return row->value;
+  // Inferring an earlier cumap's kind, rather than refusing to replace its
+  // sets without --replace: these keys are what each command of every
+  // earlier cumap wrote, and what `cumap summary` reads to tell them apart.
+  const std::string command = json_fields::text(meta, "command");
+  if (command == "barrier") return OutputKind::Barrier;
+  if (command == "contention") return OutputKind::Contention;
+  if (command.empty() && json_fields::member(meta, "maps").is_array()) return OutputKind::Map;
+  if (command.empty() && json_fields::member(meta, "homes").is_object()) return OutputKind::Homes;
+  return std::nullopt;
 }
 
 }  // namespace cumap

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <limits>
 #include <system_error>
 #include <unordered_map>
@@ -13,6 +12,7 @@
 #include "core/printable.hpp"
 #include "core/topology.hpp"
 #include "cumap/error.hpp"
+#include "report/read/checked_file.hpp"
 #include "report/read/json_fields.hpp"
 
 namespace cumap {
@@ -68,7 +68,11 @@ Sides sides_of(const nlohmann::json& list) {
       const char* begin = name.data() + at + 4;
       const char* end = name.data() + name.size();
       int parsed = 0;
-      if (const auto [ptr, ec] = std::from_chars(begin, end, parsed); ec == std::errc() && ptr == end) number = parsed;
+      // cumap names the sides of a list side0, side1, ...: a number past the
+      // list is not one of them (and side2147483647 would overflow the count).
+      if (const auto [ptr, ec] = std::from_chars(begin, end, parsed);
+          ec == std::errc() && ptr == end && parsed >= 0 && static_cast<std::size_t>(parsed) < list.size())
+        number = parsed;
     }
     if (!list[s].contains("units")) continue;
     for (int u : unit_list(list[s]["units"], "a side's \"units\"")) {
@@ -185,17 +189,18 @@ DisplaySpec read_order(const fs::path& path, const std::vector<int>& units, cons
   // A run's output directory: its meta.json.
   if (fs::is_directory(path, ec)) {
     file = path / "meta.json";
-    if (!fs::is_regular_file(file, ec))
+    if (!fs::exists(fs::symlink_status(file, ec)))
       throw UsageError("--order " + shown(path) +
                        " is a directory without a meta.json (give a run's output directory, its meta.json, or a "
                        "topology JSON)");
   }
   const std::string name = shown(file);
-  std::ifstream in(file);
-  if (!in) throw UsageError("cannot read order file " + name);
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (in.bad()) throw UsageError("cannot read order file " + name);
-  if (j.is_discarded()) throw UsageError("order file " + name + " is not valid JSON");
+  nlohmann::json j;
+  try {
+    j = read_checked_json(file, kOrderFileRead);
+  } catch (const FileReadError& e) {
+    throw UsageError(std::string("order file ") + e.what());
+  }
   if (j.is_object() && j.contains("display_order")) return run_display(name, j, units, csv_name);
   if (j.is_object() && !j.contains("groups"))
     throw UsageError("order file " + name +

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cumap/topology.hpp"
-#include "report/heatmap_png.hpp"
+#include "report/read/picture_record.hpp"
 
 namespace cumap {
 

@@ -1,14 +1,13 @@
 #include "report/read/sync_csv.hpp"
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "core/printable.hpp"
 #include "cumap/error.hpp"
+#include "report/read/checked_file.hpp"
 #include "report/read/csv_records.hpp"
 #include "report/read/csv_row.hpp"
 
@@ -77,11 +76,7 @@ SyncCsv read_sync_csv(const std::filesystem::path& csv, const std::string& comma
     throw UsageError(fmt::format("{} does not exist; cumap {} writes it beside meta.json (is the output set "
                                  "complete?)",
                                  shown, command));
-  std::ifstream in(csv, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{} cannot be read", shown));
-  std::ostringstream content;
-  content << in.rdbuf();
-  return parse_sync_csv(content.str(), command, shown);
+  return parse_sync_csv(read_checked_file(csv, kSyncCsvRead), command, shown);
 }
 
 }  // namespace cumap

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
@@ -18,6 +19,21 @@ TEST(Backend, ListsAtLeastTwoDistinctUnits) {
   ASSERT_GE(units.size(), 2u);
   EXPECT_EQ(std::set<int>(units.begin(), units.end()).size(), units.size()) << "unit ids repeat";
   EXPECT_TRUE(std::all_of(units.begin(), units.end(), [](int u) { return u >= 0; }));
+}
+
+// An empty "model name" (some virtual machines) threw from substr: the
+// backend did not open.
+TEST(Backend, NamesItsCpuFromCpuinfoOrSaysItIsUnknown) {
+  const auto name = [](const std::string& text) {
+    std::istringstream in(text);
+    return cpu::cpu_model_name(in);
+  };
+  EXPECT_EQ(name("processor\t: 0\nmodel name\t: AMD EPYC 9654 96-Core Processor  \n"),
+            "AMD EPYC 9654 96-Core Processor");
+  EXPECT_EQ(name("model name\t:\nmodel name\t: second\n"), "second");
+  EXPECT_EQ(name("model name\t:   \n"), "unknown CPU");
+  EXPECT_EQ(name("model name\n"), "unknown CPU");
+  EXPECT_EQ(name(""), "unknown CPU");
 }
 
 TEST(Backend, DescribesItsDevice) {
