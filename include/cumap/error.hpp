@@ -9,6 +9,7 @@ enum ExitCode : int {
   kExitOk = 0,
   kExitRuntime = 1,   // the device or runtime failed
   kExitUsage = 2,     // the user asked for something invalid; nothing was written
+  kExitDifferent = 1,  // cumap compare: the two runs differ beyond the threshold
   kExitTimedOut = 3,  // the map was written, but some pairs (or all: "no pair completed") timed out
 };
 

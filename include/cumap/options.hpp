@@ -124,6 +124,9 @@ struct BackendFacts {
   bool spans_devices = false;   // one map across several devices (--devices)
   bool unit_choice = false;     // what a unit is can be chosen (--unit cu|wgp)
   bool stream_budget = false;   // a budget of hardware queues (--max-streams)
+  // Its units are the host's CPU cores: a chip is known by its host and
+  // model, not by a serial (`cumap compare`).
+  bool host_cores = false;
 };
 BackendFacts backend_facts(BackendKind kind);
 

@@ -30,7 +30,8 @@ Command parse_command_line(int argc, char** argv) {
   const Registration list_devices = register_list_devices(app, map.typed_options);
   const std::vector<Registration> others{register_render(app),  register_topology(app),
                                          register_homes(app),   register_check_coherence(app),
-                                         register_summary(app), register_barrier(app),
+                                         register_summary(app), register_compare(app),
+                                         register_query(app),       register_barrier(app),
                                          register_contention(app), list_devices};
   decimal_numbers_only(app);
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) decimal_numbers_only(*sub);

@@ -57,6 +57,23 @@ struct ListDevicesCommand {
 struct SummaryCommand {
   std::filesystem::path dir;  // an output directory, or a meta.json itself
   std::string format = "md";  // md, csv or json
+  std::string file;           // empty, or summary.md, units.csv, block-means.csv: that file of the set
+};
+// `cumap compare A B`: two finished runs side by side (report/compare_runs.hpp),
+// on stdout, and with --out the comparison's files.
+struct CompareCommand {
+  std::filesystem::path a;
+  std::filesystem::path b;
+  std::string format = "md";  // md, csv or json
+  double threshold = 0.03;    // alike: no compared median moved by more than this share of A's
+  std::optional<std::filesystem::path> out;
+};
+// `cumap query DIR --units LIST`: what the run says about a pair or a set of
+// units (report/query_runs.hpp), on stdout.
+struct QueryCommand {
+  std::filesystem::path dir;
+  std::string units;
+  std::string format = "md";  // md, csv or json
 };
 // --help or --version was answered; exit with this code.
 struct Answered {
@@ -65,7 +82,7 @@ struct Answered {
 
 using Command =
     std::variant<MapCommand, HomesCommand, SyncCommand, RenderCommand, TopologyCommand, CoherenceCommand,
-                 ListDevicesCommand, SummaryCommand, Answered>;
+                 ListDevicesCommand, SummaryCommand, CompareCommand, QueryCommand, Answered>;
 
 // Parses argv with CLI11 (each command registers its options: registration.hpp).
 // Throws UsageError with a one-line message on any unknown flag or invalid

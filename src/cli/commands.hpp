@@ -33,4 +33,12 @@ int run_check_coherence(const CoherenceCommand& command);
 // barrier or contention run's. Bad DIR: UsageError (exit 2).
 int run_summary_command(const SummaryCommand& command);
 
+// `cumap compare A B`: the comparison on stdout (--format md|csv|json), its
+// files with --out; exit 0 alike within the threshold, 1 different, 2 bad input.
+int run_compare_command(const CompareCommand& command);
+
+// `cumap query DIR --units LIST`: the answer on stdout (--format md|csv|json);
+// units not in the run: UsageError (exit 2).
+int run_query_command(const QueryCommand& command);
+
 }  // namespace cumap::cli

@@ -29,6 +29,8 @@ int dispatch(const cumap::cli::Command& command) {
         else if constexpr (std::is_same_v<T, CoherenceCommand>) return run_check_coherence(c);
         else if constexpr (std::is_same_v<T, ListDevicesCommand>) return run_list_devices(c);
         else if constexpr (std::is_same_v<T, SummaryCommand>) return run_summary_command(c);
+        else if constexpr (std::is_same_v<T, CompareCommand>) return run_compare_command(c);
+        else if constexpr (std::is_same_v<T, QueryCommand>) return run_query_command(c);
         else return c.exit_code;
       },
       command);

@@ -38,6 +38,8 @@ Registration register_topology(CLI::App& app);
 Registration register_homes(CLI::App& app);
 Registration register_check_coherence(CLI::App& app);
 Registration register_summary(CLI::App& app);
+Registration register_compare(CLI::App& app);
+Registration register_query(CLI::App& app);
 Registration register_barrier(CLI::App& app);
 Registration register_contention(CLI::App& app);
 

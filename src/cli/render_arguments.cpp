@@ -27,6 +27,9 @@ Registration register_render(CLI::App& app) {
                                        "topology JSON giving unit order and groups");
   sub->add_option("--scale", r.scale, "auto or MIN:MAX in ns")->capture_default_str();
   sub->add_option("--title", r.title, "title line (at most 200 characters)");
+  sub->add_flag("--force", r.force,
+                "draw with --order of a run of another chip (another model or serial than the run beside the CSV) "
+                "or of another number of units, which is refused without it");
   add_word_option(*sub, "--colormap", r.colormap, {kColormapNames.begin(), kColormapNames.end()},
                   "viridis, magma or cividis (default: the run's, with --order DIR, else viridis)");
   return {[sub] { return sub->parsed(); },

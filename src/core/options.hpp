@@ -28,7 +28,7 @@ struct NamesOf<BackendKind> {
   static constexpr NameTable<BackendKindName, 4> table{
       "backend",
       {{{BackendKind::Auto, "auto", {}},
-        {BackendKind::Cpu, "cpu", {.several_devices = false}},  // the machine's cores are its one device
+        {BackendKind::Cpu, "cpu", {.several_devices = false, .host_cores = true}},  // the machine's cores: one device
         {BackendKind::Cuda, "cuda", {.spans_devices = true}},   // peer memory and system-scope atomics
         {BackendKind::Hip, "hip", {.unit_choice = true, .stream_budget = true}}}}};  // a CU or a WGP; queues
 };

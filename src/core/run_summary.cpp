@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/map_result.hpp"
+#include "core/map_views.hpp"
 #include "core/stats.hpp"
 
 namespace cumap {
@@ -104,6 +105,15 @@ RunSummary run_summary(const MapResult& r) {
           s.structure.push_back({std::string(to_string(p.placement)), p.per_class[c].spec.home_class, row});
     s.same_line_pooled = r.structure;
   }
+  std::vector<PlacementMatrices> matrices;
+  for (const PlacementResult& p : r.placements) {
+    PlacementMatrices m{s.map_name(s.maps[matrices.size()]), p.headline_ns, {}, p.fits};
+    if (p.per_class.size() > 1)
+      for (std::size_t c = 0; c < p.per_class.size() && c < p.per_class_ns.size(); ++c)
+        m.per_class_ns.emplace_back(p.per_class[c].spec.home_class, p.per_class_ns[c]);
+    matrices.push_back(std::move(m));
+  }
+  add_map_views(s, matrices, r.display_groups);
   add_findings(s);
   return s;
 }

@@ -79,6 +79,65 @@ struct RunSummary {
   // console's last line.
   std::vector<StructureRow> same_line_pooled;
 
+  // The map seen from further out (core/map_views.hpp computes them).
+  // A pair of a map with its value, per class too, and each unit's group.
+  struct PairValue {
+    int a = 0;
+    int b = 0;
+    double ns = 0.0;                  // the headline's (every class together)
+    std::vector<std::optional<double>> per_class_ns;  // each class's map, in the order of Extremes::classes
+    std::string group_a;              // the group the pictures draw it in ("S0 GPC3"); empty if none
+    std::string group_b;
+    bool operator==(const PairValue&) const = default;
+  };
+  // Per map: the slowest and the fastest pairs of its headline, each pair
+  // once (both directions with --ordered), slowest (fastest) first.
+  struct Extremes {
+    std::string placement;
+    std::vector<int> classes;  // the classes of per_class_ns
+    std::vector<PairValue> slowest;
+    std::vector<PairValue> fastest;
+    bool operator==(const Extremes&) const = default;
+  };
+  std::vector<Extremes> extremes;
+  // Each unit's own one-way term u in the additive fit oneway(a, b) = u(a) +
+  // u(b) + c of the first map's per-class maps, averaged over the classes
+  // (near and far cancel over two sides): units.csv's fit_term_ns. The
+  // terms sum to zero; none on a map without a fit.
+  struct UnitTerms {
+    std::string placement;
+    std::vector<int> units;       // those with a value to fit, in the map's order
+    std::vector<double> term_ns;
+    bool operator==(const UnitTerms&) const = default;
+  };
+  UnitTerms unit_terms;
+  // The units whose term is far from the others' (kStandOutDeviations),
+  // furthest first, at most kStandOutMost; and how far counts as far here.
+  struct StandingOut {
+    int unit = 0;
+    std::string group;
+    double term_ns = 0.0;
+    double from_median_ns = 0.0;
+    bool operator==(const StandingOut&) const = default;
+  };
+  std::vector<StandingOut> standing_out;
+  double stand_out_ns = 0.0;  // 0: no fit
+  // Mean one-way latency between blocks of units (sides, or the pictures'
+  // groups) in one class's map (none: the headline): blocks x blocks, row-major.
+  struct BlockMeans {
+    std::string placement;
+    std::optional<int> home_class;
+    std::string by;  // "side" or "group"
+    std::vector<std::string> blocks;
+    std::vector<std::optional<double>> mean_ns;  // none where no pair has a value
+    std::vector<std::size_t> cells;  // pairs (cells off the diagonal) averaged
+    bool operator==(const BlockMeans&) const = default;
+  };
+  std::vector<BlockMeans> blocks;
+  // The views above were made (a set of an earlier cumap read back from
+  // meta.json has none until its matrices are read: report/read/saved_run.hpp).
+  bool has_views = false;
+
   // What a reader acts on, in sentences made from the numbers above: of the
   // chip, and of signals between GPUs (summary.md's "Across GPUs").
   std::vector<std::string> findings;

@@ -21,6 +21,7 @@
 #include "report/pairs_csv.hpp"
 #include "report/report_html.hpp"
 #include "report/summary_md.hpp"
+#include "report/summary_views.hpp"
 #include "report/topology_json.hpp"
 #include "report/units_csv.hpp"
 
@@ -81,7 +82,8 @@ void write_map_outputs(const MapResult& r, const RunSummary& summary, OutputSet&
     if (!p.stats.cluster_barrier.empty())
       files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.cluster_barrier); });
   if (settings.has_homes()) add_homes_outputs(r, files);
-  files.add("units.csv", [&r] { return units_csv(r); });
+  files.add("units.csv", [&r, &summary] { return units_csv(r, summary); });
+  if (!summary.blocks.empty()) files.add("block-means.csv", [&summary] { return block_means_csv(summary); });
   files.add("topology.json", [&r] { return json_file_text(topology_file_json(r.topology, r.homes)); });
   files.add("summary.md", [&summary] { return summary_markdown(summary); });
   files.add("report.html", [&r, &summary] { return report_html(r, summary); });

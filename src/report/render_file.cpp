@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+
+#include <fmt/format.h>
 #include <system_error>
 #include <tuple>
 
@@ -14,7 +16,10 @@
 #include "publish/output_directory.hpp"
 #include "report/heatmap_png.hpp"
 #include "report/read/matrix_csv.hpp"
+#include "report/read/json_fields.hpp"
+#include "report/read/meta_json.hpp"
 #include "report/read/order_file.hpp"
+#include "report/summary_json.hpp"
 
 namespace cumap {
 
@@ -76,6 +81,43 @@ void check_png_output(const RenderRequest& request) {
   check_output_file(request.png);
 }
 
+std::string serials_words(const RunHeader& h) {
+  std::string s;
+  for (const std::string& one : h.serials) s += (s.empty() ? "" : ", ") + one;
+  return s;
+}
+
+// --order of a run's meta.json draws the matrix in that run's order: of
+// another chip (the run beside the CSV names another model or serial) or of
+// another set of units, the labels would name other units than the cells'.
+void check_order_chip(const RenderRequest& request, const DisplaySpec& display, std::size_t matrix_units) {
+  if (request.force || !display.run) return;
+  const RunHeader& order = *display.run;
+  const std::string refuse = "; give --force to draw it anyway";
+  if (!order.units.empty() && order.units.size() != matrix_units)
+    throw UsageError(fmt::format("render: --order {} is a run of {} units and {} has {}: its order is another map's{}",
+                                 shown(*request.order), order.units.size(), shown(request.csv), matrix_units, refuse));
+  std::error_code ec;
+  const fs::path beside = request.csv.parent_path().empty() ? fs::path(".") : request.csv.parent_path();
+  if (!fs::is_regular_file(beside / "meta.json", ec)) return;  // a CSV on its own: its chip is not known
+  OutputMeta read;
+  try {
+    read = read_output_meta(beside);
+  } catch (const UsageError&) {
+    return;  // not a run's set: its chip is not known
+  }
+  if (json_fields::text(read.meta, "tool") != "cumap") return;
+  const RunHeader matrix = run_header_from_json(read.meta);
+  const std::string ids = fmt::format("; the {0} ids of one chip are not the {0} ids of another", order.unit_word());
+  if (!order.device_name.empty() && !matrix.device_name.empty() && order.device_name != matrix.device_name)
+    throw UsageError(fmt::format("render: --order {} is a run on an {} and {} one on an {}{}{}", shown(*request.order),
+                                 order.device_name, shown(request.csv), matrix.device_name, ids, refuse));
+  const std::string a = serials_words(order), b = serials_words(matrix);
+  if (!a.empty() && !b.empty() && a != b)
+    throw UsageError(fmt::format("render: --order {} is a run on serial {} and {} one on serial {}{}{}",
+                                 shown(*request.order), a, shown(request.csv), b, ids, refuse));
+}
+
 }  // namespace
 
 std::optional<std::pair<double, double>> parse_scale_spec(const std::string& spec) {
@@ -105,6 +147,7 @@ RenderPlan plan_render(const RenderRequest& request) {
 
   DisplaySpec display;
   if (request.order) display = read_order(*request.order, matrix.units, csv_name);
+  check_order_chip(request, display, matrix.units.size());
   if (!display.order.empty()) matrix = matrix.reordered(display.order);
   style.groups = display.groups;
   std::string panel_title;

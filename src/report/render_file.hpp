@@ -22,6 +22,9 @@ struct RenderRequest {
   std::string scale = "auto";
   std::string title;     // empty: the run's title for this CSV (from --order's meta.json), else the file name
   std::string colormap;  // empty: the run's colormap (from --order's meta.json), else viridis
+  // Draw with the order of a run of another chip (another serial or model,
+  // another number of units) than the run beside the CSV: refused without it.
+  bool force = false;
 };
 void render_csv_file(const RenderRequest& request);
 // What render_csv_file draws for `request`: the matrix (in display order)

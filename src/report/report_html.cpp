@@ -16,6 +16,9 @@
 //                        cross-GPU structure and their sentences, as
 //                        summary.md's "Across GPUs" (summary_formats.hpp);
 //                        empty lists on one GPU
+//   views                the summary's slowest and fastest pairs, units that
+//                        stand out and side x side and group x group means
+//                        (summary_formats.hpp); null without them
 //   homes[]              per device: the unit x line table as heatmap-homes.png
 //                        draws it (rows in display order, lines by class)
 // A 132-SM run's matrices, base64 of uint16 and only above the diagonal,
@@ -199,6 +202,8 @@ json report_data(const MapResult& r, const RunSummary& summary) {
       {"structure", structure},
       // The summary's, as `cumap summary --format json` has it: the page says what summary.md says.
       {"across_gpus", across_gpus_fields_json(summary)},
+      // Zoomed out: the summary's views, as summary.md's sections say them.
+      {"views", views_fields_json(summary)},
       {"homes", homes_data(r)},
   };
 }

@@ -18,6 +18,10 @@ std::string summary_csv(const RunSummary& summary);
 // Every field of the summary, in words where the page has words (missing
 // numbers are null).
 nlohmann::json summary_fields_json(const RunSummary& summary);
+// Its "views": the slowest and fastest pairs, the units that stand out
+// and the block means (unit ids as the files write them), as report.html
+// draws them; null where the summary has none.
+nlohmann::json views_fields_json(const RunSummary& summary);
 // Its "across_gpus": the GPU x GPU table, the pairs between GPUs and their
 // sentences, as report.html shows them too.
 nlohmann::json across_gpus_fields_json(const RunSummary& summary);

@@ -140,6 +140,99 @@ RunSummary::Map map_of(const Json& m) {
   return map;
 }
 
+// ---- A map seen from further out (core/map_views.hpp).
+
+Json optional_numbers(const std::vector<std::optional<double>>& values) {
+  Json out = Json::array();
+  for (const std::optional<double>& v : values) out.push_back(v ? Json(*v) : Json());
+  return out;
+}
+
+std::vector<std::optional<double>> optional_numbers_of(const Json& list) {
+  std::vector<std::optional<double>> out;
+  if (list.is_array())
+    for (const Json& v : list) out.push_back(v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt);
+  return out;
+}
+
+Json pair_value_json(const RunSummary::PairValue& p) {
+  return {{"a", p.a},
+          {"b", p.b},
+          {"ns", p.ns},
+          {"per_class_ns", optional_numbers(p.per_class_ns)},
+          {"group_a", p.group_a},
+          {"group_b", p.group_b}};
+}
+
+RunSummary::PairValue pair_value_of(const Json& j) {
+  return {whole<int>(j, "a", 0),  whole<int>(j, "b", 0),  number(j, "ns").value_or(0.0),
+          optional_numbers_of(member(j, "per_class_ns")), text(j, "group_a"), text(j, "group_b")};
+}
+
+Json views_json(const RunSummary& s) {
+  Json extremes = Json::array(), standing = Json::array(), blocks = Json::array();
+  for (const RunSummary::Extremes& e : s.extremes) {
+    Json slowest = Json::array(), fastest = Json::array();
+    for (const RunSummary::PairValue& p : e.slowest) slowest.push_back(pair_value_json(p));
+    for (const RunSummary::PairValue& p : e.fastest) fastest.push_back(pair_value_json(p));
+    extremes.push_back({{"placement", e.placement}, {"classes", e.classes}, {"slowest", slowest}, {"fastest", fastest}});
+  }
+  for (const RunSummary::StandingOut& u : s.standing_out)
+    standing.push_back(
+        {{"unit", u.unit}, {"group", u.group}, {"term_ns", u.term_ns}, {"from_median_ns", u.from_median_ns}});
+  for (const RunSummary::BlockMeans& b : s.blocks)
+    blocks.push_back({{"placement", b.placement},
+                      {"home_class", b.home_class ? Json(*b.home_class) : Json()},
+                      {"by", b.by},
+                      {"blocks", b.blocks},
+                      {"mean_ns", optional_numbers(b.mean_ns)},
+                      {"cells", b.cells}});
+  return {{"extreme_pairs", extremes},
+          {"unit_terms",
+           {{"placement", s.unit_terms.placement}, {"units", s.unit_terms.units}, {"term_ns", s.unit_terms.term_ns}}},
+          {"standing_out", {{"threshold_ns", s.stand_out_ns}, {"units", standing}}},
+          {"block_means", blocks}};
+}
+
+void read_views(RunSummary& s, const Json& views) {
+  if (!views.is_object()) return;
+  s.has_views = true;
+  if (member(views, "extreme_pairs").is_array())
+    for (const Json& e : views["extreme_pairs"]) {
+      RunSummary::Extremes x;
+      x.placement = text(e, "placement");
+      x.classes = ints(member(e, "classes"));
+      if (member(e, "slowest").is_array())
+        for (const Json& p : e["slowest"]) x.slowest.push_back(pair_value_of(p));
+      if (member(e, "fastest").is_array())
+        for (const Json& p : e["fastest"]) x.fastest.push_back(pair_value_of(p));
+      s.extremes.push_back(std::move(x));
+    }
+  const Json& terms = member(views, "unit_terms");
+  s.unit_terms.placement = text(terms, "placement");
+  s.unit_terms.units = ints(member(terms, "units"));
+  if (member(terms, "term_ns").is_array())
+    for (const Json& v : terms["term_ns"]) s.unit_terms.term_ns.push_back(v.is_number() ? v.get<double>() : kNaN);
+  const Json& standing = member(views, "standing_out");
+  s.stand_out_ns = number(standing, "threshold_ns").value_or(0.0);
+  if (member(standing, "units").is_array())
+    for (const Json& u : standing["units"])
+      s.standing_out.push_back({whole<int>(u, "unit", 0), text(u, "group"), number(u, "term_ns").value_or(0.0),
+                                number(u, "from_median_ns").value_or(0.0)});
+  if (member(views, "block_means").is_array())
+    for (const Json& b : views["block_means"]) {
+      RunSummary::BlockMeans m;
+      m.placement = text(b, "placement");
+      if (member(b, "home_class").is_number_integer()) m.home_class = b["home_class"].get<int>();
+      m.by = text(b, "by");
+      m.blocks = texts(member(b, "blocks"));
+      m.mean_ns = optional_numbers_of(member(b, "mean_ns"));
+      if (member(b, "cells").is_array())
+        for (const Json& c : b["cells"]) m.cells.push_back(c.is_number_unsigned() ? c.get<std::size_t>() : 0);
+      s.blocks.push_back(std::move(m));
+    }
+}
+
 // ---- A barrier's or contention's cases.
 
 Json summary_json(const Summary& s) {
@@ -205,6 +298,8 @@ SyncCaseResult case_of(const Json& j) {
 // It holds the cases at every unit (a set of an earlier cumap does not).
 bool holds_sync_cases(const Json& meta) { return member(member(meta, "cases"), "at_every_unit").is_array(); }
 
+}  // namespace
+
 RunHeader run_header_from_json(const Json& meta) {
   RunHeader h;
   h.tool_version = text(meta, "tool_version");
@@ -229,8 +324,6 @@ RunHeader run_header_from_json(const Json& meta) {
     for (const Json& side : homes["sides"]) h.sides.push_back({text(side, "name"), ints(member(side, "units"))});
   return h;
 }
-
-}  // namespace
 
 Json structure_json(const StructureRow& row) {
   return {{"relation", row.relation},
@@ -323,6 +416,7 @@ Json to_json(const RunSummary& s) {
     for (const CrossGpuStructureRow& r : m.cross_gpu_structure) cross.push_back(cross_gpu_json(m.placement, r));
   }
   j["maps"] = maps;
+  if (s.has_views) j["views"] = views_json(s);
   if (!gpus.empty()) j["gpus"] = gpus;
   if (!cross.empty()) j["cross_gpu_structure"] = cross;
   return j;
@@ -374,6 +468,7 @@ RunSummary run_summary_from_json(const Json& meta, const std::string& source) {
     } else {
       for (const StructureRow& row : s.same_line_pooled) s.structure.push_back({"same-line", std::nullopt, row});
     }
+    read_views(s, member(meta, "views"));
   } catch (const nlohmann::json::exception& e) {
     throw not_a_map(printable_excerpt(e.what(), 120));
   }

@@ -21,13 +21,16 @@ namespace cumap {
 // command_line, wall_seconds, backend, device (name, unit_name,
 // driver_version, runtime_version, serial or gpus[].serial), caveat where
 // there is one, units, and homes' class_count and sides.
-// (Read back within the summaries below.)
 nlohmann::json to_json(const RunHeader& header);
+// The header of any command's meta.json (a key missing reads as empty).
+RunHeader run_header_from_json(const nlohmann::json& meta);
 
 // A map's: its header's, interrupted, options (via, probe, samples,
 // timeout_ms), iters, lines_per_class, cross_lines, structure,
 // structure_by_class, maps (each map's headline numbers, timed-out pairs
-// and cluster barrier), gpus and cross_gpu_structure. Reading throws
+// and cluster barrier), gpus, cross_gpu_structure and views (extreme pairs,
+// unit terms, the units that stand out, block means: a set of an earlier
+// cumap has none, and its summary says has_views false). Reading throws
 // UsageError when `meta` is not a map's (not cumap's, or `cumap homes`'s,
 // which holds no map); `source` names it in the message.
 nlohmann::json to_json(const RunSummary& summary);

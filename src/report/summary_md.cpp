@@ -12,6 +12,7 @@
 
 #include "core/units.hpp"
 #include "report/summary_text.hpp"
+#include "report/summary_views.hpp"
 
 namespace cumap {
 namespace {
@@ -145,6 +146,7 @@ std::string summary_markdown(const RunSummary& s) {
   }
 
   md += across_gpus_markdown(s);
+  md += views_markdown(s);
 
   if (const std::vector<RunSummary::ClusterBarrier> barrier = s.cluster_barrier(); !barrier.empty()) {
     md += "## Cluster barrier\n\nOne `barrier.cluster` (`cluster.sync()`) by cluster size (`cluster-barrier.csv`).\n\n";

@@ -103,6 +103,24 @@ TEST(Render, OrderDirRedrawsTheRunsHeatmapsExactly) {
   EXPECT_GE(compared, 4);  // same-line and split-line at least
 }
 
+// The order of another chip's run draws one chip's cells under another's
+// labels: refused in one line naming --force, which draws it anyway.
+TEST(Render, AnOrderOfAnotherChipIsRefusedUnlessForced) {
+  TempDir cwd;
+  const fs::path plots = CUMAP_PLOTS_DIR;
+  const std::string csv = (plots / "h200" / "matrix-same-line.csv").string();
+  const RunResult r = run_cumap({"render", csv, "-o", "x.png", "--order", (plots / "h100").string()}, cwd.path());
+  expect_one_usage_line(r, "--force");
+  EXPECT_NE(r.err.find("NVIDIA H100"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(cwd.path() / "x.png"));
+  const RunResult forced =
+      run_cumap({"render", csv, "-o", "x.png", "--order", (plots / "h100").string(), "--force"}, cwd.path());
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_TRUE(has_png_signature(cwd.path() / "x.png"));
+  // Its own run's order, and a topology JSON (which names no chip), as before.
+  EXPECT_EQ(run_cumap({"render", csv, "-o", "y.png", "--order", (plots / "h200").string()}, cwd.path()).exit_code, 0);
+}
+
 // The same good CSV renders: the failures above are the input's fault.
 TEST(Render, GoodCsvWritesAPng) {
   TempDir cwd;

@@ -76,6 +76,67 @@ TEST_F(Summary, TheRunWritesWhatCumapSummaryPrints) {
   EXPECT_EQ(run_cumap({"summary", (out() / "meta.json").string()}, cwd_->path()).out, md);
 }
 
+// The views (extremes, units that stand out, block means) are in the page,
+// and the set's files made again from its files alone are the run's own.
+TEST_F(Summary, TheViewsAreInThePageAndTheFilesReadBack) {
+  const std::string md = read_text(out() / "summary.md");
+  for (const char* part : {"## Slowest and fastest pairs", "| same-line | slowest pair |"})
+    EXPECT_NE(md.find(part), std::string::npos) << part << "\n" << md;
+  // The additive fit needs three units: two cores give one pair, no terms, and no section of them.
+  const bool fitted = lines_of(read_text(out() / "units.csv")).size() > 3;
+  for (const char* part : {"that stand out", "fit_term_ns"})
+    EXPECT_EQ(md.find(part) != std::string::npos, fitted) << part << "\n" << md;
+  for (const char* file : {"units.csv", "summary.md"}) {
+    const RunResult r = run_cumap({"summary", "D", "--file", file}, cwd_->path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, read_text(out() / file)) << file;
+  }
+  const RunResult blocks = run_cumap({"summary", "D", "--file", "block-means.csv"}, cwd_->path());
+  ASSERT_EQ(blocks.exit_code, 0) << blocks.err;
+  EXPECT_EQ(blocks.out.rfind("placement,home_class,by,row,column,mean_ns,cells\n", 0), 0u) << blocks.out;
+  if (fs::exists(out() / "block-means.csv")) {
+    EXPECT_EQ(blocks.out, read_text(out() / "block-means.csv"));
+  }
+  expect_one_usage_line(run_cumap({"summary", "D", "--file", "units.csv", "--format", "md"}, cwd_->path()),
+                        "--file");
+}
+
+// The committed H200 set was written before meta.json held the views: its
+// summary.md, made again from its files by `cumap summary`, gains them (the
+// committed page's sections kept, in their order), and its units.csv gains
+// each SM's fitted term beside the committed columns.
+TEST(SummaryOfACommittedRun, TheH200SetGainsItsViewsFromItsMatrices) {
+  TempDir cwd;
+  const fs::path h200 = fs::path(CUMAP_PLOTS_DIR) / "h200";
+  const RunResult r = run_cumap({"summary", h200.string()}, cwd.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* part : {"## Slowest and fastest pairs", "## SMs that stand out", "## Zoomed out",
+                           "| same-line | 0 | 2"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+  std::size_t at = 0;
+  for (const std::string& line : lines_of(read_text(h200 / "summary.md")))
+    if (line.rfind("## ", 0) == 0) {
+      const std::size_t found = r.out.find(line + "\n", at);
+      ASSERT_NE(found, std::string::npos) << line << "\n" << r.out;
+      at = found;
+    }
+
+  const RunResult units = run_cumap({"summary", h200.string(), "--file", "units.csv"}, cwd.path());
+  ASSERT_EQ(units.exit_code, 0) << units.err;
+  const auto committed = lines_of(read_text(h200 / "units.csv"));
+  const auto made = lines_of(units.out);
+  ASSERT_EQ(made.size(), committed.size());
+  EXPECT_EQ(made[0], committed[0] + ",fit_term_ns");
+  for (std::size_t i = 1; i < made.size(); ++i) {
+    ASSERT_EQ(made[i].rfind(committed[i] + ",", 0), 0u) << made[i];
+    EXPECT_GT(made[i].size(), committed[i].size() + 1) << "SM without a fitted term: " << made[i];
+  }
+  const RunResult blocks = run_cumap({"summary", h200.string(), "--file", "block-means.csv"}, cwd.path());
+  ASSERT_EQ(blocks.exit_code, 0) << blocks.err;
+  EXPECT_EQ(blocks.out.rfind("placement,home_class,by,row,column,mean_ns,cells\n", 0), 0u) << blocks.out;
+  EXPECT_NE(blocks.out.find("\nsame-line,0,side,side0,side1,"), std::string::npos) << blocks.out;
+}
+
 TEST_F(Summary, CsvIsTidyAndJsonIsTheSummary) {
   const RunResult csv = run_cumap({"summary", "D", "--format", "csv"}, cwd_->path());
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
@@ -100,11 +161,13 @@ TEST_F(Summary, CsvIsTidyAndJsonIsTheSummary) {
 TEST_F(Summary, EveryUnitOfPairsCsvIsInUnitsCsvOnce) {
   const auto units = lines_of(read_text(out() / "units.csv"));
   ASSERT_GE(units.size(), 3u);
-  EXPECT_EQ(units[0], "unit,device,unit_index,side,group,display_index");
+  EXPECT_EQ(units[0], "unit,device,unit_index,side,group,display_index,fit_term_ns");
   std::map<std::string, int> count;
   for (std::size_t i = 1; i < units.size(); ++i) {
     const auto cells = csv_cells(units[i]);
-    ASSERT_EQ(cells.size(), 6u) << units[i];
+    ASSERT_EQ(cells.size(), 7u) << units[i];
+    // The additive fit needs three units (on two cores every term is empty).
+    EXPECT_EQ(cells[6].empty(), units.size() <= 3) << "every unit of a complete map has its fitted term: " << units[i];
     ++count[cells[0]];
     EXPECT_EQ(cells[5], std::to_string(i - 1)) << "rows in display order";
   }

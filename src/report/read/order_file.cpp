@@ -14,6 +14,7 @@
 #include "cumap/error.hpp"
 #include "report/read/checked_file.hpp"
 #include "report/read/json_fields.hpp"
+#include "report/summary_json.hpp"
 
 namespace cumap {
 
@@ -156,6 +157,7 @@ DisplaySpec run_display(const std::string& file, const nlohmann::json& meta, con
     spec.order_words = sides.count > 1 ? (has_topology ? "side, then group" : "side") : "group";
   }
   spec.picture = picture_of(meta, csv_name);
+  spec.run = run_header_from_json(meta);
   return spec;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/run_header.hpp"
 #include "cumap/topology.hpp"
 #include "report/read/picture_record.hpp"
 
@@ -20,6 +21,8 @@ struct DisplaySpec {
   std::string unit_name;           // a run's meta.json: "SM", "CU", "cpu"; else empty
   bool ordered = false;            // a run's meta.json: measured with --ordered
   std::string order_words;         // "side, then group", "group", or empty
+  // A run's meta.json: the run's device, serials and units (which chip drew the order).
+  std::optional<RunHeader> run;
 };
 // Reads --order `path`: a run's output directory or its meta.json (the
 // run's display order and groups; groups rebuilt from its topology and

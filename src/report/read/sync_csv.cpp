@@ -1,11 +1,13 @@
 #include "report/read/sync_csv.hpp"
 
 #include <charconv>
+#include <optional>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "core/printable.hpp"
+#include "core/units.hpp"
 #include "cumap/error.hpp"
 #include "report/read/checked_file.hpp"
 #include "report/read/csv_records.hpp"
@@ -21,6 +23,17 @@ SyncCaseResult case_of(const CsvRow& row, const std::string& what_column) {
   c.label.k = row.whole_int("k", 1);
   c.label.counter_home = row.text("counter_home");
   if (row.has("counter_gpu")) c.label.counter_gpu = row.text("counter_gpu");
+  if (row.has("counter_class") && !row.text("counter_class").empty())
+    c.label.counter_class = row.whole_int("counter_class", -1);
+  // "0 1 5": the unit ids, participant 0 first (`cumap query` sets them beside its own).
+  if (row.has("participants")) {
+    std::istringstream ids(row.text("participants"));
+    for (std::string id; ids >> id;) {
+      const std::optional<int> unit = parse_unit_id(id);
+      if (!unit) row.refuse("participants", "is not a list of unit ids");
+      c.participants.push_back(*unit);
+    }
+  }
   // "2 by side": two-level's groups.
   if (const std::string& groups = row.text("groups"); !groups.empty()) {
     const std::size_t by = groups.find(" by ");

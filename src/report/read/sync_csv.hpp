@@ -14,7 +14,7 @@ namespace cumap {
 struct SyncCsv {
   // Each case as its row says it (label, what, ns and cycles median, p05
   // and p95, per barrier, episodes or batches, ops_per_us, timed out, not
-  // supported and why; participants, min and max are not read).
+  // supported and why, counter class and participants; min and max are not read).
   std::vector<SyncCaseResult> cases;
   bool has_per_barrier = false;  // a barrier.csv of a cumap before that column has none
   bool across_gpus = false;      // the cases name their counter's GPU
