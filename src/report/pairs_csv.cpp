@@ -1,6 +1,6 @@
 // pairs.csv: the long form, one row per pair, placement and flag line.
 //
-// Columns and their units, all times in nanoseconds:
+// Columns and their units (docs/files.md says them for users; keep the two alike):
 //   a, b                  unit ids; across devices "g<device>.<unit>"
 //   via                   the signal's path: global (memory) or dsm (inside a cluster)
 //   home_class            home class of the first flag's line (see homes.json)
@@ -17,7 +17,7 @@
 //                         percentile / 2), so that the latency columns of a
 //                         row can be compared with each other directly
 //   cycles_median         median round trip in device cycles (empty without a cycle clock)
-//   cold_ns               the pair's first round trip, measured on its own (a round trip)
+//   cold_ns               the pair's first round trip, timed alone (a round trip, not halved)
 //   samples               samples that produced a value; iters: round trips per sample
 //   timed_out             1 when the pair hit the timeout, else 0
 // Empty cells mark values that do not exist (NaN).
