@@ -10,10 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
-
-#include <sys/types.h>
 
 #include "core/output_kind.hpp"
 #include "publish/output_directory.hpp"
@@ -91,9 +88,6 @@ class OutputSet {
   std::vector<Written> written_;  // under registrations_mutex_
   mutable std::mutex registrations_mutex_;  // write() runs on the threads of PendingFiles
   bool published_ = false;
-  // The replaced set's owner, given to the staged files at publish() when
-  // it is not this process's.
-  std::optional<std::pair<uid_t, gid_t>> owner_;
 };
 
 // True when `dir` holds a set cumap wrote: a meta.json whose "tool" is
