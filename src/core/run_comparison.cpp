@@ -111,7 +111,8 @@ PairedDifference paired_difference(const std::vector<LabelledPair>& pairs, std::
     x.push_back(p.a);
     y.push_back(p.b);
     rel.push_back(rel_diff(p.a, p.b));
-    if (rel.back() > 0.0) moved.push_back({p.what, p.a, p.b, rel.back()});  // a value that did not move is not named
+    // A value that did not move is not named among those that moved most.
+    if (rel.back() > 0.0) moved.push_back({p.what, p.a, p.b, rel.back()});
   }
   d.count = x.size();
   if (x.empty()) return d;
@@ -257,7 +258,8 @@ std::vector<TableDifference> structure_differences(const RunSummary& a, const Ru
       for (const RunSummary::Map& m : s.maps) {
         for (const RunSummary::GpuPair& p : m.gpu_pairs) {
           std::vector<std::string> key{m.placement, gpus_words(p.row.gpu_a, p.row.gpu_b), p.row.flags_on};
-          is_a ? gpus.add_a(std::move(key), p.row.oneway_ns.median) : gpus.add_b(std::move(key), p.row.oneway_ns.median);
+          if (is_a) gpus.add_a(std::move(key), p.row.oneway_ns.median);
+          else gpus.add_b(std::move(key), p.row.oneway_ns.median);
         }
         for (const CrossGpuStructureRow& r : m.cross_gpu_structure) {
           std::vector<std::string> key{m.placement,

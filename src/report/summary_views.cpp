@@ -84,9 +84,9 @@ std::string standing_out_markdown(const RunSummary& s) {
   std::string md = fmt::format("## {}s that stand out\n\n", unit);
   md += fmt::format(
       "Each {0}'s own term *u* in the additive fit one-way(*a*, *b*) = *u*(*a*) + *u*(*b*) + *c* of the {1} "
-      "per-class maps, averaged over the classes (`units.csv`'s `fit_term_ns`; the terms sum to 0). A {0} stands "
-      "out when its term is more than {2:.1f} ns from the median term ({3:g} robust standard deviations, and at least "
-      "{4:g} % of the map's median).\n\n",
+      "per-class maps, averaged over the classes (`units.csv`'s `fit_term_ns`; the terms sum to 0). {0}s "
+      "stand out when their term is more than {2:.1f} ns from the median term ({3:g} robust standard deviations, "
+      "and at least {4:g} % of the map's median).\n\n",
       unit, s.unit_terms.placement, s.stand_out_ns, kStandOutDeviations, 100.0 * kStandOutShare);
   if (s.standing_out.empty()) return md + fmt::format("None: every {}'s term is within {:.1f} ns of the median.\n\n",
                                                       unit, s.stand_out_ns);

@@ -237,13 +237,16 @@ TEST(UnitFiles, UnitsCsvJoinsPairsCsvByUnit) {
   std::istringstream units(read(run.dir / "units.csv"));
   std::string line;
   std::getline(units, line);
-  EXPECT_EQ(line, "unit,device,unit_index,side,group,display_index");
+  EXPECT_EQ(line, "unit,device,unit_index,side,group,display_index,fit_term_ns");
   std::map<std::string, int> rows_of_unit;
   std::vector<std::string> display;
   while (std::getline(units, line)) {
     const std::string unit = line.substr(0, line.find(','));
     ++rows_of_unit[unit];
-    display.push_back(line.substr(line.rfind(',') + 1));
+    // display_index: the column before fit_term_ns.
+    const std::size_t last = line.rfind(',');
+    const std::size_t before = line.rfind(',', last - 1);
+    display.push_back(line.substr(before + 1, last - before - 1));
   }
   std::istringstream pairs(read(run.dir / "pairs.csv"));
   std::getline(pairs, line);

@@ -16,7 +16,10 @@ ValueMatrix class_map(int home_class) {
   ValueMatrix m = ValueMatrix::filled({0, 1, 2, 3}, kNaN);
   for (std::size_t r = 0; r < 4; ++r)
     for (std::size_t c = 0; c < 4; ++c)
-      if (r != c) m.at(r, c) = 100.0 + 50.0 * ((r / 2 != static_cast<std::size_t>(home_class)) + (c / 2 != static_cast<std::size_t>(home_class)));
+      if (r != c) {
+        const auto far = [&](std::size_t unit) { return unit / 2 != static_cast<std::size_t>(home_class); };
+        m.at(r, c) = 100.0 + 50.0 * (far(r) + far(c));
+      }
   return m;
 }
 
@@ -34,7 +37,8 @@ std::vector<PlacementMaps> maps() {
   p.placement = "same-line";
   p.classes = {{0, class_map(0)}, {1, class_map(1)}};
   ValueMatrix headline = class_map(0);
-  for (std::size_t i = 0; i < headline.values.size(); ++i) headline.values[i] = (class_map(0).values[i] + class_map(1).values[i]) / 2;
+  for (std::size_t i = 0; i < headline.values.size(); ++i)
+    headline.values[i] = (class_map(0).values[i] + class_map(1).values[i]) / 2;
   p.headline_ns = headline;
   return {p};
 }

@@ -239,6 +239,37 @@ TEST(ReportHtml, AMapAcrossGpusHasTheAcrossGpusSectionOfSummaryMd) {
   EXPECT_TRUE(one["findings"].empty());
 }
 
+// The page's zoomed-out section draws the summary's views: each map's ten
+// slowest and fastest pairs, the units that stand out and the block means
+// (side x side and group x group per class), the same numbers summary.md has.
+TEST(ReportHtml, TheViewsAreTheSummarysSlowestFastestAndBlockMeans) {
+  const std::string html = page_of(small_run());
+  EXPECT_NE(html.find("<section id=\"views-section\">"), std::string::npos);
+  EXPECT_NE(html.find("function drawViews()"), std::string::npos);
+  const json v = embedded_data(html)["views"];
+  const RunSummary expected = run_summary(small_run());
+  ASSERT_TRUE(expected.has_views);
+  ASSERT_EQ(v["extreme_pairs"].size(), expected.extremes.size());
+  const RunSummary::Extremes& first = expected.extremes.front();
+  ASSERT_EQ(v["extreme_pairs"][0]["slowest"].size(), 10u);
+  EXPECT_EQ(v["extreme_pairs"][0]["fastest"].size(), 10u);
+  EXPECT_DOUBLE_EQ(v["extreme_pairs"][0]["slowest"][0]["ns"].get<double>(), first.slowest.front().ns);
+  EXPECT_GE(first.slowest.front().ns, first.slowest.back().ns);
+  EXPECT_LE(first.fastest.front().ns, first.fastest.back().ns);
+  EXPECT_GE(first.slowest.back().ns, first.fastest.back().ns);
+  ASSERT_EQ(v["block_means"].size(), expected.blocks.size());
+  bool sides = false, groups = false;
+  for (const json& b : v["block_means"]) {
+    const std::size_t n = b["blocks"].size();
+    EXPECT_EQ(b["mean_ns"].size(), n * n);
+    sides |= b["by"] == "side";
+    groups |= b["by"] == "group";
+  }
+  EXPECT_TRUE(sides);
+  EXPECT_TRUE(groups);
+  EXPECT_EQ(v["standing_out"].size(), expected.standing_out.size());
+}
+
 TEST(ReportHtml, A132SmPageIsSmallEnoughToMail) {
   const std::string html = page_of(full_run());
   RecordProperty("bytes", static_cast<int>(html.size()));
