@@ -5,7 +5,7 @@
 #include "cumap/error.hpp"
 #include "report/compare_formats.hpp"
 #include "report/compare_runs.hpp"
-#include "report/read/saved_run.hpp"
+#include "report/saved_run.hpp"
 
 namespace cumap::cli {
 

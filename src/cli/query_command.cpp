@@ -4,7 +4,7 @@
 
 #include "cumap/error.hpp"
 #include "report/query_runs.hpp"
-#include "report/read/saved_run.hpp"
+#include "report/saved_run.hpp"
 
 namespace cumap::cli {
 

@@ -6,7 +6,7 @@
 
 #include "cumap/error.hpp"
 #include "publish/json_file.hpp"
-#include "report/read/saved_run.hpp"
+#include "report/saved_run.hpp"
 #include "report/summary_formats.hpp"
 #include "report/summary_md.hpp"
 #include "report/summary_views.hpp"

@@ -5,7 +5,7 @@
 // whose term stands out, and side x side and group x group means per class.
 // run_summary() makes them from the result; `cumap summary DIR` of a set
 // written before they existed makes them from its matrix CSVs
-// (report/read/saved_run.hpp), with the same function.
+// (report/saved_run.hpp), with the same function.
 #include <string>
 #include <utility>
 #include <vector>

@@ -4,7 +4,7 @@
 // differ, the structure tables with their differences, sides and groups,
 // every matrix file (or every barrier or contention case) cell by cell, and
 // whether the two are alike within a threshold. Reading the runs' files is
-// report/read/saved_run.hpp's; writing the comparison report/compare_formats.hpp's.
+// report/saved_run.hpp's; writing the comparison report/compare_formats.hpp's.
 #include <cstddef>
 #include <optional>
 #include <string>

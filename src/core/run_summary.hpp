@@ -135,7 +135,7 @@ struct RunSummary {
   };
   std::vector<BlockMeans> blocks;
   // The views above were made (a set of an earlier cumap read back from
-  // meta.json has none until its matrices are read: report/read/saved_run.hpp).
+  // meta.json has none until its matrices are read: report/saved_run.hpp).
   bool has_views = false;
 
   // What a reader acts on, in sentences made from the numbers above: of the

@@ -4,7 +4,7 @@
 // cheaper for them; for a set, what a flag they share costs in each class
 // (the mean over the set's pairs of that class's map) and, where the run
 // has a barrier or contention sweep, its cases at that k. Computed from the
-// run's maps and cases as its files hold them (report/read/saved_run.hpp
+// run's maps and cases as its files hold them (report/saved_run.hpp
 // reads them; report/query_runs.hpp writes the answer).
 #include <cstddef>
 #include <map>

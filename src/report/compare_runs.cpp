@@ -16,7 +16,7 @@
 #include "publish/output_set.hpp"
 #include "report/compare_formats.hpp"
 #include "report/heatmap_png.hpp"
-#include "report/read/order_file.hpp"
+#include "report/order_file.hpp"
 #include "render/render.hpp"
 
 namespace cumap {

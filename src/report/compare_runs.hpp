@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/run_comparison.hpp"
-#include "report/read/saved_run.hpp"
+#include "report/saved_run.hpp"
 
 namespace cumap {
 

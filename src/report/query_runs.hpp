@@ -1,6 +1,6 @@
 #pragma once
 // `cumap query DIR --units LIST` over a run directory: the units checked
-// against the run, its maps and cases read (read/saved_run.hpp), the answer
+// against the run, its maps and cases read (saved_run.hpp), the answer
 // computed (core/unit_query.hpp) and written as md, csv or json.
 #include <filesystem>
 #include <map>
@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/unit_query.hpp"
-#include "report/read/saved_run.hpp"
+#include "report/saved_run.hpp"
 
 namespace cumap {
 

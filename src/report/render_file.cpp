@@ -18,7 +18,7 @@
 #include "report/read/matrix_csv.hpp"
 #include "report/read/json_fields.hpp"
 #include "report/read/meta_json.hpp"
-#include "report/read/order_file.hpp"
+#include "report/order_file.hpp"
 #include "report/summary_json.hpp"
 
 namespace cumap {

@@ -1,6 +1,6 @@
 #pragma once
 // `cumap render`: a matrix CSV drawn as a heatmap PNG, and the file-level
-// work behind it (the order file read by read/order_file.hpp, the PNG
+// work behind it (the order file read by order_file.hpp, the PNG
 // written whole).
 #include <filesystem>
 #include <optional>

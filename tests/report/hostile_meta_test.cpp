@@ -16,7 +16,7 @@
 #include "core/run_summary.hpp"
 #include "core/sync_summary.hpp"
 #include "publish/json_file.hpp"
-#include "report/read/order_file.hpp"
+#include "report/order_file.hpp"
 #include "report/summary_formats.hpp"
 #include "report/summary_json.hpp"
 #include "report/summary_md.hpp"

@@ -1,6 +1,6 @@
 // A finished run's directory read back (saved_run.hpp), through the readers
 // of each of its files.
-#include "report/read/saved_run.hpp"
+#include "report/saved_run.hpp"
 
 #include <algorithm>
 #include <charconv>

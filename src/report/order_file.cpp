@@ -1,5 +1,5 @@
 // --order read (order_file.hpp): a run's meta.json, or a topology JSON.
-#include "report/read/order_file.hpp"
+#include "report/order_file.hpp"
 
 #include <algorithm>
 #include <charconv>
