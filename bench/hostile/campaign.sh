@@ -7,7 +7,8 @@
 # in meta.json, and the small inconsistencies of issue 40. Each case says
 # what a user may expect; the script prints, per kind, how many were tried
 # and how many behaved. Run it on the sanitizer build's binary too
-# (build-asan/cumap): a report there is a crash here.
+# (build-asan/cumap): a report there is a crash here. One round runs in
+# ctest as cli.HostileCampaign (tests/cli/CMakeLists.txt).
 #   bench/hostile/campaign.sh CUMAP [ROUNDS (default 20)]
 set -u
 cumap=$(realpath "$1")
