@@ -58,7 +58,7 @@ TEST_F(Compare, AnotherChipComparesStructureAndRefusesCells) {
   // The committed H100 set predates the per-class structure rows: rows in one
   // run only make the two different (1), not bad input (2).
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("Cells are not compared: A is an NVIDIA H200 and B an NVIDIA H100 80GB HBM3: the SM ids of "
+  EXPECT_NE(r.out.find("Cells are not compared: A ran on NVIDIA H200 and B on NVIDIA H100 80GB HBM3: the SM ids of "
                        "one chip are not the SM ids of another"),
             std::string::npos)
       << r.out;
