@@ -184,7 +184,7 @@ ChipMatch match_chips(const RunHeader& a, bool a_host_cores, const RunHeader& b,
                                       "groups on each side)",
                                       a.unit_word());
   if (a.device_name != b.device_name) {
-    m.why = fmt::format("A is an {} and B an {}: {}", a.device_name, b.device_name, ids);
+    m.why = fmt::format("A ran on {} and B on {}: {}", a.device_name, b.device_name, ids);
     return m;
   }
   const auto known = [](const RunHeader& h) {

@@ -110,7 +110,7 @@ void check_order_chip(const RenderRequest& request, const DisplaySpec& display, 
   const RunHeader matrix = run_header_from_json(read.meta);
   const std::string ids = fmt::format("; the {0} ids of one chip are not the {0} ids of another", order.unit_word());
   if (!order.device_name.empty() && !matrix.device_name.empty() && order.device_name != matrix.device_name)
-    throw UsageError(fmt::format("render: --order {} is a run on an {} and {} one on an {}{}{}", shown(*request.order),
+    throw UsageError(fmt::format("render: --order {} is a run on {} and {} one on {}{}{}", shown(*request.order),
                                  order.device_name, shown(request.csv), matrix.device_name, ids, refuse));
   const std::string a = serials_words(order), b = serials_words(matrix);
   if (!a.empty() && !b.empty() && a != b)
