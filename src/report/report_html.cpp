@@ -16,6 +16,8 @@
 //                        cross-GPU structure and their sentences, as
 //                        summary.md's "Across GPUs" (summary_formats.hpp);
 //                        empty lists on one GPU
+//   checks[], warnings[] summary.md's: each map's self-check and the run's
+//                        warnings, in words (run_checks.cpp)
 //   homes[]              per device: the unit x line table as heatmap-homes.png
 //                        draws it (rows in display order, lines by class)
 // A 132-SM run's matrices, base64 of uint16 and only above the diagonal,
@@ -181,6 +183,8 @@ json report_data(const MapResult& r, const RunSummary& summary) {
   for (const StructureRow& s : summary.same_line_pooled)
     structure.push_back({{"relation", s.relation}, {"near_units", s.near_units}, {"median_ns", s.median_ns},
                          {"p05_ns", s.p05_ns}, {"p95_ns", s.p95_ns}, {"cells", s.cells}});
+  json checks = json::array();
+  for (const RunSummary::Map& m : summary.maps) checks.push_back({{"map", summary.map_name(m)}, {"words", check_words(m)}});
   const RunHeader& run = summary.run;
   return {
       {"format", 1},
@@ -200,6 +204,9 @@ json report_data(const MapResult& r, const RunSummary& summary) {
       // The summary's, as `cumap summary --format json` has it: the page says what summary.md says.
       {"across_gpus", across_gpus_fields_json(summary)},
       {"homes", homes_data(r)},
+      // summary.md's checks and warnings, in its words.
+      {"checks", checks},
+      {"warnings", summary.warnings},
   };
 }
 
