@@ -276,8 +276,15 @@ struct DeviceSelection {
 
 // Which backends this build contains, and a factory that resolves Auto.
 // Throws UsageError when the requested backend is not built or has no device.
+// With --backend auto, `backend_choice` (when given) is set to why the
+// backend was chosen where it is the CPU, the one a user with a GPU in mind
+// did not expect: which GPU backends were not built, and why each built one
+// found no usable device. Empty otherwise.
 std::vector<BackendKind> built_backends();
-std::unique_ptr<Backend> make_backend(const DeviceSelection& selection);
+std::unique_ptr<Backend> make_backend(const DeviceSelection& selection, std::string* backend_choice = nullptr);
+// The GPU backends this build left out, and what builds one.
+std::vector<BackendKind> unbuilt_gpu_backends();
+std::string how_to_build(BackendKind kind);
 // How many devices `kind` sees (cpu: 1; a GPU backend without a device: 0).
 // Throws UsageError when it is not built.
 int device_count(BackendKind kind);

@@ -57,6 +57,7 @@ struct Agreement {
   double median_rel_diff = 0.0;  // median of |x-y| / ((x+y)/2)
   double median_x = 0.0;
   double median_y = 0.0;
+  bool operator==(const Agreement&) const = default;
 };
 
 // The chip-independent view: one-way latency by where the two units sit

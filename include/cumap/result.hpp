@@ -79,6 +79,7 @@ struct SelfCheck {
   // larger of it and serial_repeat.
   double earlier_serial_repeat = 0.0;
   bool passed = true;
+  bool operator==(const SelfCheck&) const = default;
 };
 
 // Across GPUs, the structure table's counterpart: a pair between two GPUs by
@@ -177,6 +178,9 @@ struct RunInfo {
   double wall_seconds = 0.0;
   // Seconds per phase (opening the device, homes, each placement, outputs).
   std::vector<std::pair<std::string, double>> phase_seconds;
+  // Why --backend auto chose a backend other than the one a user likely
+  // expected (the CPU on a machine without a usable GPU); empty otherwise.
+  std::string backend_choice;
 };
 
 // How a run measured and how its outputs are drawn: the options as the run

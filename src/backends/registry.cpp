@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "cumap/backend.hpp"
@@ -55,6 +56,22 @@ std::vector<BackendKind> built_backends() {
   return kinds;
 }
 
+std::vector<BackendKind> unbuilt_gpu_backends() {
+  std::vector<BackendKind> kinds;
+#if !CUMAP_HAVE_CUDA
+  kinds.push_back(BackendKind::Cuda);
+#endif
+#if !CUMAP_HAVE_HIP
+  kinds.push_back(BackendKind::Hip);
+#endif
+  return kinds;
+}
+
+std::string how_to_build(BackendKind kind) {
+  return kind == BackendKind::Hip ? "configure with -DCUMAP_HIP=ON (scripts/build-hip)"
+                                  : "configure with -DCUMAP_CUDA=ON where NVIDIA's nvcc is installed";
+}
+
 int device_count(BackendKind kind) {
   switch (kind) {
     case BackendKind::Cpu: return 1;
@@ -75,7 +92,7 @@ int device_count(BackendKind kind) {
   throw UsageError("device_count: name a backend");
 }
 
-std::unique_ptr<Backend> make_backend(const DeviceSelection& selection) {
+std::unique_ptr<Backend> make_backend(const DeviceSelection& selection, std::string* backend_choice) {
   // Across devices: the CUDA backend (Auto resolves to it; others refuse).
   if (selection.devices.size() > 1 && selection.backend == BackendKind::Auto) {
 #if CUMAP_HAVE_CUDA
@@ -86,12 +103,25 @@ std::unique_ptr<Backend> make_backend(const DeviceSelection& selection) {
   }
   if (selection.backend != BackendKind::Auto) return make_one(selection.backend, selection);
   // Auto: the first GPU backend that finds a device, else the CPU. A GPU
-  // backend without a device says so with UsageError; that is expected here.
+  // backend without a device says so with UsageError; that is expected here,
+  // and kept to say why the CPU was chosen.
+  std::vector<std::string> why_not;
   for (BackendKind kind : built_backends()) {
     try {
-      return make_one(kind, selection);
-    } catch (const UsageError&) {
+      std::unique_ptr<Backend> backend = make_one(kind, selection);
+      if (backend_choice) {
+        backend_choice->clear();
+        if (kind == BackendKind::Cpu) {
+          for (BackendKind gpu : unbuilt_gpu_backends())
+            why_not.push_back(fmt::format("{}: not built into this cumap", to_string(gpu)));
+          *backend_choice = fmt::format("--backend auto chose the cpu backend (the CPU's cores): {}",
+                                        fmt::join(why_not, "; "));
+        }
+      }
+      return backend;
+    } catch (const UsageError& e) {
       if (kind == BackendKind::Cpu) throw;
+      why_not.push_back(fmt::format("{}: {}", to_string(kind), e.what()));
     }
   }
   throw UsageError("no backend could be started");

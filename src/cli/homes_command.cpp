@@ -82,6 +82,7 @@ int run_homes(const HomesCommand& command) {
   RunClock clock(run);
   OpenedBackend opened = open_backend(o);
   o.device = opened.device_index;
+  if (!o.quiet && !opened.backend_choice.empty()) fmt::print(stderr, "cumap: note: {}\n", opened.backend_choice);
   const MapSettings settings = discovery_settings(o, homes_options_json(o));
 
   OutputSet out(o.out_dir, OutputKind::Homes, o.replace);

@@ -40,18 +40,13 @@ void report_timeouts(const MapResult& r, const Options& o) {
   }
 }
 
+// The placement's self-checks in summary.md's words (meta.json has their numbers).
 void report_checks(const PlacementResult& placement) {
-  for (const SelfCheck& c : placement.checks)
-    fmt::print(stderr,
-               "cumap: {}: {} pairs per round; serial check of {} pairs{}: shift {:+.2f} ± {:.2f} %, median difference "
-               "{:.2f} % (serial before against after {:.2f} %{}, sampling noise {:.2f} %), r {:.3f}{}\n",
-               to_string(placement.placement), c.pairs_per_round, c.agreement.n, c.pilot ? " (pilot)" : "",
-               100 * c.bias, 100 * c.bias_uncertainty, 100 * c.agreement.median_rel_diff,
-               100 * c.serial_repeat.median_rel_diff,
-               c.earlier_serial_repeat > 0 ? fmt::format(", earlier in the run {:.2f} %", 100 * c.earlier_serial_repeat) : "",
-               100 * c.sampling_noise,
-               c.agreement.pearson_r,
-               c.passed ? "" : " (over the limit)");
+  if (placement.checks.empty()) return;  // nothing was checked; the warnings say so where it matters
+  RunSummary::Map map;
+  map.pairs_per_round = placement.pairs_per_round;
+  map.checks = placement.checks;
+  fmt::print(stderr, "cumap: {}: {}\n", to_string(placement.placement), check_words(map));
 }
 
 // Other compute processes on the run's GPUs share their L2 and interconnect.
@@ -83,6 +78,8 @@ int run_map(const MapCommand& command) {
   RunClock clock(run);
   OpenedBackend opened = open_backend(o, 2);
   o.device = opened.device_index;
+  run.backend_choice = opened.backend_choice;
+  if (!o.quiet && !run.backend_choice.empty()) fmt::print(stderr, "cumap: note: {}\n", run.backend_choice);
   const MapSettings settings = map_settings(o, opened.device, opened.capabilities);
   if (resumed) check_resumed_pairs(*resumed, opened.units, settings, o);
 
@@ -120,6 +117,10 @@ int run_map(const MapCommand& command) {
     return InterruptHandler::kExitInterrupted;
   }
   report_timeouts(r, o);
+  // What makes the run less than trustworthy, also in summary.md and report.html.
+  // --quiet leaves them to the files.
+  if (!o.quiet)
+    for (const std::string& w : summary.warnings) fmt::print(stderr, "cumap: warning: {}\n", w);
   if (!o.quiet) fmt::print("{}\n", map_summary_line(summary, r.settings.out_dir));
   // Exit 3 either way; the last line says which.
   if (!r.timed_out().empty() && no_pair_completed(r)) {

@@ -47,6 +47,7 @@ int run_sync(const SyncCommand& command) {
   RunClock clock(run);
   OpenedBackend opened = open_backend(o.common);
   o.common.device = opened.device_index;
+  if (!o.common.quiet && !opened.backend_choice.empty()) fmt::print(stderr, "cumap: note: {}\n", opened.backend_choice);
   if (!o.contention && opened.units.size() < 2)
     throw UsageError(fmt::format("a barrier needs at least two units; --units names {}", opened.units.size()));
   // Before home discovery: a k no set of these units can have.

@@ -83,6 +83,8 @@ void print_gpu_pair(BackendKind kind, int a, int b) {
 
 int run_list_devices(const ListDevicesCommand& command) {
   const Options& o = command.options;
+  for (BackendKind kind : unbuilt_gpu_backends())
+    fmt::print("{:<5} not built into this cumap: {}\n", to_string(kind), how_to_build(kind));
   for (BackendKind kind : built_backends()) {
     int count = 0;
     try {

@@ -52,16 +52,21 @@ Topology groups_from_co_residency(const std::vector<std::vector<int>>& clusters,
   for (std::size_t i = 0; i < sorted_units.size(); ++i) index_of[sorted_units[i]] = i;
 
   DisjointSets sets(sorted_units.size());
+  // Per unit, the most mapped units any cluster it was in held.
+  std::vector<std::size_t> largest_cluster(sorted_units.size(), 0);
   for (const auto& cluster : clusters) {
     // Ids outside `units` (e.g. units the user excluded) carry no evidence
     // about the units we map, so they are skipped rather than merged through.
     std::size_t first = sorted_units.size();
+    std::vector<std::size_t> members;
     for (int id : cluster) {
       auto it = index_of.find(id);
       if (it == index_of.end()) continue;
+      members.push_back(it->second);
       if (first == sorted_units.size()) first = it->second;
       else sets.unite(first, it->second);
     }
+    for (std::size_t m : members) largest_cluster[m] = std::max(largest_cluster[m], members.size());
   }
 
   // Walking units in ascending order assigns each component its slot when its
@@ -69,11 +74,27 @@ Topology groups_from_co_residency(const std::vector<std::vector<int>>& clusters,
   std::unordered_map<std::size_t, std::size_t> group_of_root;
   Topology topo;
   topo.source = "clusters";
+  std::vector<std::size_t> largest;  // per group: the largest cluster any of its units was in
   for (std::size_t i = 0; i < sorted_units.size(); ++i) {
     std::size_t root = sets.find(i);
     auto [it, inserted] = group_of_root.try_emplace(root, topo.groups.size());
-    if (inserted) topo.groups.push_back({group_prefix + std::to_string(topo.groups.size()), {}});
+    if (inserted) {
+      topo.groups.push_back({{}, {}});
+      largest.push_back(0);
+    }
     topo.groups[it->second].units.push_back(sorted_units[i]);
+    largest[it->second] = std::max(largest[it->second], largest_cluster[i]);
+  }
+  int groups = 0, pairs = 0;
+  std::vector<int> pair_units;
+  for (std::size_t g = 0; g < topo.groups.size(); ++g) {
+    UnitGroup& group = topo.groups[g];
+    if (group.units.size() == 2 && largest[g] == 2) {
+      group.name = "pair" + std::to_string(pairs++);
+      pair_units.insert(pair_units.end(), group.units.begin(), group.units.end());
+    } else {
+      group.name = group_prefix + std::to_string(groups++);
+    }
   }
 
   std::vector<int> singletons;
@@ -83,6 +104,7 @@ Topology groups_from_co_residency(const std::vector<std::vector<int>>& clusters,
     if (g.units.size() == 1) singletons.push_back(g.units.front());
   }
   topo.details = {{"clusters_observed", clusters.size()}, {"singletons", singletons}, {"group_sizes", group_sizes}};
+  if (!pair_units.empty()) topo.details["seen_only_in_clusters_of_two"] = pair_units;
   return topo;
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <span>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -58,10 +59,43 @@ RunSummary::Map map_of(const MapResult& r, const PlacementResult& p) {
     m.cluster_barrier.push_back({row.cluster_size, row.clusters, row.median_ns, row.median_cycles});
   for (const GpuPairRow& row : p.gpu_table) m.gpu_pairs.push_back({row, gpu_link(r.device, row.gpu_a, row.gpu_b)});
   m.cross_gpu_structure = p.cross_gpu_structure;
+  m.checks = p.checks;
+  // As meta.json records a comparison: its size, r and median difference
+  // (the medians compared are the map's, not the check's news).
+  for (SelfCheck& c : m.checks)
+    for (Agreement* a : {&c.agreement, &c.serial_repeat}) a->median_x = a->median_y = 0.0;
   return m;
 }
 
 }  // namespace
+
+namespace {
+
+bool same_value(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+bool same_agreement(const Agreement& a, const Agreement& b) {
+  return a.n == b.n && same_value(a.pearson_r, b.pearson_r) && same_value(a.median_rel_diff, b.median_rel_diff) &&
+         same_value(a.median_x, b.median_x) && same_value(a.median_y, b.median_y);
+}
+
+bool same_check(const SelfCheck& a, const SelfCheck& b) {
+  return a.pairs_per_round == b.pairs_per_round && a.pilot == b.pilot && a.passed == b.passed &&
+         same_agreement(a.agreement, b.agreement) && same_agreement(a.serial_repeat, b.serial_repeat) &&
+         same_value(a.bias, b.bias) && same_value(a.bias_uncertainty, b.bias_uncertainty) &&
+         same_value(a.sampling_noise, b.sampling_noise) && same_value(a.earlier_serial_repeat, b.earlier_serial_repeat);
+}
+
+}  // namespace
+
+bool RunSummary::Map::operator==(const Map& o) const {
+  const auto members = [](const Map& m) {
+    return std::tie(m.placement, m.complete, m.pairs, m.completed_pairs, m.median_ns, m.p05_ns, m.p95_ns, m.min_ns,
+                    m.max_ns, m.pairs_per_round, m.timed_out_pairs, m.cluster_barrier, m.gpu_pairs,
+                    m.cross_gpu_structure);
+  };
+  return members(*this) == members(o) && checks.size() == o.checks.size() &&
+         std::equal(checks.begin(), checks.end(), o.checks.begin(), same_check);
+}
 
 bool RunSummary::no_pair_completed() const {
   return std::none_of(maps.begin(), maps.end(), [](const Map& m) { return m.completed_pairs > 0; });
@@ -115,6 +149,7 @@ RunSummary run_summary(const MapResult& r) {
   }
   add_map_views(s, matrices, r.display_groups);
   add_findings(s);
+  s.warnings = run_warnings(r, s);
   return s;
 }
 

@@ -61,7 +61,12 @@ struct RunSummary {
     // between two GPUs by flag GPU, home class and both units' sides.
     std::vector<GpuPair> gpu_pairs;
     std::vector<CrossGpuStructureRow> cross_gpu_structure;
-    bool operator==(const Map&) const = default;
+    // The serial self-checks, one per concurrency tried, the kept one last
+    // (meta.json "serial_checks"); none when one pair ran at a time.
+    std::vector<SelfCheck> checks;
+    // Every member equal, a check's values that do not exist (NaN, null in
+    // meta.json: r of values without spread) equal too.
+    bool operator==(const Map&) const;
   };
   std::vector<Map> maps;
 
@@ -142,6 +147,9 @@ struct RunSummary {
   // chip, and of signals between GPUs (summary.md's "Across GPUs").
   std::vector<std::string> findings;
   std::vector<std::string> across_gpu_findings;
+  // Why the run may not be trusted as it stands, in sentences (run_warnings):
+  // every output says them. Empty for a run with nothing to warn of.
+  std::vector<std::string> warnings;
 
   bool has_homes() const { return via != "dsm"; }
   // A map's name as the pages show it: its placement, "dsm" on the dsm path.
@@ -165,6 +173,16 @@ std::vector<std::string> across_gpu_findings(const RunSummary& summary);
 // Sets `summary`'s findings from its numbers: run_summary does, and so does
 // a summary read back from meta.json.
 void add_findings(RunSummary& summary);
+
+// A map's serial self-checks in a reader's words: "agreed within 1.5 % of a
+// serial measurement (median over 48 pairs); 66 pairs per round kept", or
+// which concurrency failed and where it was measured again (run_checks.cpp).
+std::string check_words(const RunSummary::Map& map);
+// The run's warnings (RunSummary::warnings): the backend --backend auto chose
+// where a user likely expected another, other processes on the GPU, maps
+// whose self-check failed or could not run (one pair per round), and cells
+// whose samples disagree far beyond the run's own typical spread.
+std::vector<std::string> run_warnings(const MapResult& result, const RunSummary& summary);
 
 // Where a pair sits relative to the flag's home, in a reader's words: "near
 // the flag's home" (both units on the side near it), "far" (both on another

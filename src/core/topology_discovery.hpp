@@ -9,8 +9,12 @@ namespace cumap {
 
 // Groups units that were ever seen together in one launch of a thread-block
 // cluster (each inner vector: the unit ids of one cluster). Union-find; units
-// never seen with another form groups of their own. `details` records the
-// evidence (launch count, sizes used, singletons).
+// never seen with another form groups of their own. A group is named
+// `group_prefix` and its number among such groups ("GPC3"), except two units
+// seen together only in clusters of two: that says they share a group, not
+// which, so they are named "pair" and their number ("pair0"), not taken for a
+// group of their own. `details` records the evidence (launch count, sizes
+// used, singletons, pairs).
 Topology groups_from_co_residency(const std::vector<std::vector<int>>& clusters,
                                   const std::vector<int>& units, const std::string& group_prefix);
 

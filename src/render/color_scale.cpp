@@ -130,7 +130,15 @@ std::vector<std::string> format_ticks(const std::vector<double>& ticks) {
       usable_width(step) && std::isfinite(step) ? static_cast<int>(std::floor(std::log10(step) + 1e-9)) : 0;
   const int largest_exponent =
       largest > 0 && std::isfinite(largest) ? static_cast<int>(std::floor(std::log10(largest))) : 0;
-  const int decimals = std::max(0, -step_exponent);
+  // A step of 2.5 needs one decimal more than its exponent says: "0, 2, 5,
+  // 8" would label ticks 0, 2.5, 5, 7.5.
+  int decimals = std::max(0, -step_exponent);
+  if (usable_width(step) && std::isfinite(step))
+    while (decimals < 6) {
+      const double scaled = step * std::pow(10.0, decimals);
+      if (std::abs(scaled - std::round(scaled)) <= 1e-6 * scaled) break;
+      ++decimals;
+    }
   // Fixed notation while it stays short (latencies: "200", "0.25");
   // exponent notation for values no one's latency has (1e308, 5e-324).
   const bool fixed = largest_exponent < 9 && decimals <= 6;

@@ -43,7 +43,7 @@ ColorScale choose_color_scale(const std::vector<HeatmapPanel>& panels,
 // 5 to 7 round tick values inside [min, max] where possible, spaced by
 // 1, 2 or 5 times a power of ten.
 std::vector<double> nice_ticks(double min, double max);
-// Tick labels with just enough decimals for the tick spacing.
+// Tick labels with just enough decimals for the tick spacing (2.5: one).
 std::vector<std::string> format_ticks(const std::vector<double>& ticks);
 
 }  // namespace cumap::render

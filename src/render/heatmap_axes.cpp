@@ -257,20 +257,25 @@ void draw_colorbar(Image& image, Font& font, const HeatmapLayout& layout, const 
 }
 
 std::string gray_legend(const std::vector<Grid>& grids) {
-  bool diagonal = false, missing = false;
+  bool diagonal = false, missing = false, timed_out = false;
   for (const Grid& grid : grids) {
     diagonal = diagonal || grid.gray_diagonal;
-    for (std::size_t r = 0; r < grid.row_count() && !missing; ++r)
-      for (std::size_t c = 0; c < grid.column_count(); ++c)
-        if (!(grid.gray_diagonal && r == c) && !std::isfinite(grid.at(r, c))) {
-          missing = true;
-          break;
-        }
+    for (std::size_t r = 0; r < grid.row_count(); ++r)
+      for (std::size_t c = 0; c < grid.column_count(); ++c) {
+        const double v = grid.at(r, c);
+        if ((grid.gray_diagonal && r == c) || std::isfinite(v)) continue;
+        if (std::isinf(v) && v > 0) timed_out = true;
+        else missing = true;
+      }
   }
-  if (diagonal && missing) return "gray: a unit with itself (the diagonal), or no value (not measured or timed out)";
-  if (diagonal) return "gray: a unit with itself (the diagonal)";
-  if (missing) return "gray: no value (not measured or timed out)";
-  return {};
+  // A run's own pictures mark timed-out cells; one redrawn from a CSV cannot
+  // tell them from cells never measured.
+  std::string text;
+  if (diagonal && missing) text = "gray: a unit with itself (the diagonal), or no value (not measured or timed out)";
+  else if (diagonal) text = "gray: a unit with itself (the diagonal)";
+  else if (missing) text = "gray: no value (not measured or timed out)";
+  if (timed_out) text += text.empty() ? "dark gray: timed out" : "; dark gray: timed out";
+  return text;
 }
 
 void draw_legend(Image& image, Font& font, const HeatmapLayout& layout, const std::string& text) {

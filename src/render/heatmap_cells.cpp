@@ -24,7 +24,10 @@ void draw_cells(Image& image, const HeatmapLayout& layout, std::size_t panel, co
   for (int r = 0; r < rows; ++r) {
     for (int c = 0; c < columns; ++c) {
       const bool diagonal = grid.gray_diagonal && r == c;
-      const Rgb color = diagonal ? kMissingGray : colormap(colormap_name, scale.fraction(grid.at(r, c)));
+      const double v = grid.at(r, c);
+      const Rgb color = diagonal                     ? kMissingGray
+                        : std::isinf(v) && v > 0     ? kTimedOutGray
+                                                     : colormap(colormap_name, scale.fraction(v));
       for (int dy = 0; dy < cell_height; ++dy) {
         const auto row_start = static_cast<std::size_t>(area.y + r * cell_height + dy) * image.width;
         for (int dx = 0; dx < cell_width; ++dx) {

@@ -13,6 +13,7 @@
 
 #include "cumap/error.hpp"
 #include "render/canvas.hpp"
+#include "render/color_scale.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
 
@@ -86,15 +87,32 @@ std::vector<double> nice_ticks(double top) {
   return ticks;
 }
 
-std::string tick_text(double v, double step) {
-  const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
-  return fmt::format("{:.{}f}", v, decimals);
+
+constexpr double kLogYSpan = 10.0;
+
+// A logarithmic axis from the decade at or below `bottom` to the one at or
+// above `top`: its decades, with 2 and 5 times them where there are few.
+std::vector<double> log_ticks(double bottom, double top) {
+  const int first = static_cast<int>(std::floor(std::log10(bottom) + 1e-9));
+  const int last = static_cast<int>(std::ceil(std::log10(top) - 1e-9));
+  std::vector<double> ticks;
+  for (int e = first; e <= last; ++e)
+    for (double m : last - first <= 3 ? std::vector<double>{1, 2, 5} : std::vector<double>{1}) {
+      const double v = m * std::pow(10.0, e);
+      if (v >= std::pow(10.0, first) && v <= std::pow(10.0, last) * (1 + 1e-9)) ticks.push_back(v);
+    }
+  return ticks;
 }
 
 struct Scale {
   double x_low = 0, x_high = 1;  // in plot units (log2 for log_x)
   std::vector<double> y_ticks;
+  std::vector<std::string> y_labels;  // render::format_ticks of y_ticks
   bool log_x = false;
+  // Medians spanning more than kLogYSpan: a logarithmic y axis, so that a
+  // 7 µs std::barrier does not squash 65 ns counters onto the axis.
+  bool log_y = false;
+  double y_low = 0.0;  // the axis' bottom (0 on a linear axis)
   double x_of(double x) const { return log_x ? std::log2(x) : x; }
 };
 
@@ -102,6 +120,7 @@ Scale make_scale(const std::vector<PlotPanel>& panels, bool log_x) {
   Scale s;
   s.log_x = log_x;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo, top = 0;
+  double bottom = std::numeric_limits<double>::infinity();  // the smallest positive median
   for (const PlotPanel& p : panels)
     for (const PlotSeries& series : p.series)
       for (std::size_t i = 0; i < series.x.size() && i < series.y.size(); ++i) {
@@ -109,6 +128,7 @@ Scale make_scale(const std::vector<PlotPanel>& panels, bool log_x) {
         lo = std::min(lo, s.x_of(series.x[i]));
         hi = std::max(hi, s.x_of(series.x[i]));
         if (std::isfinite(series.y[i])) top = std::max(top, series.y[i]);
+        if (std::isfinite(series.y[i]) && series.y[i] > 0) bottom = std::min(bottom, series.y[i]);
       }
   if (!std::isfinite(lo)) lo = 0, hi = 1;
   if (hi - lo < 1e-9) lo -= 1, hi += 1;
@@ -116,8 +136,16 @@ Scale make_scale(const std::vector<PlotPanel>& panels, bool log_x) {
   const double pad = (hi - lo) * 0.05;
   s.x_low = lo - pad;
   s.x_high = hi + pad;
-  // Medians set the scale; whiskers above it are cut at the frame.
+  // Medians set the scale; whiskers above it are cut at the frame (and marked).
+  if (std::isfinite(bottom) && top > kLogYSpan * bottom) {
+    s.log_y = true;
+    s.y_ticks = log_ticks(bottom, top);
+    s.y_low = s.y_ticks.front();
+    for (double v : s.y_ticks) s.y_labels.push_back(fmt::format("{:g}", v));
+    return s;
+  }
   s.y_ticks = nice_ticks(top * 1.05);
+  s.y_labels = render::format_ticks(s.y_ticks);
   return s;
 }
 
@@ -128,7 +156,13 @@ struct Area {
   double px(double x_value) const {
     return x + (scale->x_of(x_value) - scale->x_low) / (scale->x_high - scale->x_low) * kPlotWidth;
   }
-  double py(double y_value) const { return y + kPlotHeight - y_value / scale->y_ticks.back() * kPlotHeight; }
+  double py(double y_value) const {
+    if (!scale->log_y) return y + kPlotHeight - y_value / scale->y_ticks.back() * kPlotHeight;
+    // Values at or below zero have no place on a log axis: below the frame, clipped to it.
+    if (!(y_value > 0)) return y + kPlotHeight + 1;
+    const double low = std::log10(scale->y_low), high = std::log10(scale->y_ticks.back());
+    return y + kPlotHeight - (std::log10(y_value) - low) / (high - low) * kPlotHeight;
+  }
 };
 
 struct TextSizes {
@@ -149,13 +183,12 @@ std::vector<const PlotSeries*> legend_entries(const std::vector<PlotPanel>& pane
 void draw_axes(Image& image, Font& font, const Area& a, const PlotPanel& panel, const LinePlotStyle& style,
                const std::vector<double>& x_ticks, const TextSizes& t) {
   const Scale& s = *a.scale;
-  const double step = s.y_ticks.size() > 1 ? s.y_ticks[1] - s.y_ticks[0] : 1;
   const TextExtent digits = font.measure("0123456789", render::kTickLabelPx);
-  for (double v : s.y_ticks) {
-    const int y = static_cast<int>(std::lround(a.py(v)));
+  for (std::size_t i = 0; i < s.y_ticks.size(); ++i) {
+    const int y = static_cast<int>(std::lround(a.py(s.y_ticks[i])));
     render::fill_rect(image, a.x, y, kPlotWidth, 1, kGrid);
     render::fill_rect(image, a.x - kTick, y, kTick, 1, render::kInk);
-    const std::string text = tick_text(v, step);
+    const std::string& text = s.y_labels[i];
     const int width = font.measure(text, render::kTickLabelPx).width;
     font.draw(image, text, render::kTickLabelPx, a.x - kTick - 4 - width, y + (digits.ascent - digits.descent) / 2,
               render::kInk);
@@ -187,6 +220,15 @@ void draw_axes(Image& image, Font& font, const Area& a, const PlotPanel& panel, 
             a.y + (kPlotHeight + y_title_width) / 2, render::kInk, render::TextDirection::Up);
 }
 
+// Whether any whisker reaches above the plot's top tick (drawn cut, with an arrowhead).
+bool any_whisker_clipped(const std::vector<PlotPanel>& panels, const Scale& scale) {
+  for (const PlotPanel& p : panels)
+    for (const PlotSeries& s : p.series)
+      for (double high : s.y_high)
+        if (std::isfinite(high) && high > scale.y_ticks.back() * (1 + 1e-9)) return true;
+  return false;
+}
+
 void draw_series(Image& image, const Area& a, const PlotSeries& s, double dodge) {
   const Rgb color = palette(s.color);
   const double bottom = a.y + kPlotHeight, top = a.y;
@@ -200,6 +242,10 @@ void draw_series(Image& image, const Area& a, const PlotSeries& s, double dodge)
       for (int y = y0; y <= y1; ++y) render::blend_pixel(image, x, y, color, 170);
       for (int y : {y0, y1})
         for (int dx = -3; dx <= 3; ++dx) render::blend_pixel(image, x + dx, y, color, 170);
+      // A whisker cut at the frame ends in an arrowhead pointing on, not a cap.
+      if (a.py(s.y_high[i]) < top)
+        for (int dy = 0; dy <= 4; ++dy)
+          for (int dx = -dy; dx <= dy; ++dx) render::blend_pixel(image, x + dx, y0 + dy, color, 255);
     }
   double travelled = 0;
   for (std::size_t i = 1; i < s.x.size() && i < s.y.size(); ++i)
@@ -229,12 +275,9 @@ void draw_legend(Image& image, Font& font, int x, int y, const std::vector<const
   }
 }
 
-}  // namespace
-
-Image render_line_plot(const std::vector<PlotPanel>& panels, const LinePlotStyle& style) {
-  if (panels.empty()) throw UsageError("line plot: nothing to draw (no panels)");
-  Font font(render::default_font_path());
-  const Scale scale = make_scale(panels, style.log_x);
+// The picture of `panels` on `scale`, notes as `style` has them.
+Image draw_line_plot(const std::vector<PlotPanel>& panels, const LinePlotStyle& style, Font& font,
+                     const Scale& scale) {
   std::set<double> x_values;
   for (const PlotPanel& p : panels)
     for (const PlotSeries& s : p.series) x_values.insert(s.x.begin(), s.x.end());
@@ -248,9 +291,8 @@ Image render_line_plot(const std::vector<PlotPanel>& panels, const LinePlotStyle
   t.tick = font.measure("0123456789", render::kTickLabelPx).height();
   t.axis_title = font.measure("Ag", render::kAxisTitlePx).height();
   t.legend = font.measure("Ag", render::kLegendPx).height();
-  const double step = scale.y_ticks.size() > 1 ? scale.y_ticks[1] - scale.y_ticks[0] : 1;
-  for (double v : scale.y_ticks)
-    t.y_label_width = std::max(t.y_label_width, font.measure(tick_text(v, step), render::kTickLabelPx).width);
+  for (const std::string& label : scale.y_labels)
+    t.y_label_width = std::max(t.y_label_width, font.measure(label, render::kTickLabelPx).width);
   for (const PlotSeries* s : entries)
     t.legend_width = std::max(t.legend_width, kLegendSample + kGap + font.measure(s->label, render::kLegendPx).width);
 
@@ -297,5 +339,24 @@ Image render_line_plot(const std::vector<PlotPanel>& panels, const LinePlotStyle
               notes_top + static_cast<int>(i) * note_pitch + font.measure("Ag", render::kLegendPx).ascent, render::kInk);
   return image;
 }
+
+}  // namespace
+
+Image render_line_plot(const std::vector<PlotPanel>& panels, const LinePlotStyle& style) {
+  if (panels.empty()) throw UsageError("line plot: nothing to draw (no panels)");
+  Font font(render::default_font_path());
+  const Scale scale = make_scale(panels, style.log_x);
+  // Each note once, in the order first given (one per case would repeat it),
+  // and what the axis does when it is not plain.
+  LinePlotStyle shown = style;
+  shown.notes.clear();
+  for (const std::string& note : style.notes)
+    if (std::find(shown.notes.begin(), shown.notes.end(), note) == shown.notes.end()) shown.notes.push_back(note);
+  if (scale.log_y) shown.notes.push_back("The y axis is logarithmic: the medians span more than 10x.");
+  if (any_whisker_clipped(panels, scale))
+    shown.notes.push_back("A whisker ending in an arrowhead runs beyond the top of the plot.");
+  return draw_line_plot(panels, shown, font, scale);
+}
+
 
 }  // namespace cumap

@@ -28,6 +28,9 @@ struct Image {
 Rgb colormap(const std::string& name, double t);
 // The gray of the diagonal and of missing or timed-out cells; in no colormap.
 inline constexpr Rgb kMissingGray{128, 128, 128};
+// A timed-out cell: +infinity among a panel's values (a matrix CSV writes it
+// empty, like a value that does not exist). The dark gray of report.html.
+inline constexpr Rgb kTimedOutGray{77, 77, 77};
 
 struct HeatmapPanel {
   std::string title;    // e.g. "same-line"

@@ -1,6 +1,7 @@
 #include "report/heatmap_png.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <tuple>
 #include <unordered_map>
@@ -72,7 +73,7 @@ HeatmapStyle map_style(const MapResult& r) {
 
 nlohmann::json to_json(const std::vector<PictureRecord>& pictures) {
   nlohmann::json list = nlohmann::json::array();
-  for (const PictureRecord& p : pictures)
+  for (const PictureRecord& p : pictures) {
     list.push_back({{"matrix", p.matrix},
                     {"heatmap", p.heatmap.empty() ? nlohmann::json() : nlohmann::json(p.heatmap)},
                     {"title", p.title},
@@ -81,20 +82,41 @@ nlohmann::json to_json(const std::vector<PictureRecord>& pictures) {
                     {"row_title", p.row_title},
                     {"column_title", p.column_title},
                     {"colormap", p.colormap}});
+    if (p.scale) list.back()["scale"] = {p.scale->first, p.scale->second};
+  }
   return list;
 }
 
 MatrixPicture map_picture(const MapResult& r, const MapSpec& map, const ValueMatrix& oneway_ns,
-                          const std::string& stem) {
+                          const std::string& stem, const std::vector<const ValueMatrix*>& timed_out_lines) {
   MatrixPicture p;
   p.shown = as_written(oneway_ns.reordered(r.display_order));
   p.cells = summarize(p.shown.values);
+  for (const ValueMatrix* lines : timed_out_lines) {
+    if (!lines || lines->units.size() != oneway_ns.units.size()) continue;
+    const ValueMatrix late = lines->reordered(r.display_order);
+    for (std::size_t i = 0; i < p.shown.values.size(); ++i)
+      if (std::isnan(p.shown.values[i]) && late.values[i] > 0) p.shown.values[i] = INFINITY;
+  }
   p.style = map_style(r);
   p.style.title =
       heatmap_title(r.device, map.placement, r.settings.probe, flag_words(r.settings.via, map.home_class), p.cells);
   p.record = {fmt::format("matrix-{}.csv", stem), fmt::format("heatmap-{}.png", stem), p.style.title, stem,
-              p.style.value_label, p.style.row_title, p.style.column_title, p.style.colormap};
+              p.style.value_label, p.style.row_title, p.style.column_title, p.style.colormap, std::nullopt};
   return p;
+}
+
+void on_class_scale(MatrixPicture& headline, const std::vector<MatrixPicture>& classes, const Agreement& line_sets) {
+  double lo = headline.cells.min, hi = headline.cells.max;
+  for (const MatrixPicture& c : classes)
+    if (c.cells.count > 0) lo = std::min(lo, c.cells.min), hi = std::max(hi, c.cells.max);
+  if (classes.size() < 2 || headline.cells.count == 0 || !(lo < hi)) return;
+  headline.style.scale = headline.record.scale = std::pair{lo, hi};
+  // r well below 1 says the cells' differences are mostly which lines were used.
+  headline.record.panel_title =
+      fmt::format("{}, on the scale of its {} home-class maps{}", headline.record.panel_title, classes.size(),
+                  line_sets.n > 0 ? fmt::format(" (cells reproduce between line sets at r {:.2f})", line_sets.pearson_r)
+                                  : std::string());
 }
 
 MatrixPicture line_spread_picture(const MapResult& r, const PlacementResult& p, const std::string& name) {
@@ -109,7 +131,8 @@ MatrixPicture line_spread_picture(const MapResult& r, const PlacementResult& p, 
   picture.record = {fmt::format("line-spread-{}.csv", name), "",
                     picture.style.title,         fmt::format("line-spread-{}", name),
                     picture.style.value_label,   picture.style.row_title,
-                    picture.style.column_title,  picture.style.colormap};
+                    picture.style.column_title,  picture.style.colormap,
+                    std::nullopt};
   return picture;
 }
 

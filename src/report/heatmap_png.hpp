@@ -30,8 +30,17 @@ struct MatrixPicture {
 };
 // The map `oneway_ns` of `spec` (a class's, or the headline), named after `stem`
 // ("same-line-home0": matrix-same-line-home0.csv, heatmap-same-line-home0.png).
+// A cell without a value whose lines in `timed_out_lines` (per class, in
+// unit order) timed out is +infinity in the picture (drawn dark gray); the
+// CSV writes it empty either way.
 MatrixPicture map_picture(const MapResult& result, const MapSpec& spec, const ValueMatrix& oneway_ns,
-                          const std::string& stem);
+                          const std::string& stem, const std::vector<const ValueMatrix*>& timed_out_lines = {});
+// The headline of a placement with several home classes, drawn on the one
+// colour scale of its class maps (report.html's scale for the placement):
+// the classes' means are nearly flat, and on a range of their own their few
+// percent of line-to-line noise would fill the colormap and read as structure.
+// The panel title says so, with how well two line sets reproduce the cells.
+void on_class_scale(MatrixPicture& headline, const std::vector<MatrixPicture>& classes, const Agreement& line_sets);
 // line-spread-<name>.csv, which has no heatmap of its own.
 MatrixPicture line_spread_picture(const MapResult& result, const PlacementResult& placement, const std::string& name);
 

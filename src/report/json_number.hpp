@@ -13,4 +13,10 @@ inline nlohmann::json number_or_null(const std::optional<double>& v) {
   return v ? number_or_null(*v) : nlohmann::json();
 }
 
+// Two sets of values compared (line sets, a map against its serial check).
+template <class AgreementT>
+nlohmann::json agreement_json(const AgreementT& a) {
+  return {{"n", a.n}, {"pearson_r", number_or_null(a.pearson_r)}, {"median_rel_diff", number_or_null(a.median_rel_diff)}};
+}
+
 }  // namespace cumap

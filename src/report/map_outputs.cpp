@@ -49,17 +49,22 @@ void write_map_outputs(const MapResult& r, const RunSummary& summary, OutputSet&
   std::vector<std::pair<std::vector<MatrixPicture>, MatrixPicture>> overview;
   for (const PlacementResult& p : r.placements) {
     const std::string name = settings.has_homes() ? std::string(to_string(p.placement)) : "dsm";
-    MatrixPicture headline = map_picture(r, p.headline, p.headline_ns, name);
-    add_map(files, headline);
-    records.push_back(headline.record);
+    std::vector<const ValueMatrix*> timed_out;  // per class: the cell's lines that timed out
+    for (const ValueMatrix& lines : p.per_class_timed_out_lines) timed_out.push_back(&lines);
+    MatrixPicture headline = map_picture(r, p.headline, p.headline_ns, name, timed_out);
     std::vector<MatrixPicture> classes;
     if (p.per_class.size() > 1)
-      for (std::size_t c = 0; c < p.per_class.size(); ++c) {
+      for (std::size_t c = 0; c < p.per_class.size(); ++c)
         classes.push_back(map_picture(r, p.per_class[c].spec, p.per_class_ns[c],
-                                      fmt::format("{}-home{}", name, p.per_class[c].spec.home_class)));
-        add_map(files, classes.back());
-        records.push_back(classes.back().record);
-      }
+                                      fmt::format("{}-home{}", name, p.per_class[c].spec.home_class),
+                                      {c < timed_out.size() ? timed_out[c] : nullptr}));
+    on_class_scale(headline, classes, p.line_sets);
+    add_map(files, headline);
+    records.push_back(headline.record);
+    for (const MatrixPicture& picture : classes) {
+      add_map(files, picture);
+      records.push_back(picture.record);
+    }
     if (settings.has_homes() && (settings.lines_per_class > 1 || p.per_class.size() > 1)) {
       const MatrixPicture spread = line_spread_picture(r, p, name);
       add_map(files, spread);

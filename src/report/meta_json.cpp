@@ -76,9 +76,6 @@ nlohmann::json stats_json(const Summary& s) {
           {"p05", number_or_null(s.p05)}, {"p95", number_or_null(s.p95)}};
 }
 
-nlohmann::json agreement_json(const Agreement& a) {
-  return {{"n", a.n}, {"pearson_r", number_or_null(a.pearson_r)}, {"median_rel_diff", number_or_null(a.median_rel_diff)}};
-}
 
 nlohmann::json device_homes_summary_json(const HomesResult& h) {
   return {{"device", h.device},
@@ -168,17 +165,6 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides, b
     for (const PairStats& s : map.pairs)
       if (std::isfinite(s.cycles_median)) cycles.push_back(s.cycles_median);
   }
-  nlohmann::json checks = nlohmann::json::array();
-  for (const SelfCheck& c : p.checks)
-    checks.push_back({{"pairs_per_round", c.pairs_per_round},
-                      {"checked", c.pilot ? "pilot" : "map"},
-                      {"passed", c.passed},
-                      {"concurrent_vs_serial", agreement_json(c.agreement)},
-                      {"serial_vs_serial", agreement_json(c.serial_repeat)},
-                      {"bias", number_or_null(c.bias)},
-                      {"bias_standard_error", number_or_null(c.bias_uncertainty)},
-                      {"sampling_noise", number_or_null(c.sampling_noise)},
-                      {"earlier_serial_vs_serial_median_rel_diff", number_or_null(c.earlier_serial_repeat)}});
   nlohmann::json j = {{"measurements", measurements},
                       {"rtt_cycles_median", number_or_null(summarize(cycles).median)},
                       // Wall seconds by what they went to; kernel: the device's share of
@@ -190,7 +176,6 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides, b
                         {"backend_host", p.stats.host_seconds},
                         {"checks", p.seconds.checks},
                         {"summaries", p.seconds.summaries}}},
-                      {"serial_checks", checks},
                       {"stats",
                        {{"device_seconds", p.stats.device_seconds},
                         {"launches", p.stats.launches},

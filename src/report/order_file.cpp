@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <system_error>
 #include <unordered_map>
@@ -24,6 +25,16 @@ namespace {
 
 std::string shown(const fs::path& path) { return printable_excerpt(path.string(), 120); }
 
+// A record's fixed colour range: [min, max] with min < max, else none.
+std::optional<std::pair<double, double>> scale_of(const nlohmann::json& h) {
+  if (!h.contains("scale") || !h["scale"].is_array() || h["scale"].size() != 2) return std::nullopt;
+  const nlohmann::json& s = h["scale"];
+  if (!s[0].is_number() || !s[1].is_number()) return std::nullopt;
+  const double lo = s[0].get<double>(), hi = s[1].get<double>();
+  if (!(lo < hi) || !std::isfinite(lo) || !std::isfinite(hi)) return std::nullopt;
+  return std::pair{lo, hi};
+}
+
 std::optional<PictureRecord> picture_of(const nlohmann::json& meta, const std::string& csv_name) {
   if (!meta.contains("heatmaps") || !meta["heatmaps"].is_array()) return std::nullopt;
   for (const nlohmann::json& h : meta["heatmaps"])
@@ -35,7 +46,8 @@ std::optional<PictureRecord> picture_of(const nlohmann::json& meta, const std::s
                            json_fields::text(h, "value_label"),
                            json_fields::text(h, "row_title"),
                            json_fields::text(h, "column_title"),
-                           json_fields::text(h, "colormap")};
+                           json_fields::text(h, "colormap"),
+                           scale_of(h)};
   return std::nullopt;
 }
 

@@ -159,6 +159,8 @@ RenderPlan plan_render(const RenderRequest& request) {
     style.row_title = picture->row_title;
     style.column_title = picture->column_title;
     style.colormap = picture->colormap;
+    // The run's fixed range (a headline on its class maps' scale) unless MIN:MAX is given.
+    if (!style.scale) style.scale = picture->scale;
   } else {
     style.title = csv_name;
     style.value_label = value_label_for(request.csv);

@@ -11,8 +11,9 @@
 
 namespace cumap {
 
-// `cumap render`: re-draws a matrix CSV as a PNG. `scale` is "auto" or
-// "MIN:MAX"; `order` a run's output directory, its meta.json, or a topology
+// `cumap render`: re-draws a matrix CSV as a PNG. `scale` is "auto" (the
+// run's own range where --order's meta.json recorded one, else the cells')
+// or "MIN:MAX"; `order` a run's output directory, its meta.json, or a topology
 // JSON file (see read_order). Throws UsageError on bad input and writes
 // nothing then.
 struct RenderRequest {

@@ -19,6 +19,8 @@
 //   views                the summary's slowest and fastest pairs, units that
 //                        stand out and side x side and group x group means
 //                        (summary_formats.hpp); null without them
+//   checks[], warnings[] summary.md's: each map's self-check and the run's
+//                        warnings, in words (run_checks.cpp)
 //   homes[]              per device: the unit x line table as heatmap-homes.png
 //                        draws it (rows in display order, lines by class)
 // A 132-SM run's matrices, base64 of uint16 and only above the diagonal,
@@ -184,6 +186,8 @@ json report_data(const MapResult& r, const RunSummary& summary) {
   for (const StructureRow& s : summary.same_line_pooled)
     structure.push_back({{"where", structure_words(s)}, {"median_ns", s.median_ns},
                          {"p05_ns", s.p05_ns}, {"p95_ns", s.p95_ns}, {"cells", s.cells}});
+  json checks = json::array();
+  for (const RunSummary::Map& m : summary.maps) checks.push_back({{"map", summary.map_name(m)}, {"words", check_words(m)}});
   const RunHeader& run = summary.run;
   return {
       {"format", 1},
@@ -205,6 +209,9 @@ json report_data(const MapResult& r, const RunSummary& summary) {
       // Zoomed out: the summary's views, as summary.md's sections say them.
       {"views", views_fields_json(summary)},
       {"homes", homes_data(r)},
+      // summary.md's checks and warnings, in its words.
+      {"checks", checks},
+      {"warnings", summary.warnings},
   };
 }
 

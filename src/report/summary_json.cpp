@@ -52,6 +52,41 @@ std::optional<int> gpu_named(const std::string& name) {
 
 // ---- A map's rows.
 
+// A serial self-check (meta.json "serial_checks", RunSummary::Map::checks).
+Json check_json(const SelfCheck& c) {
+  return {{"pairs_per_round", c.pairs_per_round},
+          {"checked", c.pilot ? "pilot" : "map"},
+          {"passed", c.passed},
+          {"concurrent_vs_serial", agreement_json(c.agreement)},
+          {"serial_vs_serial", agreement_json(c.serial_repeat)},
+          {"bias", number_or_null(c.bias)},
+          {"bias_standard_error", number_or_null(c.bias_uncertainty)},
+          {"sampling_noise", number_or_null(c.sampling_noise)},
+          {"earlier_serial_vs_serial_median_rel_diff", number_or_null(c.earlier_serial_repeat)}};
+}
+
+Agreement agreement_of(const Json& j) {
+  Agreement a;
+  a.n = whole<std::size_t>(j, "n", 0);
+  a.pearson_r = number_or_nan(j, "pearson_r");
+  a.median_rel_diff = number_or_nan(j, "median_rel_diff");
+  return a;
+}
+
+SelfCheck check_of(const Json& j) {
+  SelfCheck c;
+  c.pairs_per_round = whole<int>(j, "pairs_per_round", 1);
+  c.pilot = text(j, "checked") == "pilot";
+  c.passed = boolean(j, "passed", true);
+  c.agreement = agreement_of(member(j, "concurrent_vs_serial"));
+  c.serial_repeat = agreement_of(member(j, "serial_vs_serial"));
+  c.bias = number_or_nan(j, "bias");
+  c.bias_uncertainty = number_or_nan(j, "bias_standard_error");
+  c.sampling_noise = number_or_nan(j, "sampling_noise");
+  c.earlier_serial_repeat = number_or_nan(j, "earlier_serial_vs_serial_median_rel_diff");
+  return c;
+}
+
 StructureRow structure_of(const Json& row) {
   return {text(row, "relation"),           whole<int>(row, "near_units", 0), number_or_nan(row, "median_ns"),
           number_or_nan(row, "p05_ns"),     number_or_nan(row, "p95_ns"),     whole<std::size_t>(row, "cells", 0)};
@@ -105,6 +140,9 @@ Json map_json(const RunSummary::Map& m) {
                          {"median_ns", row.median_ns}});
     j["stats"]["extra"]["cluster_barrier"] = barrier;
   }
+  Json checks = Json::array();
+  for (const SelfCheck& c : m.checks) checks.push_back(check_json(c));
+  j["serial_checks"] = checks;
   return j;
 }
 
@@ -131,6 +169,8 @@ RunSummary::Map map_of(const Json& m) {
                             ? whole<std::size_t>(m, "completed_pairs", 0)
                             : (map.median_ns ? map.pairs - std::min(late_pairs, map.pairs) : 0);
   map.complete = boolean(m, "complete", true);
+  if (member(m, "serial_checks").is_array())
+    for (const Json& c : m["serial_checks"]) map.checks.push_back(check_of(c));
   const Json& barrier = member(member(member(m, "stats"), "extra"), "cluster_barrier");
   if (barrier.is_array())
     for (const Json& row : barrier)
@@ -417,6 +457,8 @@ Json to_json(const RunSummary& s) {
   }
   j["maps"] = maps;
   if (s.has_views) j["views"] = views_json(s);
+  // Only where there is one: a run with nothing to warn of keeps no key.
+  if (!s.warnings.empty()) j["warnings"] = s.warnings;
   if (!gpus.empty()) j["gpus"] = gpus;
   if (!cross.empty()) j["cross_gpu_structure"] = cross;
   return j;
@@ -443,6 +485,7 @@ RunSummary run_summary_from_json(const Json& meta, const std::string& source) {
     s.lines_per_class = whole<int>(meta, "lines_per_class", 0);
     s.cross_lines = whole<int>(meta, "cross_lines", 0);
     for (const Json& m : meta["maps"]) s.maps.push_back(map_of(m));
+    s.warnings = texts(member(meta, "warnings"));
     const auto map_named = [&](const std::string& placement) -> RunSummary::Map* {
       for (RunSummary::Map& m : s.maps)
         if (m.placement == placement) return &m;

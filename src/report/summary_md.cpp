@@ -114,6 +114,7 @@ std::string summary_markdown(const RunSummary& s) {
   md += fmt::format("| measured | {} |\n", cell(how));
   md += fmt::format("| cumap | {} on {}, {:.1f} s |\n\n", cell(run.tool_version), cell(run.host), run.wall_seconds);
   if (!run.caveat.empty()) md += "**" + run.caveat + "**\n\n";
+  for (const std::string& w : s.warnings) md += "**Warning: " + w + ".**\n\n";
 
   for (const std::string& f : s.findings) md += "- " + f + "\n";
   if (!s.findings.empty()) md += "\n";
@@ -127,6 +128,11 @@ std::string summary_markdown(const RunSummary& s) {
     md += fmt::format("| {} | {} of {} | {} | {} | {} | {} | {} |\n", cell(s.map_name(m)), m.completed_pairs, m.pairs,
                       value(m.median_ns), range(m.p05_ns, m.p95_ns), range(m.min_ns, m.max_ns), m.pairs_per_round,
                       complete(m) ? "yes" : "no");
+  md += "\n";
+
+  md += "## Checks\n\nEach map is measured many pairs at a time; a sample of its pairs is measured again one "
+        "pair at a time (`meta.json`, `serial_checks`).\n\n";
+  for (const RunSummary::Map& m : s.maps) md += fmt::format("- {}: {}.\n", cell(s.map_name(m)), check_words(m));
   md += "\n";
 
   if (!s.structure.empty()) {

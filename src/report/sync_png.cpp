@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/sync_cases.hpp"
 #include "report/sync_csv.hpp"
@@ -124,14 +125,26 @@ LinePlotStyle sync_plot_style(const SyncResult& r) {
   // Across GPUs grid.sync() is missing at every set and k for one reason:
   // one note says so, rather than a note per point crowding the others out.
   if (sync_spans_gpus(r)) missing = note_once_where_every_point_is_missing(r.cases, missing, style.notes);
-  for (std::size_t i = 0; i < missing.size() && i < kMostNotes; ++i) {
-    const SyncCaseResult& c = *missing[i];
-    style.notes.push_back(fmt::format("No point for {}, {} at {} k={}: {}", sync_construction(c),
-                                      c.label.counter_home, c.label.set, c.label.k, why_missing(c)));
+  // One note per line and reason, naming its points: the same reason for six
+  // values of k is one footnote, not six.
+  std::vector<std::pair<std::string, std::vector<std::string>>> grouped;  // "line: why" -> its points
+  for (const SyncCaseResult* c : missing) {
+    const std::string key = fmt::format("{}, {}: {}", sync_construction(*c), c->label.counter_home, why_missing(*c));
+    auto it = std::find_if(grouped.begin(), grouped.end(), [&](const auto& g) { return g.first == key; });
+    if (it == grouped.end()) it = grouped.insert(grouped.end(), {key, {}});
+    it->second.push_back(fmt::format("{} k={}", c->label.set, c->label.k));
   }
-  if (missing.size() > kMostNotes)
+  std::size_t shown = 0;
+  for (std::size_t i = 0; i < grouped.size() && i < kMostNotes; ++i) {
+    const auto& [key, points] = grouped[i];
+    const std::size_t colon = key.find(": ");
+    style.notes.push_back(fmt::format("No point for {} at {}: {}", key.substr(0, colon), fmt::join(points, ", "),
+                                      key.substr(colon + 2)));
+    shown += points.size();
+  }
+  if (missing.size() > shown)
     style.notes.push_back(
-        fmt::format("... and {} more without a point: see {}", missing.size() - kMostNotes, sync_csv_name(r)));
+        fmt::format("... and {} more without a point: see {}", missing.size() - shown, sync_csv_name(r)));
   return style;
 }
 

@@ -195,7 +195,7 @@ OpenedBackend open_backend(const Options& o, std::size_t min_units) {
       throw UsageError("--via dsm measures inside one GPU's thread-block clusters; it cannot map across GPUs (--devices)");
   }
   OpenedBackend opened;
-  opened.backend = make_backend(selection);
+  opened.backend = make_backend(selection, &opened.backend_choice);
   opened.device_index = selection.device;
   opened.device = opened.backend->device();
   opened.capabilities = opened.backend->capabilities();

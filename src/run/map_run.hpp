@@ -34,6 +34,9 @@ struct OpenedBackend {
   // The GPU the run is on: --device, or the one GPU --devices names (which
   // then stands for --device in everything that follows).
   int device_index = 0;
+  // Why --backend auto chose it, where that is not what a user likely
+  // expected (make_backend); empty otherwise.
+  std::string backend_choice;
 };
 
 // Opens the backend the options select (across the GPUs of --devices).

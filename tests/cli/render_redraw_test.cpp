@@ -4,7 +4,9 @@
 // GPCs), written by write_map_outputs as a run writes them.
 #include <filesystem>
 #include <fstream>
+#include <cmath>
 #include <iterator>
+#include <map>
 #include <string>
 
 #include <unistd.h>
@@ -103,6 +105,41 @@ TEST_F(RenderRedraw, MetaJsonKeepsTheDisplayGroupsAndHowEachMatrixWasDrawn) {
     }
   }
   EXPECT_TRUE(spread);
+}
+
+// The headline's own PNG is drawn on the colour range of its class maps
+// (report.html's scale for the placement), not on its own narrow one where
+// line-to-line noise would fill the colormap; its panel title says so, with
+// the line-set agreement. The class maps keep their own range.
+TEST_F(RenderRedraw, TheHeadlineIsDrawnOnItsClassMapsScaleAndSaysSo) {
+  const nlohmann::json m = meta();
+  std::map<std::string, nlohmann::json> records;
+  for (const nlohmann::json& h : m.at("heatmaps")) records[h.at("matrix").get<std::string>()] = h;
+  for (const std::string placement : {"same-line", "split-line"}) {
+    SCOPED_TRACE(placement);
+    const nlohmann::json& headline = records.at("matrix-" + placement + ".csv");
+    ASSERT_TRUE(headline.contains("scale"));
+    const double lo = headline["scale"][0], hi = headline["scale"][1];
+    double class_lo = INFINITY, class_hi = -INFINITY;
+    for (const nlohmann::json& map : m.at("maps"))
+      if (map.at("placement") == placement)
+        for (const nlohmann::json& c : map.at("per_class"))
+          class_lo = std::min(class_lo, c.at("oneway_ns").at("min").get<double>()),
+          class_hi = std::max(class_hi, c.at("oneway_ns").at("max").get<double>());
+    EXPECT_LE(lo, class_lo + 0.01);
+    EXPECT_GE(hi, class_hi - 0.01);
+    // Wider than the headline's own cells: the near and far classes set it.
+    const nlohmann::json* own = nullptr;
+    for (const nlohmann::json& map : m.at("maps"))
+      if (map.at("placement") == placement) own = &map.at("oneway_ns");
+    ASSERT_NE(own, nullptr);
+    EXPECT_LT(lo, own->at("min").get<double>());
+    EXPECT_GT(hi, own->at("max").get<double>());
+    const std::string title = headline.at("panel_title");
+    EXPECT_NE(title.find("on the scale of its 2 home-class maps"), std::string::npos) << title;
+    EXPECT_NE(title.find("cells reproduce between line sets at r "), std::string::npos) << title;
+    EXPECT_FALSE(records.at("matrix-" + placement + "-home0.csv").contains("scale"));
+  }
 }
 
 // heatmap.png: each placement's two home classes and all classes together,

@@ -21,6 +21,20 @@ TEST(CoResidency, OverlappingClustersMergeTransitively) {
   EXPECT_EQ(units_of(t, 3), (std::vector<int>{7}));
 }
 
+// Two units seen together only in clusters of two share a group, but which
+// one is not known: they are a "pair", and the groups keep their numbers.
+TEST(CoResidency, TwoUnitsSeenOnlyInClustersOfTwoAreAPairNotAGroup) {
+  const std::vector<std::vector<int>> launches = {{0, 1, 2, 3}, {4, 5}, {6, 7, 8}, {8, 9}, {10, 11}, {0, 1}};
+  const Topology t = groups_from_co_residency(launches, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, "GPC");
+  ASSERT_EQ(t.groups.size(), 4u);
+  EXPECT_EQ(t.groups[0].name, "GPC0");
+  EXPECT_EQ(t.groups[1].name, "pair0");
+  EXPECT_EQ(units_of(t, 1), (std::vector<int>{4, 5}));
+  EXPECT_EQ(t.groups[2].name, "GPC1");  // 6..9: joined through a cluster of three
+  EXPECT_EQ(t.groups[3].name, "pair1");
+  EXPECT_EQ(t.details.at("seen_only_in_clusters_of_two"), (std::vector<int>{4, 5, 10, 11}));
+}
+
 TEST(CoResidency, DetailsReportLaunchesSingletonsAndSizes) {
   const std::vector<std::vector<int>> launches = {{0, 1}, {2}, {0, 1}};
   const Topology t = groups_from_co_residency(launches, {0, 1, 2, 3}, "GPC");
@@ -43,11 +57,12 @@ TEST(CoResidency, GroupsOrderedBySmallestUnitWithUnitsAscending) {
   const std::vector<std::vector<int>> launches = {{11, 10}, {5, 0}};
   const Topology t = groups_from_co_residency(launches, {11, 5, 10, 3, 0}, "SA");
   ASSERT_EQ(t.groups.size(), 3u);
-  EXPECT_EQ(t.groups[0].name, "SA0");
+  // Seen only in clusters of two: pairs, numbered apart from the groups.
+  EXPECT_EQ(t.groups[0].name, "pair0");
   EXPECT_EQ(units_of(t, 0), (std::vector<int>{0, 5}));
-  EXPECT_EQ(t.groups[1].name, "SA1");
+  EXPECT_EQ(t.groups[1].name, "SA0");
   EXPECT_EQ(units_of(t, 1), (std::vector<int>{3}));
-  EXPECT_EQ(t.groups[2].name, "SA2");
+  EXPECT_EQ(t.groups[2].name, "pair1");
   EXPECT_EQ(units_of(t, 2), (std::vector<int>{10, 11}));
 }
 

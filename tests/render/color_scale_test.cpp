@@ -25,6 +25,27 @@ TEST(NiceTicks, latency_range) {
             (std::vector<std::string>{"200", "400", "600", "800", "1000"}));
 }
 
+// A line plot's axis steps by 2.5 where 1-2-5 gives too few ticks: each
+// label must name its tick ("0, 2, 5, 8" named 0, 2.5, 5, 7.5).
+TEST(FormatTicks, steps_of_two_and_a_half_keep_their_half) {
+  EXPECT_EQ(format_ticks({0, 2.5, 5, 7.5, 10, 12.5}),
+            (std::vector<std::string>{"0.0", "2.5", "5.0", "7.5", "10.0", "12.5"}));
+  EXPECT_EQ(format_ticks({0, 0.25, 0.5, 0.75}), (std::vector<std::string>{"0.00", "0.25", "0.50", "0.75"}));
+  EXPECT_EQ(format_ticks({0, 25, 50, 75, 100}), (std::vector<std::string>{"0", "25", "50", "75", "100"}));
+  EXPECT_EQ(format_ticks({0, 250, 500, 750}), (std::vector<std::string>{"0", "250", "500", "750"}));
+}
+
+TEST(FormatTicks, every_label_reads_back_as_its_tick) {
+  for (double step : {0.025, 0.25, 2.5, 25.0, 0.2, 5.0, 1.0, 0.001})
+    for (int count : {4, 5, 6}) {
+      std::vector<double> ticks;
+      for (int i = 0; i < count; ++i) ticks.push_back(i * step);
+      const std::vector<std::string> labels = format_ticks(ticks);
+      for (std::size_t i = 0; i < ticks.size(); ++i)
+        EXPECT_NEAR(std::stod(labels[i]), ticks[i], 1e-9 + 1e-9 * ticks[i]) << "step " << step << ": " << labels[i];
+    }
+}
+
 TEST(NiceTicks, random_ranges_give_round_evenly_spaced_ticks_inside) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> exponent(-2.0, 5.0);

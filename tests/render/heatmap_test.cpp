@@ -15,6 +15,7 @@
 #include "render/render.hpp"
 #include "report/render_file.hpp"
 #include "png_reader.hpp"
+#include "render/color_scale.hpp"
 #include "render/colormap_tables.hpp"
 #include "render/font.hpp"
 #include "render/heatmap_parts.hpp"
@@ -128,6 +129,39 @@ TEST_F(Heatmap, diagonal_and_missing_cells_are_gray) {
   }
   EXPECT_EQ(cell_center(d, 1, 5, 9), kMissingGray);
   EXPECT_NE(cell_center(d, 0, 5, 9), kMissingGray);
+}
+
+// A timed-out cell (+infinity) has its own dark gray, apart from the
+// diagonal's and a missing cell's gray and from every colour of the map;
+// the legend names it.
+TEST_F(Heatmap, timed_out_cells_have_their_own_colour) {
+  panels_[0].matrix.at(5, 9) = INFINITY;
+  panels_[0].matrix.at(9, 5) = std::nan("");
+  const Drawn d = draw(panels_, style_, dir_);
+  EXPECT_EQ(cell_center(d, 0, 5, 9), kTimedOutGray);
+  EXPECT_EQ(cell_center(d, 0, 9, 5), kMissingGray);
+  EXPECT_EQ(cell_center(d, 0, 7, 7), kMissingGray);
+  EXPECT_NE(kTimedOutGray, kMissingGray);
+  for (int i = 0; i <= 255; ++i) EXPECT_NE(colormap(style_.colormap, i / 255.0), kTimedOutGray);
+  // The scale is the finite cells': an infinite one does not stretch it.
+  const render::ColorScale scale = render::choose_color_scale(panels_, std::nullopt);
+  EXPECT_TRUE(std::isfinite(scale.max));
+  EXPECT_LE(scale.max, kHi);
+}
+
+TEST(HeatmapLegend, says_what_each_gray_is) {
+  ValueMatrix m = ValueMatrix::filled({0, 1, 2}, 200.0);
+  for (int i = 0; i < 3; ++i) m.at(i, i) = std::nan("");
+  render::Grid grid;
+  grid.rows.labels = grid.columns.labels = {"0", "1", "2"};
+  grid.values = m.values;
+  grid.gray_diagonal = true;
+  EXPECT_EQ(render::gray_legend({grid}), "gray: a unit with itself (the diagonal)");
+  m.at(0, 1) = INFINITY;
+  EXPECT_EQ(render::gray_legend({grid}), "gray: a unit with itself (the diagonal); dark gray: timed out");
+  m.at(1, 0) = std::nan("");
+  EXPECT_EQ(render::gray_legend({grid}),
+            "gray: a unit with itself (the diagonal), or no value (not measured or timed out); dark gray: timed out");
 }
 
 TEST_F(Heatmap, colorbar_runs_through_the_colormap_in_order) {

@@ -101,5 +101,50 @@ TEST(LinePlot, NotesAndEmptyPanelsAreDrawnAndNothingToDrawIsRefused) {
   EXPECT_THROW(render_line_plot({}, style()), UsageError);
 }
 
+// One note per reason: the same footnote given for six cases is drawn once.
+TEST(LinePlot, RepeatedNotesAreDrawnOnce) {
+  LinePlotStyle once = style(), repeated = style();
+  once.notes = {"No point for platform, own: not supported here"};
+  repeated.notes = std::vector<std::string>(6, once.notes.front());
+  EXPECT_EQ(render_line_plot(two_panels(), repeated).height, render_line_plot(two_panels(), once).height);
+}
+
+// Medians spanning more than 10x (a 7 µs std::barrier beside 65 ns counters)
+// get a logarithmic y axis, said in a note; a narrower span keeps the linear one.
+TEST(LinePlot, MediansSpanningMoreThanTenTimesGetALogAxisAndSaySo) {
+  const auto panel = [](std::vector<double> y) {
+    PlotSeries s = series("counter, near", 0, 0, std::move(y));
+    s.y_high = s.y;  // no whisker above the scale
+    s.y_low = s.y;
+    return std::vector<PlotPanel>{PlotPanel{"one-side", {s}}};
+  };
+  const Image narrow = render_line_plot(panel({800, 900, 1000, 7000}), style());
+  const Image wide = render_line_plot(panel({65, 70, 80, 7000}), style());
+  EXPECT_GT(wide.height, narrow.height) << "the log axis is named in a note";
+  // On the log axis the 65 ns point stands clear of the bottom: its marker's
+  // blue lies well above the bottom of the axis.
+  const auto lowest_blue = [](const Image& image) {
+    for (int y = image.height - 1; y >= 0; --y)
+      for (int x = 0; x < image.width; ++x)
+        if (image.pixel(x, y) == kBlue) return y;
+    return -1;
+  };
+  const auto highest_blue = [](const Image& image) {
+    for (int y = 0; y < image.height; ++y)
+      for (int x = 0; x < image.width; ++x)
+        if (image.pixel(x, y) == kBlue) return y;
+    return -1;
+  };
+  EXPECT_GT(lowest_blue(wide) - highest_blue(wide), 100) << "the points are spread over the axis, not squashed";
+}
+
+// A whisker above the plot's top is cut at the frame with an arrowhead, and
+// a note says what the arrowhead means.
+TEST(LinePlot, WhiskersCutAtTheTopAreMarkedAndExplained) {
+  std::vector<PlotPanel> cut = two_panels();
+  cut[0].series[0].y_high[3] = 5000;  // far above the medians' scale
+  EXPECT_GT(render_line_plot(cut, style()).height, render_line_plot(two_panels(), style()).height);
+}
+
 }  // namespace
 }  // namespace cumap
