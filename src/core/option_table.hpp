@@ -75,6 +75,18 @@ struct Range {
   // recorded, refused when typed.
   std::optional<std::int64_t> unset;
 
+  // A copy with one thing changed. Defined before its callers: clang 14
+  // cannot evaluate a member template defined later in the class in a
+  // constant expression (kWaitMs below).
+ private:
+  template <typename Change>
+  constexpr Range with(Change change) const {
+    Range r = *this;
+    change(r);
+    return r;
+  }
+
+ public:
   constexpr Range in_steps_of(std::int64_t s) const { return with([&](Range& r) { r.step = s; }); }
   constexpr Range with_high_said(std::string_view words) const {
     return with([&](Range& r) { r.high_words = words; });
@@ -99,13 +111,6 @@ struct Range {
   }
   std::string refusal(std::string_view flag, std::string_view value) const;
 
- private:
-  template <typename Change>
-  constexpr Range with(Change change) const {
-    Range r = *this;
-    change(r);
-    return r;
-  }
 };
 
 constexpr Range at_least(std::int64_t low) {
