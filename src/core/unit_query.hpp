@@ -50,7 +50,7 @@ struct PairAnswer {
     std::string placement;
     std::optional<int> home_class;  // none: every class together (or the run's one class)
     bool headline = false;          // the class-averaged map
-    std::string where;              // "near the flag's home (side 0)", ...; empty without sides
+    std::string where;              // "near side (side 0)", ...; empty without sides
     double median_ns = kNaN;        // the map's cell
     // From pairs.csv where the run kept it: over the pair's lines in this
     // class, the median of each line's p05 and p95 (one-way, less its line

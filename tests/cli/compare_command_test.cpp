@@ -57,9 +57,10 @@ TEST_F(Compare, TheCommittedH200RunAgainstItselfIsAlike) {
 
 TEST_F(Compare, AnotherChipComparesStructureAndRefusesCells) {
   const RunResult r = run_cumap({"compare", (kPlots / "h200").string(), (kPlots / "h100").string()}, cwd());
-  // The committed H100 set predates the per-class structure rows: rows in one
-  // run only make the two different (1), not bad input (2).
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  // The two committed chips share their structure within the default 3 %
+  // (near side 267.8 / 267.2 ns, far side 416.2 / 419.3, across sides 342.4 /
+  // 343.3): alike (0), though their cells are never compared.
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("Cells are not compared: A ran on NVIDIA H200 and B on NVIDIA H100 80GB HBM3: the SM ids of "
                        "one chip are not the SM ids of another"),
             std::string::npos)
@@ -73,7 +74,7 @@ TEST_F(Compare, AnotherChipComparesStructureAndRefusesCells) {
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_FALSE(j.at("same_chip").get<bool>());
   EXPECT_TRUE(j.at("files").empty());
-  EXPECT_FALSE(j.at("alike").get<bool>());
+  EXPECT_TRUE(j.at("alike").get<bool>());
 }
 
 TEST_F(Compare, AGpuRunAgainstACpuRunIsRefusedInOneLine) {

@@ -46,10 +46,10 @@ std::vector<PlacementMaps> maps() {
 TEST(QueryPair, EachClassWithWhereItSitsAndTheCheaperOne) {
   const PairAnswer a = query_pair(0, 1, maps(), places());
   ASSERT_EQ(a.rows.size(), 3u);
-  EXPECT_EQ(a.rows[0].where, "near the flag's home (side 0)");
+  EXPECT_EQ(a.rows[0].where, "near side (side 0)");
   EXPECT_DOUBLE_EQ(a.rows[0].median_ns, 100.0);
   // Both units are on side 0, far from class 1: the side named is where the pair sits, as in the structure table.
-  EXPECT_EQ(a.rows[1].where, "far (side 0)");
+  EXPECT_EQ(a.rows[1].where, "far side (side 0)");
   EXPECT_DOUBLE_EQ(a.rows[1].median_ns, 200.0);
   EXPECT_TRUE(a.rows[2].headline);
   ASSERT_EQ(a.cheapest.size(), 1u);
