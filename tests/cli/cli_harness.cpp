@@ -8,6 +8,7 @@
 #include <array>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -119,11 +120,28 @@ int run_and_interrupt(std::vector<std::string> args, const std::filesystem::path
     execv(CUMAP_BINARY, argv.data());
     _exit(127);
   }
-  std::this_thread::sleep_for(delay);
-  kill(pid, SIGINT);
-  const auto signalled = std::chrono::steady_clock::now();
+  // The delay counts from when the run has staged its --out (in `cwd`): its
+  // Ctrl-C handler is installed right after. A signal before that ends the
+  // process as SIGINT does any program, and on a loaded machine startup
+  // (device, home discovery) can take longer than the delay itself.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  const auto staged = [&cwd] {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(cwd, ec))
+      if (entry.path().filename().string().find(".cumap-staging-") != std::string::npos) return true;
+    return false;
+  };
   int status = 0;
-  waitpid(pid, &status, 0);
+  bool exited = false;
+  while (!staged() && std::chrono::steady_clock::now() < give_up && !(exited = waitpid(pid, &status, WNOHANG) == pid))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  auto signalled = std::chrono::steady_clock::now();
+  if (!exited) {
+    std::this_thread::sleep_for(delay);
+    kill(pid, SIGINT);
+    signalled = std::chrono::steady_clock::now();
+    waitpid(pid, &status, 0);
+  }
   if (after_signal)
     *after_signal =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - signalled);

@@ -30,9 +30,9 @@ std::map<std::string, long long> snapshot(const std::filesystem::path& dir);
 // "cumap: error: ...", naming `mentions` (lowercase; compared case-blind).
 void expect_one_usage_line(const RunResult& r, const std::string& mentions);
 
-// Starts cumap in `cwd`, sends SIGINT after `delay`, returns its exit status
-// (-1 if it did not exit normally); `after_signal`, where given, is how long
-// it took to exit after the signal.
+// Starts cumap in `cwd`, sends SIGINT `delay` after it has staged its --out
+// (in `cwd`), returns its exit status (-1 if it did not exit normally);
+// `after_signal`, where given, is how long it took to exit after the signal.
 int run_and_interrupt(std::vector<std::string> args, const std::filesystem::path& cwd,
                       std::chrono::milliseconds delay, std::chrono::milliseconds* after_signal = nullptr);
 
