@@ -475,7 +475,9 @@ PlannedSync plan_sync(const SyncOptions& o, const RunHomes& homes, const Topolog
           }
           return;
         }
-        for (const auto& [device, on] : members_on) {
+        for (const auto& member : members_on) {
+          // Named, not a structured binding: clang 14 cannot capture one in the lambda below.
+          const int device = member.first;
           std::vector<std::string> done;  // "any" once where near and far are one class
           for (CounterHome h : o.homes) {
             const LineChoice& choice = choice_of(device, h);
