@@ -38,7 +38,9 @@ std::set<std::string> file_names(const fs::path& dir) {
 // `class_count` classes: per-class maps and a line-spread matrix only with
 // more than one class. This machine's CPU usually has one; a loaded one may
 // show more, and the files must then follow what homes.json says.
-std::set<std::string> map_files(const std::vector<std::string>& placements, int class_count) {
+// `blocks`: the run found two sides or two groups, whose means block-means.csv
+// holds (a loaded VM can show the CPU one class or two).
+std::set<std::string> map_files(const std::vector<std::string>& placements, int class_count, bool blocks) {
   std::set<std::string> names{"pairs.csv",  "meta.json",     "homes.csv",  "homes.json",  "heatmap-homes.png",
                               "units.csv", "topology.json", "summary.md", "report.html"};
   for (const std::string& p : placements) {
@@ -52,6 +54,7 @@ std::set<std::string> map_files(const std::vector<std::string>& placements, int 
   // heatmap.png: every placement's maps on one scale, each class apart and
   // all together; not for a single map, whose own picture says it all.
   if (placements.size() > 1 || class_count > 1) names.insert("heatmap.png");
+  if (blocks) names.insert("block-means.csv");
   return names;
 }
 
@@ -62,12 +65,17 @@ class Map : public ::testing::Test {
   int class_count() const {
     return nlohmann::json::parse(read_text(out() / "homes.json")).at("class_count").get<int>();
   }
+  bool blocks() const {
+    const auto topology = nlohmann::json::parse(read_text(out() / "topology.json"));
+    return topology.value("sides", nlohmann::json::array()).size() > 1 ||
+           topology.value("groups", nlohmann::json::array()).size() > 1;
+  }
 };
 
 TEST_F(Map, BothPlacementsWriteEveryFile) {
   const RunResult r = run_cumap(quick_map_args(), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(file_names(out()), map_files({"same-line", "split-line"}, class_count()));
+  EXPECT_EQ(file_names(out()), map_files({"same-line", "split-line"}, class_count(), blocks()));
   for (const char* png : {"heatmap-same-line.png", "heatmap-split-line.png", "heatmap.png", "heatmap-homes.png"})
     EXPECT_TRUE(has_png_signature(out() / png)) << png;
 }
@@ -75,7 +83,7 @@ TEST_F(Map, BothPlacementsWriteEveryFile) {
 TEST_F(Map, SameLineAloneWritesOnlySameLineFiles) {
   const RunResult r = run_cumap(quick_map_args({"--same-line"}), cwd.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(file_names(out()), map_files({"same-line"}, class_count()));
+  EXPECT_EQ(file_names(out()), map_files({"same-line"}, class_count(), blocks()));
 }
 
 TEST_F(Map, SeveralLinesPerClassAddALineSpreadMatrix) {
