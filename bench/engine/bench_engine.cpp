@@ -58,12 +58,14 @@ int main(int argc, char** argv) {
   clock.end_phase("open");
   MapObserver observer;
   observer.phase_done = [&](const std::string& phase) { clock.end_phase(phase); };
+  // pairs.csv as a run streams it (cli/map_command.cpp).
+  PairsCsvFile pairs(out, settings.via, settings.placements);
+  observer.class_maps_made = [&pairs](Placement p, std::span<const LatencyMap> maps) { pairs.add(p, maps); };
   MapResult r = measure_map(chip, chip.units(), settings, o, observer);
   clock.stamp("bench_engine");
   r.run = run;
   const auto outputs_start = std::chrono::steady_clock::now();
-  const RunSummary summary = run_summary(r);
-  write_map_outputs(r, summary, out);
+  const RunSummary summary = write_map_outputs(r, out, &pairs);
   const std::chrono::duration<double> made = std::chrono::steady_clock::now() - outputs_start;
   const std::vector<OutputSet::Written> written = out.written();
   const auto publish_start = std::chrono::steady_clock::now();
@@ -71,6 +73,9 @@ int main(int argc, char** argv) {
   const std::chrono::duration<double> publishing = std::chrono::steady_clock::now() - publish_start;
   clock.end_phase("outputs");
   for (const auto& [phase, seconds] : run.phase_seconds) std::printf("%-12s %.3f s\n", phase.c_str(), seconds);
+  for (const PlacementResult& p : r.placements)
+    std::printf("  %s: measuring %.3f s, checks %.3f s, summaries not hidden %.3f s\n", to_string(p.placement).data(),
+                p.seconds.measuring, p.seconds.checks, p.seconds.summaries);
   std::printf("  every file written at %.3f s, published in %.3f s\n", made.count(), publishing.count());
   // The files in the order they were done: the last before meta.json sets
   // how long the outputs take.

@@ -105,6 +105,10 @@ struct Capabilities {
   bool dsm = false;
   int default_lines_per_class = 1;  // --rotating-count when the user gives none
   int default_cross_lines_per_class = 1;  // --cross-lines when the user gives none (maps across GPUs)
+  // --cross-samples and --cross-warmup when the user gives none; unset: the
+  // map's own --samples and --warmup.
+  std::optional<int> default_cross_samples;
+  std::optional<int> default_cross_warmup;
   // --iters when the user gives none. With many lines per class a pair's
   // round trips are better spent on more lines than on more per line.
   int default_iters = Options::kDefaultIters;

@@ -102,6 +102,11 @@ struct Options {
   // each GPU that holds its flags; unset: the backend's default
   // (Capabilities::default_cross_lines_per_class), at most lines_per_class.
   std::optional<int> cross_lines;
+  // --cross-samples, --cross-warmup: samples and untimed round trips of a
+  // pair across GPUs, on each of its lines; unset: the backend's default
+  // (Capabilities::default_cross_samples, _warmup), else samples and warmup.
+  std::optional<int> cross_samples;
+  std::optional<int> cross_warmup;
   bool l2_persist = false;
   Probe probe = Probe::Cas;
 

@@ -191,6 +191,8 @@ struct MapSettings {
   std::vector<Placement> placements{Placement::SameLine, Placement::SplitLine};  // as measured
   int lines_per_class = 1;             // --rotating-count, or the backend's default
   int cross_lines = 1;                 // --cross-lines (pairs across GPUs), or the backend's default
+  int cross_samples = protocol::Counts{}.samples;  // --cross-samples, or the backend's default, or --samples
+  int cross_warmup = protocol::Counts{}.warmup;    // --cross-warmup, or the backend's default, or --warmup
   int iters = Options::kDefaultIters;  // round trips per sample: --iters, or the backend's default
   bool ordered = false;
   std::string colormap = "viridis";

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include "core/run_summary.hpp"
 #include "publish/output_set.hpp"
 #include "report/map_outputs.hpp"
+#include "report/pairs_csv.hpp"
 #include "report/summary_line.hpp"
 #include "run/home_discovery.hpp"
 #include "run/map_run.hpp"
@@ -96,6 +98,9 @@ int run_map(const MapCommand& command) {
     for (Placement p : settings.placements) already_measured[p] = resumed->completed(p);
   PhaseProgress progress(clock, o.quiet);
   MapObserver observer = progress.observer();
+  // Most of pairs.csv goes to disk while the last placement is measured.
+  PairsCsvFile pairs(out, settings.via, settings.placements);
+  observer.class_maps_made = [&pairs](Placement p, std::span<const LatencyMap> maps) { pairs.add(p, maps); };
   observer.homes_found = [&](const RunHomes& homes) {
     if (resumed) check_same_homes(*resumed, homes);
   };
@@ -107,8 +112,7 @@ int run_map(const MapCommand& command) {
   clock.stamp(command.command_line);
   r.run = std::move(run);
 
-  const RunSummary summary = run_summary(r);
-  write_map_outputs(r, summary, out);
+  const RunSummary summary = write_map_outputs(r, out, &pairs);
   out.publish();
 
   if (r.interrupted) {

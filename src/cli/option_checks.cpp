@@ -91,6 +91,9 @@ void validate_options(const Options& o) {
                                  "(--home-lines)", *o.lines_per_class, o.home_lines));
   if (o.cross_lines && o.devices_spec.empty())
     throw UsageError("--cross-lines sets the lines of pairs across GPUs: it needs a map across GPUs (--devices)");
+  if ((o.cross_samples || o.cross_warmup) && o.devices_spec.empty())
+    throw UsageError(fmt::format("{} sets the round trips of pairs across GPUs: it needs a map across GPUs (--devices)",
+                                 o.cross_samples ? "--cross-samples" : "--cross-warmup"));
   if (o.cross_lines && (*o.cross_lines < 1 || *o.cross_lines > o.home_lines))
     throw UsageError(fmt::format("--cross-lines must be from 1 to the {} lines probed (--home-lines); got {}",
                                  o.home_lines, *o.cross_lines));

@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <span>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "core/matrix.hpp"
@@ -43,15 +42,27 @@ struct Cells {
   }
 };
 
-// Collects each pair's lines into matrix cells. Unordered maps put every
-// pair in both (a,b) and (b,a); ordered maps only in (a,b), since there the
-// direction is the measured quantity.
+// Collects each pair's lines into matrix cells. Ordered maps put a pair in
+// (a,b), since there the direction is the measured quantity; unordered maps
+// in the cell above the diagonal only, and map_matrices mirrors the values:
+// a placement across two GPUs has 1.6 million pair x line values, and
+// collecting them is the one part of summarizing that runs on one core.
 Cells cells_of(std::span<const LatencyMap> maps, const std::vector<int>& units, bool ordered) {
   Cells cells;
   cells.n = units.size();
   const std::size_t n = cells.n;
-  std::unordered_map<int, std::size_t> index;
-  for (std::size_t i = 0; i < n; ++i) index[units[i]] = i;
+  // Each unit's row, looked up by id in a table: a placement has millions of
+  // pair x line values, two lookups each, twice (a hash map took most of this
+  // function's time). Ids are below (GPUs + 1) x kDeviceUnitStride.
+  constexpr std::size_t kOutside = SIZE_MAX;
+  int top = 0;
+  for (int u : units) top = std::max(top, u);
+  std::vector<std::size_t> index(static_cast<std::size_t>(top) + 1, kOutside);
+  for (std::size_t i = 0; i < n; ++i)
+    if (units[i] >= 0) index[static_cast<std::size_t>(units[i])] = i;
+  const auto row_of = [&](int u) {
+    return u < 0 || static_cast<std::size_t>(u) >= index.size() ? kOutside : index[static_cast<std::size_t>(u)];
+  };
 
   // Two passes over the pairs, counting then filling, so that the entries
   // land grouped by cell without a second copy of them.
@@ -66,24 +77,22 @@ Cells cells_of(std::span<const LatencyMap> maps, const std::vector<int>& units, 
     }
     for (std::size_t m = 0; m < maps.size(); ++m)
       for (const PairStats& p : maps[m].pairs) {
-        const auto ia = index.find(p.a), ib = index.find(p.b);
-        if (ia == index.end() || ib == index.end() || p.a == p.b) continue;
-        for (const std::size_t cell : {ia->second * n + ib->second, ib->second * n + ia->second}) {
-          if (p.timed_out) {
-            if (!fill) ++cells.timed_out[m][cell];
-          } else if (std::isfinite(p.rtt_ns.median)) {
-            if (!fill) ++cells.begin[cell + 1];
-            else
-              cells.entries[next[cell]++] = {static_cast<std::uint32_t>(m),
-                                             p.home_class,
-                                             p.flag_device,
-                                             p.pass % 2 == 1,
-                                             p.corrected_oneway_ns(),
-                                             p.oneway_median_ns(),
-                                             p.rtt_ns.p05 / 2 - p.line_correction_ns,
-                                             p.rtt_ns.p95 / 2 - p.line_correction_ns};
-          }
-          if (ordered) break;
+        const std::size_t ia = row_of(p.a), ib = row_of(p.b);
+        if (ia == kOutside || ib == kOutside || p.a == p.b) continue;
+        const std::size_t cell = ordered ? ia * n + ib : std::min(ia, ib) * n + std::max(ia, ib);
+        if (p.timed_out) {
+          if (!fill) ++cells.timed_out[m][cell];
+        } else if (std::isfinite(p.rtt_ns.median)) {
+          if (!fill) ++cells.begin[cell + 1];
+          else
+            cells.entries[next[cell]++] = {static_cast<std::uint32_t>(m),
+                                           p.home_class,
+                                           p.flag_device,
+                                           p.pass % 2 == 1,
+                                           p.corrected_oneway_ns(),
+                                           p.oneway_median_ns(),
+                                           p.rtt_ns.p05 / 2 - p.line_correction_ns,
+                                           p.rtt_ns.p95 / 2 - p.line_correction_ns};
         }
       }
   }
@@ -137,10 +146,12 @@ MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int
   for (ValueMatrix* m : {&out.combined, &out.even_passes, &out.odd_passes, &out.line_spread})
     *m = ValueMatrix::filled(units, kNaN);
 
+  // The devices that held flags: a handful, among millions of entries.
   std::vector<int> flag_devices;
-  for (const CellEntry& e : cells.entries) flag_devices.push_back(e.flag_device);
+  for (const CellEntry& e : cells.entries)
+    if (std::find(flag_devices.begin(), flag_devices.end(), e.flag_device) == flag_devices.end())
+      flag_devices.push_back(e.flag_device);
   std::sort(flag_devices.begin(), flag_devices.end());
-  flag_devices.erase(std::unique(flag_devices.begin(), flag_devices.end()), flag_devices.end());
   if (flag_devices.size() > 1)
     for (int d : flag_devices) {
       out.per_flag_device[d] = ValueMatrix::filled(units, kNaN);
@@ -157,6 +168,7 @@ MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t c = 0; c < cell_count; ++c) {
     const auto i = static_cast<std::size_t>(c);
+    if (!ordered && i / cells.n > i % cells.n) continue;  // mirrored below
     std::span<CellEntry> cell = cells.of(i);
     std::sort(cell.begin(), cell.end(), [](const CellEntry& x, const CellEntry& y) {
       return std::tie(x.home_class, x.flag_device, x.oneway) < std::tie(y.home_class, y.flag_device, y.oneway);
@@ -189,6 +201,19 @@ MapMatrices map_matrices(std::span<const LatencyMap> maps, const std::vector<int
       return x.measured < y.measured;
     });
     out.line_spread.values[i] = hi->measured - lo->measured;
+  }
+  if (!ordered) {
+    const auto mirror = [n = cells.n](ValueMatrix& m) {
+      for (std::size_t row = 1; row < n; ++row)
+        for (std::size_t col = 0; col < row; ++col) m.values[row * n + col] = m.values[col * n + row];
+    };
+    for (ValueMatrix* m : {&out.combined, &out.even_passes, &out.odd_passes, &out.line_spread}) mirror(*m);
+    for (std::vector<ValueMatrix>* maps_of : {&out.per_map, &out.per_map_p05, &out.per_map_p95,
+                                              &out.per_map_line_spread, &out.per_map_timed_out_lines})
+      for (ValueMatrix& m : *maps_of) mirror(m);
+    for (auto& [d, m] : out.per_flag_device) mirror(m);
+    for (auto& [d, maps_of] : out.per_map_flag_device)
+      for (ValueMatrix& m : maps_of) mirror(m);
   }
   return out;
 }

@@ -124,6 +124,16 @@ std::vector<OptionRow> make_rows() {
              "with --devices: flag lines per home class each pair across GPUs uses on each GPU that holds its flags "
              "(default: the backend's choice: CUDA 12, at most --lines-per-class)")
           .default_in_help(),
+      option("--cross-samples", "cross_samples", &Options::cross_samples,
+             "with --devices: samples of a pair across GPUs on each line (default: the backend's choice: CUDA 2, "
+             "else --samples)")
+          .within(at_least(1))
+          .default_in_help(),
+      option("--cross-warmup", "cross_warmup", &Options::cross_warmup,
+             "with --devices: untimed round trips of a pair across GPUs on each line (default: the backend's choice: "
+             "CUDA 1, else --warmup)")
+          .within(at_least(0))
+          .default_in_help(),
       option("--l2-persist", "l2_persist", &Options::l2_persist, "CUDA: keep the flags in a persisting L2 window"),
       option("--probe", "probe", &Options::probe,
              "signalling operation: cas, exch, acq-rel, volatile; mbarrier with --via dsm"),

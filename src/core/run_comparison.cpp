@@ -215,6 +215,10 @@ std::vector<SettingDifference> setting_differences(const RunSummary& a, const Ru
   add_if_different(out, "flag lines per home class", std::to_string(a.lines_per_class),
                    std::to_string(b.lines_per_class));
   add_if_different(out, "lines per class across GPUs", std::to_string(a.cross_lines), std::to_string(b.cross_lines));
+  add_if_different(out, "samples per line across GPUs", std::to_string(a.cross_samples),
+                   std::to_string(b.cross_samples));
+  add_if_different(out, "untimed round trips per line across GPUs", std::to_string(a.cross_warmup),
+                   std::to_string(b.cross_warmup));
   add_if_different(out, "timeout (ms)", number_words(a.timeout_ms), number_words(b.timeout_ms));
   add_if_different(out, "maps", words(map_names(a)), words(map_names(b)));
   add_if_different(out, "interrupted", a.interrupted ? "yes" : "no", b.interrupted ? "yes" : "no");

@@ -129,7 +129,11 @@ RunSummary run_summary(const MapResult& r) {
   const bool homes = r.settings.has_homes();
   if (homes) {
     s.lines_per_class = r.settings.lines_per_class;
-    if (s.run.across_devices()) s.cross_lines = r.settings.cross_lines;
+    if (s.run.across_devices()) {
+      s.cross_lines = r.settings.cross_lines;
+      s.cross_samples = r.settings.cross_samples;
+      s.cross_warmup = r.settings.cross_warmup;
+    }
   }
   for (const PlacementResult& p : r.placements) s.maps.push_back(map_of(r, p));
   if (homes) {

@@ -2,8 +2,12 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <span>
 #include <string_view>
+
+#include "publish/temp_files.hpp"
 
 namespace cumap {
 
@@ -12,6 +16,36 @@ namespace cumap {
 // and UsageError, writing nothing, when something other than a regular file
 // is at `path` (why_not_replaceable): a rename would replace it.
 void write_file_atomic(const std::filesystem::path& path, std::string_view content);
+// The same for a file made in pieces, written one after another (a file of
+// hundreds of MB is never joined in memory).
+void write_file_atomic(const std::filesystem::path& path, std::span<const std::string_view> pieces);
+
+// write_file_atomic's steps spread over time, for a file written while its
+// content is still being made (pairs.csv, a placement at a time): nothing
+// is at `path` until commit(); the temporary file is removed unless
+// committed. Errors as write_file_atomic's.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::filesystem::path path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  void append(std::span<const std::string_view> pieces);
+  void commit();  // synced to disk, then renamed over `path`
+
+ private:
+  std::string refusal() const;
+  [[noreturn]] void fail(int err) const;
+
+  std::filesystem::path path_;
+  std::filesystem::path tmp_;
+  int fd_ = -1;
+  off_t written_ = 0;
+  off_t handed_ = 0;  // bytes handed to the disk so far
+  bool committed_ = false;
+  std::unique_ptr<RegisteredTempFile> registration_;
+};
 
 // Why the file `existing` (lstat's answer for an output path) must not be
 // replaced by an output file; "" for a regular file. A rename over a

@@ -272,7 +272,15 @@ OutputSet::~OutputSet() {
   ::close(lock_fd_);
 }
 
-void OutputSet::write(const fs::path& name, std::string_view content) {
+void OutputSet::write(const fs::path& name, std::string_view content) { write(name, std::span(&content, 1)); }
+
+void OutputSet::write(const fs::path& name, std::span<const std::string_view> pieces) {
+  const std::unique_ptr<AtomicFile> file = open_file(name);
+  file->append(pieces);
+  finish_file(*file, name);
+}
+
+std::unique_ptr<AtomicFile> OutputSet::open_file(const fs::path& name) {
   const fs::path file = staging_ / name;
   // Registered before it exists, so that a second interrupt while it is
   // written (or after) removes it with the staging directory.
@@ -280,7 +288,11 @@ void OutputSet::write(const fs::path& name, std::string_view content) {
     const std::lock_guard<std::mutex> lock(registrations_mutex_);
     staging_registrations_.push_back(std::make_unique<RegisteredTempFile>(file));
   }
-  write_file_atomic(file, content);
+  return std::make_unique<AtomicFile>(file);
+}
+
+void OutputSet::finish_file(AtomicFile& file, const fs::path& name) {
+  file.commit();
   const std::lock_guard<std::mutex> lock(registrations_mutex_);
   written_.push_back({name.string(), std::chrono::steady_clock::now()});
 }

@@ -8,11 +8,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/output_kind.hpp"
+#include "publish/atomic_file.hpp"
 #include "publish/output_directory.hpp"
 #include "publish/temp_files.hpp"
 
@@ -53,6 +55,13 @@ class OutputSet {
   // Writes `name` into the set (atomically, into the staging directory);
   // safe to call from several threads at once.
   void write(const std::filesystem::path& name, std::string_view content);
+  // The same for a file made in pieces (write_file_atomic's).
+  void write(const std::filesystem::path& name, std::span<const std::string_view> pieces);
+  // A file of the set whose content is made over the run (pairs.csv, a
+  // placement at a time): appended to as it is made, then committed into
+  // the staging directory and listed in written() by finish_file().
+  std::unique_ptr<AtomicFile> open_file(const std::filesystem::path& name);
+  void finish_file(AtomicFile& file, const std::filesystem::path& name);
   // Replaces the set at path() by the staged one in one step (renameat2's
   // exchange where the file system has it, else two renames), then removes
   // the old set. Throws RuntimeFailure when the swap fails; the old set is

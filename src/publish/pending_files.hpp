@@ -29,6 +29,9 @@ class PendingFiles {
     }));
   }
 
+  // A file that writes itself (report/pairs_csv.hpp's PairsCsvFile), beside the others.
+  void add_job(std::function<void()> job) { files_.push_back(std::async(std::launch::async, std::move(job))); }
+
   // Waits for every file, then writes meta.json, made by `make_meta`, last:
   // its presence says the other files are complete. An exception from a
   // maker or a write comes out here, and meta.json is not written.

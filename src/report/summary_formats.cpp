@@ -155,6 +155,8 @@ Json summary_fields_json(const RunSummary& s) {
                 {"samples", s.samples},
                 {"lines_per_class", s.lines_per_class},
                 {"cross_lines", s.cross_lines},
+                {"cross_samples", s.cross_samples},
+                {"cross_warmup", s.cross_warmup},
                 {"timeout_ms", s.timeout_ms},
                 {"side_units", side_units},
                 {"no_pair_completed", s.no_pair_completed()},

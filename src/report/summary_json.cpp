@@ -437,7 +437,11 @@ Json to_json(const RunSummary& s) {
   j["iters"] = s.iters;
   if (s.has_homes()) {
     j["lines_per_class"] = s.lines_per_class;
-    if (s.run.across_devices()) j["cross_lines"] = s.cross_lines;
+    if (s.run.across_devices()) {
+      j["cross_lines"] = s.cross_lines;
+      j["cross_samples"] = s.cross_samples;
+      j["cross_warmup"] = s.cross_warmup;
+    }
     Json pooled = Json::array(), by_class = Json::array();
     for (const StructureRow& row : s.same_line_pooled) pooled.push_back(structure_json(row));
     for (const RunSummary::Structure& row : s.structure) {
@@ -484,6 +488,9 @@ RunSummary run_summary_from_json(const Json& meta, const std::string& source) {
     s.iters = whole<int>(meta, "iters", 0);
     s.lines_per_class = whole<int>(meta, "lines_per_class", 0);
     s.cross_lines = whole<int>(meta, "cross_lines", 0);
+    // Runs before --cross-samples measured pairs across GPUs with the map's own.
+    s.cross_samples = whole<int>(meta, "cross_samples", s.cross_lines > 0 ? s.samples : 0);
+    s.cross_warmup = whole<int>(meta, "cross_warmup", s.cross_lines > 0 ? whole<int>(options, "warmup", 0) : 0);
     for (const Json& m : meta["maps"]) s.maps.push_back(map_of(m));
     s.warnings = texts(member(meta, "warnings"));
     const auto map_named = [&](const std::string& placement) -> RunSummary::Map* {

@@ -109,7 +109,8 @@ std::string summary_markdown(const RunSummary& s) {
       how += fmt::format(" ({} {}s per side)", fmt::format("{}", fmt::join(sizes, " / ")), unit);
     }
     if (s.cross_lines > 0)
-      how += fmt::format("; a pair across GPUs on {} line(s) per class on each GPU", s.cross_lines);
+      how += fmt::format("; a pair across GPUs on {} line(s) per class on each GPU, {} samples after {} untimed "
+                         "round trips on each", s.cross_lines, s.cross_samples, s.cross_warmup);
   }
   md += fmt::format("| measured | {} |\n", cell(how));
   md += fmt::format("| cumap | {} on {}, {:.1f} s |\n\n", cell(run.tool_version), cell(run.host), run.wall_seconds);

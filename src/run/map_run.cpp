@@ -230,6 +230,8 @@ MapSettings map_settings(const Options& o, const DeviceInfo& device, const Capab
   // on a chip (bench/RESULTS.md, "Lines across GPUs"); never more lines than
   // the map's own unless asked.
   s.cross_lines = o.cross_lines.value_or(std::min(caps.default_cross_lines_per_class, s.lines_per_class));
+  s.cross_samples = o.cross_samples.value_or(caps.default_cross_samples.value_or(o.samples));
+  s.cross_warmup = o.cross_warmup.value_or(caps.default_cross_warmup.value_or(o.warmup));
   // The backend's round trips per sample go with its lines per class; the
   // dsm path has no lines and keeps the plain default.
   s.iters = o.iters.value_or(o.via == Path::Dsm ? Options::kDefaultIters : caps.default_iters);
@@ -273,11 +275,14 @@ MapResult measure_map(Backend& backend, const std::vector<int>& units, const Map
   request.homes = &r.homes;
   request.lines_per_class = settings.lines_per_class;
   request.cross_lines = settings.cross_lines;
+  request.cross_samples = settings.cross_samples;
+  request.cross_warmup = settings.cross_warmup;
   request.iters = settings.iters;
   request.pairs_per_round = starting_pairs_per_round(options, r.capabilities);
   request.exclusive_key = r.capabilities.exclusive_key;
   request.measures_on_host_cores = r.capabilities.measures_on_host_cores;
   request.options = &options;
+  request.class_maps_made = observer.class_maps_made;
   // Each placement's maps are summarized while the next one is measured.
   std::vector<PendingPlacement> pending;
   for (Placement p : settings.placements) {

@@ -69,6 +69,9 @@ struct MapObserver {
   // are made while the next placement is measured): read only its
   // placement, complete, pairs_per_round and checks.
   std::function<void(const PlacementResult&)> placement_done;
+  // Once a placement's class maps are made (while the next placement is
+  // measured), on the thread that made them (PlacementRequest::class_maps_made).
+  ClassMapsFn class_maps_made;
 };
 
 // Pairs an earlier run measured, by placement (--resume): only the others

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 
 #include "run/line_correction.hpp"
 #include "core/map_result.hpp"
@@ -147,23 +148,74 @@ PlacementPlans make_plans(const PlacementRequest& request, const StopFn& stop) {
 PairKey key_of(const PairMeasurement& m) { return {m.a, m.b, m.flags.device, m.flags.first, m.flags.second}; }
 PairKey key_of(const PlannedPair& p) { return {p.a, p.b, p.flags.device, p.flags.first, p.flags.second}; }
 
+// The check's sample, looked up once per measured value (~800 000 a class
+// across two GPUs, while the GPU waits for the next class): hashed, since a
+// tree's comparisons of five fields took a tenth of a second a class.
+struct PairKeyHash {
+  std::size_t operator()(const PairKey& k) const {
+    const auto& [a, b, device, first, second] = k;
+    std::size_t h = std::hash<std::uint64_t>{}(first) ^ (std::hash<std::uint64_t>{}(second) * 0x9e3779b97f4a7c15ULL);
+    for (const int v : {a.device, a.unit, b.device, b.unit, device}) h = h * 31 + static_cast<std::size_t>(v);
+    return h;
+  }
+};
+
+// A plan of the placement measured: a pair across devices runs its own round
+// trips on each line (PlacementRequest::cross_samples, cross_warmup), so
+// where they differ from the map's the rounds go to the backend as two
+// plans, those inside one device first (each round is of one kind:
+// device_rounds). The pairs come back in that order.
+Measurements measure_rounds(Backend& backend, MeasurementPlan plan, const PlacementRequest& request,
+                            const ProgressFn& progress) {
+  protocol::Counts across = plan.counts;
+  across.samples = request.cross_samples.value_or(across.samples);
+  across.warmup = request.cross_warmup.value_or(across.warmup);
+  const auto spans_devices = [](const Round& round) {
+    return std::any_of(round.pairs.begin(), round.pairs.end(),
+                       [](const PlannedPair& p) { return p.a.device != p.b.device; });
+  };
+  if ((across.samples == plan.counts.samples && across.warmup == plan.counts.warmup) ||
+      std::none_of(plan.rounds.begin(), plan.rounds.end(), spans_devices))
+    return backend.measure(plan, progress);
+
+  std::vector<Round> rounds = std::move(plan.rounds);
+  plan.rounds.clear();
+  MeasurementPlan over = plan;  // the settings: its rounds follow
+  over.counts = across;
+  for (Round& round : rounds) (spans_devices(round) ? over.rounds : plan.rounds).push_back(std::move(round));
+  const std::size_t total = plan.rounds.size() + over.rounds.size();
+  const auto from = [&](std::size_t before) -> ProgressFn {
+    if (!progress) return {};
+    return [&progress, before, total](std::size_t done, std::size_t) { progress(before + done, total); };
+  };
+  Measurements out;
+  if (!plan.rounds.empty()) out = backend.measure(plan, from(0));
+  if (out.stopped) return out;  // the pairs across devices are missing, as a stop leaves them
+  Measurements more = backend.measure(over, from(plan.rounds.size()));
+  out.pairs.insert(out.pairs.end(), std::make_move_iterator(more.pairs.begin()),
+                   std::make_move_iterator(more.pairs.end()));
+  add_stats(out.stats, more.stats);
+  out.stopped = more.stopped;
+  return out;
+}
+
 // The sample's per-pair medians, measured one pair at a time now; nullopt
 // when the stop request cut the measuring short.
-std::optional<std::map<PairKey, double>> measure_serially(Backend& backend, const MeasurementPlan& sample) {
-  const Measurements m = backend.measure(sample, {});
+std::optional<std::map<PairKey, double>> measure_serially(Backend& backend, const MeasurementPlan& sample,
+                                                          const PlacementRequest& request) {
+  const Measurements m = measure_rounds(backend, sample, request, {});
   if (m.stopped) return std::nullopt;
   return pair_medians(m);
 }
 
 // The check's sample of `plans`, measured serially now (before what it
 // checks); its medians stay empty when the stop request came.
-SerialSample measure_sample(Backend& backend, const PlacementPlans& plans, const Options& o,
-                            double earlier_serial_repeat) {
+SerialSample measure_sample(Backend& backend, const PlacementPlans& plans, const PlacementRequest& request) {
   SerialSample sample;
   sample.plan = plans.settings;
-  sample.plan.rounds = serial_check_sample(plans.all_rounds, static_cast<std::size_t>(o.check_pairs));
-  sample.before = measure_serially(backend, sample.plan).value_or(std::map<PairKey, double>{});
-  sample.earlier_serial_repeat = earlier_serial_repeat;
+  sample.plan.rounds = serial_check_sample(plans.all_rounds, static_cast<std::size_t>(request.options->check_pairs));
+  sample.before = measure_serially(backend, sample.plan, request).value_or(std::map<PairKey, double>{});
+  sample.earlier_serial_repeat = request.earlier_serial_repeat;
   return sample;
 }
 
@@ -184,11 +236,11 @@ Pilot run_pilot(Backend& backend, const PlacementRequest& request, const StopFn&
   const Stopwatch watch;
   Pilot pilot;
   pilot.plans = make_plans(request, stop);
-  pilot.sample = measure_sample(backend, pilot.plans, *request.options, request.earlier_serial_repeat);
+  pilot.sample = measure_sample(backend, pilot.plans, request);
   MeasurementPlan pilot_plan = pilot.plans.settings;
   pilot_plan.rounds = pilot_rounds(pilot.plans.all_rounds, static_cast<std::size_t>(request.options->check_pairs));
-  const Measurements measured = backend.measure(pilot_plan, {});
-  std::optional<std::map<PairKey, double>> after = measure_serially(backend, pilot.sample.plan);
+  const Measurements measured = measure_rounds(backend, std::move(pilot_plan), request, {});
+  std::optional<std::map<PairKey, double>> after = measure_serially(backend, pilot.sample.plan, request);
   pilot.stopped = measured.stopped || !after || (stop && stop());
   pilot.seconds = watch.seconds();
   if (pilot.stopped) return pilot;
@@ -215,10 +267,10 @@ PendingPlacement measure_plans(Backend& backend, const PlacementRequest& request
 
   // A concurrent placement measures its serial check sample before the
   // passes and again after them; the passes keep only the sample's values.
-  std::set<PairKey> sample_keys;
+  std::unordered_set<PairKey, PairKeyHash> sample_keys;
   if (request.pairs_per_round > 1 && !plans.all_rounds.empty()) {
     const Stopwatch watch;
-    if (!sample) sample = measure_sample(backend, plans, *request.options, request.earlier_serial_repeat);
+    if (!sample) sample = measure_sample(backend, plans, request);
     result.seconds.checks += watch.seconds();
     for (const Round& round : sample->plan.rounds) sample_keys.insert(key_of(round.pairs.front()));
   }
@@ -265,27 +317,25 @@ PendingPlacement measure_plans(Backend& backend, const PlacementRequest& request
     // resumed) measured some of it: those pairs stay in the output set.
     if (!result.complete && earlier.empty()) continue;
     MeasurementPlan plan = plans.settings;
-    std::size_t planned = 0;
     for (int pass = 0; pass < plans.passes; ++pass) {
       const MeasurementPlan& one = plans.by_class_pass[static_cast<std::size_t>(c * plans.passes + pass)];
       plan.rounds.insert(plan.rounds.end(), one.rounds.begin(), one.rounds.end());
-      for (const Round& round : one.rounds) planned += round.pairs.size();
     }
+    const std::size_t class_rounds = plan.rounds.size();
     std::vector<PairMeasurement> class_pairs;
-    class_pairs.reserve(planned);  // a GPU class has ~200 000 values: no regrowing
     if (result.complete && !plan.rounds.empty()) {
-      Measurements measured = backend.measure(plan, [&](std::size_t d, std::size_t) {
+      Measurements measured = measure_rounds(backend, std::move(plan), request, [&](std::size_t d, std::size_t) {
         if (progress) progress(rounds_before + d, all_rounds);
       });
       add_stats(result.stats, measured.stats);
-      for (PairMeasurement& p : measured.pairs) {
-        if (sample_keys.contains(key_of(p))) sampled.pairs.push_back(p);
-        class_pairs.push_back(std::move(p));
-      }
+      if (!sample_keys.empty())
+        for (const PairMeasurement& p : measured.pairs)
+          if (sample_keys.contains(key_of(p))) sampled.pairs.push_back(p);
+      class_pairs = std::move(measured.pairs);
       // Stopped inside the plan: what it finished is kept, the rest is missing.
       if (measured.stopped) result.complete = false;
     }
-    rounds_before += plan.rounds.size();
+    rounds_before += class_rounds;
     class_maps.push_back(std::async(when, summarize_class, std::move(class_pairs), std::move(earlier), c));
   }
   result.seconds.measuring += measuring.seconds();
@@ -293,14 +343,16 @@ PendingPlacement measure_plans(Backend& backend, const PlacementRequest& request
   // The maps of every class and the headline: they and the check below
   // write different members of the result.
   std::future<void> summaries =
-      std::async(when, [state, headline_spec, class_maps = std::move(class_maps)]() mutable {
+      std::async(when, [state, headline_spec, class_maps = std::move(class_maps),
+                        made = request.class_maps_made]() mutable {
         for (std::future<LatencyMap>& map : class_maps) state->per_class.push_back(map.get());
+        if (made) made(state->placement, state->per_class);
         summarize_placement(*state, headline_spec);
       });
 
   if (sample && result.complete && !sampled.pairs.empty()) {
     const Stopwatch watch;
-    if (const auto after = measure_serially(backend, sample->plan))
+    if (const auto after = measure_serially(backend, sample->plan, request))
       result.checks.push_back(judge_serial_check(*sample, *after, sampled, request.pairs_per_round,
                                                  request.options->check_max_rel_diff));
     result.seconds.checks += watch.seconds();

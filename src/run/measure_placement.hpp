@@ -7,6 +7,8 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "cumap/backend.hpp"
@@ -21,6 +23,10 @@ namespace cumap {
 // kept; a pair cut short is left out). It must be safe to call from any thread.
 using StopFn = std::function<bool()>;
 
+// A placement's class maps, once made: on the thread that made them, while
+// the measuring goes on; the maps are final and stay where they are.
+using ClassMapsFn = std::function<void(Placement, std::span<const LatencyMap> per_class)>;
+
 // What start_placement needs besides the backend.
 struct PlacementRequest {
   Placement placement = Placement::SameLine;
@@ -28,6 +34,9 @@ struct PlacementRequest {
   const RunHomes* homes = nullptr;
   int lines_per_class = 1;
   int cross_lines = 1;  // lines per class of a pair across devices (in passes 0..cross_lines-1)
+  // And its samples and untimed round trips on each line; unset: the map's own.
+  std::optional<int> cross_samples;
+  std::optional<int> cross_warmup;
   int iters = Options::kDefaultIters;  // round trips per sample
   int pairs_per_round = 1;  // 1: the serial schedule (row-major); more: round-robin rounds
   std::map<int, int> exclusive_key;
@@ -42,6 +51,7 @@ struct PlacementRequest {
   // |relative difference|) the run has seen so far, 0 before any: every
   // check of this placement is judged against at least it (SerialSample).
   double earlier_serial_repeat = 0.0;
+  ClassMapsFn class_maps_made;  // may be empty
 };
 
 // A placement measured and checked whose maps are still being summarized

@@ -103,6 +103,7 @@ TEST(CommandLine, EveryRecordedOptionIsKnownByItsFlag) {
                            "--samples", "1", "--warmup", "1", "--timeout-ms", "100", "--ordered", "--schedule",
                            "serial", "--concurrency", "1", "--check-pairs", "1", "--via", "global",
                            "--no-line-correction", "--flush-cache", "--lines-per-class", "1", "--cross-lines", "1",
+                           "--cross-samples", "1", "--cross-warmup", "0",
                            "--l2-persist", "--probe",
                            "cas", "--order", "index", "--colormap", "viridis"});
   ASSERT_TRUE(std::holds_alternative<MapCommand>(c));

@@ -59,7 +59,7 @@ void map_two_chips(TwoChipRun& run, const test::FakeChip& spec = two_chips()) {
   r.device.links = {{0, 1, "NV18", ""}};
   r.run.command_line = "test";
   OutputSet out(o.out_dir);
-  write_map_outputs(r, run_summary(r), out);
+  write_map_outputs(r, out);
   out.publish();
 }
 
@@ -186,9 +186,8 @@ TEST(OutputsAcrossGpus, OneChipHasNoAcrossGpusSection) {
   o.quiet = true;
   o.out_dir = tmp / "out";
   MapResult r = measure_map(chip, chip.units(), map_settings(o, chip.device(), chip.capabilities()), o);
-  const RunSummary summary = run_summary(r);
   OutputSet out(o.out_dir);
-  write_map_outputs(r, summary, out);
+  const RunSummary summary = write_map_outputs(r, out);
   out.publish();
   EXPECT_EQ(read(o.out_dir / "summary.md").find("Across GPUs"), std::string::npos);
   EXPECT_FALSE(nlohmann::json::parse(read(o.out_dir / "meta.json")).contains("cross_gpu_structure"));

@@ -59,7 +59,7 @@ class RenderRedraw : public ::testing::Test {
     MapResult r = measure_map(chip, chip.units(), map_settings(o, chip.device(), chip.capabilities()), o);
     r.run.command_line = "test";
     OutputSet out(o.out_dir);
-    write_map_outputs(r, run_summary(r), out);
+    write_map_outputs(r, out);
     out.publish();
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }

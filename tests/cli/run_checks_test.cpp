@@ -132,7 +132,7 @@ TEST(RunWarnings, ASerialRunSaysEverywhereThatNoSelfCheckCouldRun) {
   ASSERT_FALSE(summary.warnings.empty());
   EXPECT_TRUE(contains(summary.warnings.back(), "same-line: one pair per round, so no self-check could run"));
   OutputSet out(o.out_dir);
-  write_map_outputs(r, summary, out);
+  write_map_outputs(r, out);
   out.publish();
   const std::string md = read(o.out_dir / "summary.md");
   EXPECT_TRUE(contains(md, "**Warning: same-line: one pair per round, so no self-check could run")) << md;

@@ -194,7 +194,7 @@ struct FakeRun {
     result.run.command_line = "cumap --backend fake";
     result.run.timestamp_utc = "2026-11-25T00:00:00Z";
     OutputSet out(o.out_dir);
-    write_map_outputs(result, run_summary(result), out);
+    write_map_outputs(result, out);
     out.publish();
   }
 };

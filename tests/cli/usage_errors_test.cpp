@@ -133,6 +133,11 @@ INSTANTIATE_TEST_SUITE_P(
                       // A GPU named twice would quietly map one GPU: refused before any is counted.
                       BadInput{"devices_repeated", {"--devices", "0,0"}, "gpu 0 twice"},
                       BadInput{"devices_overlapping", {"--devices", "0-2,1"}, "gpu 1 twice"},
+                      // What only a map across GPUs has, asked of one device.
+                      BadInput{"cross_lines_without_devices", {"--cross-lines", "2"}, "--devices"},
+                      BadInput{"cross_samples_without_devices", {"--cross-samples", "2"}, "--cross-samples"},
+                      BadInput{"cross_warmup_without_devices", {"--cross-warmup", "1"}, "--cross-warmup"},
+                      BadInput{"cross_samples_zero", {"--cross-samples", "0"}, "--cross-samples"},
                       // An unset shell variable is not the current directory...
                       BadInput{"resume_empty", {"--resume", ""}, "--resume"},
                       // ... and a resumed run writes only into its own directory.

@@ -151,5 +151,24 @@ TEST(AcrossDevices, TheSerialScheduleAndItsCheckWorkAcrossChips) {
   EXPECT_TRUE(p.complete);
 }
 
+TEST(AcrossDevices, PairsAcrossTakeTheirOwnRoundTripsAndTheOthersTheMaps) {
+  test::FakeChipBackend chip(two_chips());
+  Options o = small_options();
+  o.schedule = ScheduleKind::Auto;  // the pilot and the serial check too
+  const RunHomes homes = discover_homes(chip, chip.units(), o, {});
+  PlacementRequest request = request_for(homes, o, chip.units(), 8);
+  request.cross_samples = 2;
+  request.cross_warmup = 1;
+  const PlacementResult p = measure_placement_scheduled(chip, request, {}, {});
+  ASSERT_TRUE(p.complete);
+  ASSERT_FALSE(p.checks.empty());
+  EXPECT_TRUE(p.checks.back().passed) << "the serial check measures each pair with its own round trips";
+  for (const LatencyMap& m : p.per_class) {
+    EXPECT_EQ(m.pairs.size(), 2u * (2 * 28 + 2 * 64)) << "every pair, inside and across, on every line";
+    for (const PairStats& s : m.pairs)
+      EXPECT_EQ(s.rtt_ns.count, device_of_id(s.a) == device_of_id(s.b) ? 3 : 2) << s.a << "-" << s.b;
+  }
+}
+
 }  // namespace
 }  // namespace cumap

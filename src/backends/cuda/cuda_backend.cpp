@@ -120,6 +120,13 @@ class CudaBackend final : public Backend {
     // allocations at r 0.983-0.991 per class (8: 0.978-0.987; 24: 0.991-
     // 0.994) for 1.8 s of kernel per placement (8: 1.4 s; 24: 3.0 s).
     c.default_cross_lines_per_class = 12;
+    // And its round trips: 1 untimed and 2 samples of 20 on each line (51
+    // round trips, 82 at the map's 8 and 3) kept those cells at r 0.986-
+    // 0.992 per class at 12 lines on two H200s, as the map's own counts did,
+    // for 38 % less of the kernel's largest part (bench/RESULTS.md, "Round
+    // trips across GPUs").
+    c.default_cross_samples = 2;
+    c.default_cross_warmup = 1;
     c.default_iters = 20;
     return c;
   }
