@@ -87,6 +87,14 @@ RunSummary write_map_outputs(const MapResult& r, OutputSet& out, PairsCsvFile* p
       files.add("cluster-barrier.csv", [&p] { return cluster_barrier_csv(p.stats.cluster_barrier); });
   if (settings.has_homes()) add_homes_outputs(r, files);
   files.add("topology.json", [&r] { return json_file_text(topology_file_json(r.topology, r.homes)); });
+  // meta.json is made beside the rest, what the result says first, and
+  // written last: its presence says the other files are complete.
+  std::future<nlohmann::json> meta = std::async(std::launch::async, [&r, records = std::move(records)] {
+    nlohmann::json j = make_result_meta(r);
+    // How each matrix CSV was drawn, for `cumap render --order`.
+    j["heatmaps"] = to_json(records);
+    return j;
+  });
 
   const RunSummary summary = run_summary(r);
   if (ids_span_devices(r.display_order)) files.add("gpus.csv", [&summary] { return gpus_csv(summary); });
@@ -94,15 +102,11 @@ RunSummary write_map_outputs(const MapResult& r, OutputSet& out, PairsCsvFile* p
   if (!summary.blocks.empty()) files.add("block-means.csv", [&summary] { return block_means_csv(summary); });
   files.add("summary.md", [&summary] { return summary_markdown(summary); });
   files.add("report.html", [&r, &summary] { return report_html(r, summary); });
-  // meta.json is made beside the rest and written last: its presence says
-  // the other files are complete.
-  std::future<nlohmann::json> meta = std::async(std::launch::async, [&r, &summary, records = std::move(records)] {
-    nlohmann::json j = make_meta(r, summary);
-    // How each matrix CSV was drawn, for `cumap render --order`.
-    j["heatmaps"] = to_json(records);
+  files.write_all_then_meta([&meta, &summary] {
+    nlohmann::json j = meta.get();
+    add_summary_meta(j, summary);
     return j;
   });
-  files.write_all_then_meta([&meta] { return meta.get(); });
   return summary;
 }
 

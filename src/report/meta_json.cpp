@@ -200,7 +200,7 @@ nlohmann::json placement_json(const PlacementResult& p, const Topology& sides, b
 
 }  // namespace
 
-nlohmann::json make_meta(const MapResult& r, const RunSummary& summary) {
+nlohmann::json make_result_meta(const MapResult& r) {
   // Inside a cluster (--via dsm) the flags are in shared memory: a map there
   // has no flag lines, home classes or sides, and its meta.json names none.
   const bool homes = r.settings.has_homes();
@@ -221,7 +221,14 @@ nlohmann::json make_meta(const MapResult& r, const RunSummary& summary) {
   display_groups.details = nlohmann::json::object();
   j["display_groups"] = to_json(display_groups);
   j["kind"] = to_string(OutputKind::Map);
-  merge_json(j, to_json(summary));
+  return j;
+}
+
+void add_summary_meta(nlohmann::json& meta, const RunSummary& summary) { merge_json(meta, to_json(summary)); }
+
+nlohmann::json make_meta(const MapResult& r, const RunSummary& summary) {
+  nlohmann::json j = make_result_meta(r);
+  add_summary_meta(j, summary);
   return j;
 }
 

@@ -16,6 +16,11 @@ namespace cumap {
 
 // A map's, from its result and the summary made from it.
 nlohmann::json make_meta(const MapResult& result, const RunSummary& summary);
+// The same in two steps: what the result alone says (most of the work: the
+// maps' counts and statistics), made while the summary is, then the summary
+// merged into it.
+nlohmann::json make_result_meta(const MapResult& result);
+void add_summary_meta(nlohmann::json& meta, const RunSummary& summary);
 // `cumap homes`', whose result holds no maps: what a map's meta.json says
 // about the run, device, units and homes, and the options home discovery reads.
 nlohmann::json make_homes_meta(const MapResult& result);
