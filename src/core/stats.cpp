@@ -58,6 +58,11 @@ Summary summarize(std::span<const double> samples) {
   return s;
 }
 
+double median(std::vector<double> values) {
+  std::erase_if(values, [](double v) { return std::isnan(v); });
+  return values.empty() ? kNaN : selected_percentile(values, 0.5);
+}
+
 double pearson(std::span<const double> x, std::span<const double> y) {
   const std::size_t n = std::min(x.size(), y.size());
   double sx = 0, sy = 0;
