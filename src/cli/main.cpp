@@ -1,6 +1,5 @@
 #include <csignal>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <string>
 #include <type_traits>
@@ -12,19 +11,6 @@
 #include "cli/commands.hpp"
 #include "cumap/error.hpp"
 #include "core/printable.hpp"
-
-// Under AddressSanitizer (gcc's macro, clang's feature test) leaks are
-// checked as the process exits normally.
-#if defined(__SANITIZE_ADDRESS__)
-#define CUMAP_LEAK_CHECK_AT_EXIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CUMAP_LEAK_CHECK_AT_EXIT 1
-#endif
-#endif
-#ifndef CUMAP_LEAK_CHECK_AT_EXIT
-#define CUMAP_LEAK_CHECK_AT_EXIT 0
-#endif
 
 namespace {
 
@@ -76,14 +62,5 @@ int main(int argc, char** argv) {
   // The command has ended and its files are whole: a signal from here on
   // (a second Ctrl-C as the process exits) must not change the exit code.
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_IGN);
-#if CUMAP_LEAK_CHECK_AT_EXIT
-  return code;  // the sanitizers' leak check runs at exit
-#else
-  // Every file is written, synced and renamed, and only the output streams
-  // hold anything: the process ends here, without the GPU runtime's teardown
-  // at exit, which the driver does anyway (on two H200s that teardown took
-  // 0.2 s after the last line of a map).
-  std::fflush(nullptr);
-  std::_Exit(code);
-#endif
+  return code;
 }
