@@ -6,7 +6,10 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "core/display_layout.hpp"
 #include "render/canvas.hpp"
@@ -159,10 +162,35 @@ std::vector<GroupLabel> place_group_labels(const std::vector<AxisGroup>& groups,
       if (lane >= lane_end.size() || lane_end[lane] + kNameSpacing <= start) return static_cast<int>(lane);
     return -1;
   };
-  for (std::size_t g = 0; own_names && g < groups.size(); ++g) {
+  // A name's letters and its number ("pair" and 2 in "pair2"); no number: -1.
+  const auto stem_and_number = [](const std::string& name) -> std::pair<std::string, int> {
+    std::size_t digits = name.size();
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
+    if (digits == 0 || digits == name.size() || name.size() - digits > 6) return {name, -1};
+    return {name.substr(0, digits), std::stoi(name.substr(digits))};
+  };
+  // Where the run of neighbours starting at g ends that is named once:
+  // groups of one device and side, numbered in turn under one stem, each
+  // narrower than its name (an H100's four groups of 2 SMs, pair0..pair3,
+  // at 3 px a unit: four staggered names crowd, "pair0-3" reads). g + 1
+  // where there is no such run.
+  const auto run_end = [&](std::size_t g) {
+    const auto narrow = [&](std::size_t i) {
+      return !groups[i].name.empty() && (groups[i].end - groups[i].begin) * cell < width_of(parts[i].group);
+    };
+    const auto [stem, number] = stem_and_number(parts[g].group);
+    std::size_t h = g + 1;
+    if (number < 0 || !narrow(g)) return h;
+    while (h < groups.size() && narrow(h) && parts[h].device == parts[g].device && parts[h].side == parts[g].side &&
+           stem_and_number(parts[h].group) == std::pair(stem, number + static_cast<int>(h - g)))
+      ++h;
+    return h - g >= 2 ? h : g + 1;
+  };
+  for (std::size_t g = 0, next = 0; own_names && g < groups.size(); g = next) {
+    next = run_end(g);
     const AxisGroup& group = groups[g];
     if (group.name.empty() || parts[g].group.empty()) continue;
-    const int center = (group.begin + group.end) * cell / 2;
+    const int center = (group.begin + groups[next - 1].end) * cell / 2;
     const auto place = [&](const std::string& text, std::size_t lanes) {
       const int width = width_of(text);
       // Centred on the group, moved inwards where it would stick out of the axis.
@@ -170,7 +198,10 @@ std::vector<GroupLabel> place_group_labels(const std::vector<AxisGroup>& groups,
       const int lane = free_lane(start, lanes);
       return lane < 0 ? std::optional<GroupLabel>{} : GroupLabel{text, start, width, lane};
     };
-    const std::vector<std::string> forms = group_name_forms(groups, group.name);
+    std::vector<std::string> forms = group_name_forms(groups, group.name);
+    if (next > g + 1)
+      forms = {fmt::format("{}{}-{}", stem_and_number(parts[g].group).first, stem_and_number(parts[g].group).second,
+                           stem_and_number(parts[next - 1].group).second)};
     std::optional<GroupLabel> label;
     for (const std::string& form : forms)
       if ((label = place(form, kPreferredLanes))) break;

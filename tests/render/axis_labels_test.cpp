@@ -110,19 +110,27 @@ TEST_F(AxisLabels, a_132_unit_map_names_every_group_including_the_2_unit_ones) {
   EXPECT_EQ(l.column_label_step, 0);
   for (const auto* labels : {&l.column_group_labels[0], &l.row_group_labels[0]}) {
     const SplitLabels s = split(*labels);
-    ASSERT_EQ(s.own.size(), groups.groups.size());
+    // Every group is named: by its own name, or, the four groups of 2 units
+    // (too narrow for theirs, numbered in turn), by one name over the four.
+    ASSERT_EQ(s.own.size(), groups.groups.size() - 3);
     int begin = 0;
-    for (std::size_t g = 0; g < groups.groups.size(); ++g) {
-      const render::GroupLabel& label = s.own[g];
-      const int size = static_cast<int>(groups.groups[g].units.size());
+    std::size_t g = 0;
+    for (const render::GroupLabel& label : s.own) {
+      const std::size_t run = label.text.find('-') == std::string::npos ? 1 : 4;
+      ASSERT_LE(g + run, groups.groups.size()) << label.text;
+      int size = 0;
+      for (std::size_t i = g; i < g + run; ++i) size += static_cast<int>(groups.groups[i].units.size());
       // The group's own name ("GPC10" of "S0 GPC10"): the side is the band's.
-      EXPECT_EQ("S" + std::to_string(g < 8 ? 0 : 1) + " " + label.text, groups.groups[g].name);
-      // Over its own group: the label's extent holds the group's centre.
+      const std::string side = "S" + std::to_string(g < 8 ? 0 : 1) + " ";
+      EXPECT_EQ(side + label.text, run == 1 ? groups.groups[g].name : side + "GPC8-11");
+      // Over its own group (run): the label's extent holds its centre.
       const int center = (2 * begin + size) * l.cell_width / 2;
       EXPECT_LE(label.offset, center) << label.text;
       EXPECT_GE(label.offset + label.width, center) << label.text;
       begin += size;
+      g += run;
     }
+    EXPECT_EQ(g, groups.groups.size());
     // One band per side, beyond every group's name, spanning the side.
     ASSERT_EQ(s.bands.size(), 2u);
     EXPECT_EQ(s.bands[0].text, "side 0");
@@ -158,7 +166,7 @@ TEST_F(AxisLabels, a_264_unit_map_across_gpus_draws_gpus_and_sides_as_bands_and_
   ASSERT_EQ(l.cell_width, 3);
   for (const auto* labels : {&l.column_group_labels[0], &l.row_group_labels[0]}) {
     const SplitLabels s = split(*labels);
-    ASSERT_EQ(s.own.size(), two.groups.size()) << "every GPC keeps a label";
+    ASSERT_EQ(s.own.size(), two.groups.size() - 6) << "every GPC keeps a label, the 2-unit groups one a GPU";
     for (const render::GroupLabel& label : s.own) {
       EXPECT_EQ(label.text.find(' '), std::string::npos) << "no GPU or side in a GPC's label: " << label.text;
       EXPECT_NE(label.text.front(), 'g') << label.text;
@@ -176,12 +184,27 @@ TEST_F(AxisLabels, a_264_unit_map_across_gpus_draws_gpus_and_sides_as_bands_and_
   EXPECT_EQ(l.column_groups[0].height, render::lane_count(l.column_group_labels[0]) * l.group_lane_pitch);
 }
 
+// Neighbours too narrow for their names and numbered in turn under one stem
+// (an H100's four groups of 2 SMs) are named once over the run; a run stops
+// at a side's end, and a group wide enough for its name keeps it.
+TEST(GroupLabels, ARunOfNarrowNumberedNeighboursIsNamedOnce) {
+  const auto width_of = [](const std::string& text) { return 10 * static_cast<int>(text.size()); };
+  const std::vector<AxisGroup> groups{{0, 10, "S0 GPC0"},  {10, 12, "S0 pair0"}, {12, 14, "S0 pair1"},
+                                      {14, 16, "S0 pair2"}, {16, 18, "S1 pair3"}, {18, 28, "S1 GPC1"}};
+  const SplitLabels labels = split(render::place_group_labels(groups, 4, width_of));
+  std::vector<std::string> own;
+  for (const render::GroupLabel& l : labels.own) own.push_back(l.text);
+  EXPECT_EQ(own, (std::vector<std::string>{"GPC0", "pair0-2", "pair3", "GPC1"}));
+  EXPECT_LE(labels.own[1].offset, 14 * 4) << "over the run's centre";
+  EXPECT_GE(labels.own[1].offset + labels.own[1].width, 14 * 4);
+}
+
 // Names wider than the lanes can stagger take shorter forms, and when even
 // those collide, a lane of their own: no group goes unnamed. A band too
 // narrow for "side 0" says "S0".
 TEST(GroupLabels, CrowdedNamesShortenThenTakeMoreLanesButAreNeverDropped) {
-  std::vector<AxisGroup> groups;
-  for (int g = 0; g < 12; ++g) groups.push_back({g, g + 1, "S0 GPC" + std::to_string(g)});
+  std::vector<AxisGroup> groups;  // not numbered in turn: each keeps a name of its own
+  for (int g = 0; g < 12; ++g) groups.push_back({g, g + 1, "S0 GPC" + std::to_string(2 * g)});
   const auto width_of = [](const std::string& text) { return 10 * static_cast<int>(text.size()); };
   const SplitLabels labels = split(render::place_group_labels(groups, 4, width_of));
   ASSERT_EQ(labels.own.size(), groups.size());
