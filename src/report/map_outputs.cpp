@@ -46,8 +46,11 @@ RunSummary write_map_outputs(const MapResult& r, OutputSet& out, PairsCsvFile* p
   // once on other threads, meta.json last. Those that need only `r` start
   // first, pairs.csv (the largest: 3.3 million rows across two GPUs) before
   // all, and the summary is made while they are written.
-  PendingFiles files(out);
+  // Before the pending files, which are waited for when an exception
+  // leaves: a file still being made reads these.
   std::optional<PairsCsvFile> own_pairs;
+  std::optional<RunSummary> made_summary;
+  PendingFiles files(out);
   if (!pairs) pairs = &own_pairs.emplace(out, settings.via, settings.placements);
   files.add_job([&r, pairs] { pairs->finish(r); });
   std::vector<PictureRecord> records;
@@ -96,7 +99,7 @@ RunSummary write_map_outputs(const MapResult& r, OutputSet& out, PairsCsvFile* p
     return j;
   });
 
-  const RunSummary summary = run_summary(r);
+  const RunSummary& summary = made_summary.emplace(run_summary(r));
   if (ids_span_devices(r.display_order)) files.add("gpus.csv", [&summary] { return gpus_csv(summary); });
   files.add("units.csv", [&r, &summary] { return units_csv(r, summary); });
   if (!summary.blocks.empty()) files.add("block-means.csv", [&summary] { return block_means_csv(summary); });
@@ -107,7 +110,7 @@ RunSummary write_map_outputs(const MapResult& r, OutputSet& out, PairsCsvFile* p
     add_summary_meta(j, summary);
     return j;
   });
-  return summary;
+  return std::move(*made_summary);
 }
 
 }  // namespace cumap
