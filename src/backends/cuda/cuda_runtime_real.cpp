@@ -118,8 +118,12 @@ class RealCudaRuntime final : public CudaRuntime {
         static_cast<std::size_t>(launch.self) >= launch.arenas.size())
       throw std::invalid_argument("prepare_pingpong: a launch group needs an arena and control words per member");
     const int samples = launch.settings.counts.samples;
-    if (!buffers_ || !buffers_->fits(launch.pairs, samples))
-      buffers_.emplace(launch.pairs.pairs.size(), launch.pairs.round_starts.size() - 1, samples);
+    if (!buffers_ || !buffers_->fits(launch.pairs, samples)) {
+      const PingPongBuffers::Room room =
+          PingPongBuffers::room_for(buffers_ ? &*buffers_ : nullptr, launch.pairs, samples);
+      buffers_.reset();  // the old room goes back before the new is asked for
+      buffers_.emplace(room);
+    }
     PingPongParams& pp = pending_.emplace();
     pp.settings = launch.settings;
     pp.self = launch.self;
