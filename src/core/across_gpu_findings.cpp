@@ -4,6 +4,7 @@
 // side of the unit beside the flag and of the one across the link) and the
 // cheapest and dearest of their combinations.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -220,10 +221,8 @@ void cost_finding(const RunSummary::Map& map, const std::string& unit, std::vect
                                    cost, mean_across / within, within_words, placement));
 }
 
-// Which factors change a signal between GPUs, by how much, and the
-// cheapest and dearest combination of those that do.
-void factor_findings(const RunSummary::Map& map, const std::string& unit, std::vector<std::string>& out) {
-  const std::string& placement = map.placement;
+// The map's rows as each flag sees them.
+std::vector<FlagView> flag_views(const RunSummary::Map& map) {
   std::vector<FlagView> rows;
   for (const CrossGpuStructureRow& s : map.cross_gpu_structure) {
     if (!std::isfinite(s.median_ns) || s.median_ns <= 0 || s.cells == 0) continue;
@@ -231,16 +230,58 @@ void factor_findings(const RunSummary::Map& map, const std::string& unit, std::v
     rows.push_back({s.flags_on, s.home_class, flag_on_a ? s.side_a : s.side_b, flag_on_a ? s.side_b : s.side_a,
                     s.median_ns});
   }
-  if (rows.size() < 2) return;
+  return rows;
+}
+
+double mean_median(const std::vector<FlagView>& rows) {
   double mean = 0;
   for (const FlagView& r : rows) mean += r.median;
-  mean /= static_cast<double>(rows.size());
+  return rows.empty() ? 0.0 : mean / static_cast<double>(rows.size());
+}
 
-  const Factors f = factors(unit);
-  const double threshold = kAcrossGpusEffectShare * mean;
+// The effects of the line's class and of each unit's role over `rows`, and
+// of the flag's GPU where the rows hold several.
+std::vector<Effect> effects_of(const Factors& f, const std::vector<FlagView>& rows) {
+  const double threshold = kAcrossGpusEffectShare * mean_median(rows);
   std::vector<Effect> effects{effect_of(f.home_class, rows), role_effect(f.remote, rows, threshold),
                               role_effect(f.local, rows, threshold), effect_of(f.flag_gpu, rows)};
   std::erase_if(effects, [](const Effect& e) { return !e.applies; });
+  return effects;
+}
+
+// Whether the GPUs holding flags disagree on which level of a factor that
+// matters is the cheap one. Each GPU numbers its own home classes and sides
+// (side 0 holds its lowest unit): where two GPUs' numbers name different
+// halves, pooling their rows cancels the effects out (a pair of H200s whose
+// GPU 0 had 64 and 68 SMs a side: class 0 cheapest with the flag on g0,
+// class 1 with it on g1), and the rule must be given per GPU.
+bool gpus_disagree(const Factors& f, const std::map<int, std::vector<FlagView>>& by_gpu) {
+  std::map<std::string, std::pair<const Factor*, int>> cheap;  // by factor name: the first GPU's cheap level
+  for (const auto& [gpu, rows] : by_gpu) {
+    const double threshold = kAcrossGpusEffectShare * mean_median(rows);
+    for (const Effect& e : effects_of(f, rows)) {
+      if (e.size <= threshold) continue;
+      const auto [seen, first] = cheap.try_emplace(e.factor->name, e.factor, e.cheap);
+      if (!first && seen->second != std::pair(e.factor, e.cheap)) return true;
+    }
+  }
+  return false;
+}
+
+// Which factors change a signal between GPUs, by how much, and the
+// cheapest and dearest combination of those that do; `scope` ("With its
+// flag on g1, ") starts the sentences of one flag GPU's rows.
+void factor_findings(const std::vector<FlagView>& rows, const std::string& placement, const std::string& unit,
+                     const std::string& scope, std::vector<std::string>& out) {
+  if (rows.size() < 2) return;
+  const auto sentence = [&scope](std::string text) {
+    if (scope.empty()) text.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(text.front())));
+    return scope + text;
+  };
+  const double mean = mean_median(rows);
+  const Factors f = factors(unit);
+  const double threshold = kAcrossGpusEffectShare * mean;
+  const std::vector<Effect> effects = effects_of(f, rows);
   if (effects.empty()) return;
   const auto matters = [&](const Effect& e) { return e.size > threshold; };
   std::vector<Effect> big, small;
@@ -250,22 +291,22 @@ void factor_findings(const RunSummary::Map& map, const std::string& unit, std::v
   for (const Effect& e : small) small_words.push_back(fmt::format("{} ({})", e.factor->name, ns(e.size)));
   const std::string how = fmt::format("{} map; each combination's median weighs the same", placement);
   if (big.empty()) {
-    out.push_back(fmt::format("None of {} changes what a signal between GPUs costs by more than {} ({}): for "
-                                     "a flag two GPUs share, any line and any {}s will do.",
-                                     join(small_words, " or "), threshold_words(), how, unit));
+    out.push_back(sentence(fmt::format("none of {} changes what a signal between GPUs costs by more than {} ({}): "
+                                       "for a flag two GPUs share, any line and any {}s will do.",
+                                       join(small_words, " or "), threshold_words(), how, unit)));
     return;
   }
   std::vector<std::string> big_words;
   for (const Effect& e : big)
     big_words.push_back(fmt::format("{} ({} {} less than {}, {})", e.factor->name, e.factor->words(e.cheap),
                                     ns(e.size), e.factor->words(e.dear), percent(e.size / mean)));
-  out.push_back(fmt::format(
-      "What a signal between GPUs costs follows {}{} ({}).", join(big_words),
+  out.push_back(sentence(fmt::format(
+      "what a signal between GPUs costs follows {}{} ({}).", join(big_words),
       small_words.empty()
           ? std::string()
           : fmt::format("; {} change{} it by under {}", join(small_words), small_words.size() == 1 ? "s" : "",
                         threshold_words()),
-      how));
+      how)));
 
   // The combinations of the factors that matter, each the mean of its rows.
   std::map<std::vector<int>, std::pair<double, int>> combinations;
@@ -295,11 +336,11 @@ void factor_findings(const RunSummary::Map& map, const std::string& unit, std::v
     return words;
   };
   const double low = mean_of(*cheapest), high = mean_of(*dearest);
-  out.push_back(fmt::format(
-      "Cheapest: {}, {} one-way; dearest: {}, {} ({} more). For a flag two GPUs share, {} (homes.json lists every "
+  out.push_back(sentence(fmt::format(
+      "cheapest: {}, {} one-way; dearest: {}, {} ({} more). For a flag two GPUs share, {} (homes.json lists every "
       "line's class, units.csv every {}'s side).",
       combination(cheapest->first), ns(low), combination(dearest->first), ns(high), percent(high / low - 1.0),
-      join(in_order(cheapest->first, [](const Factor& x, int level) { return x.advice(level); })), unit));
+      join(in_order(cheapest->first, [](const Factor& x, int level) { return x.advice(level); })), unit)));
 }
 
 }  // namespace
@@ -307,8 +348,21 @@ void factor_findings(const RunSummary::Map& map, const std::string& unit, std::v
 std::vector<std::string> across_gpu_findings(const RunSummary& s) {
   std::vector<std::string> out;
   if (const RunSummary::Map* lead = lead_map(s)) {
-    cost_finding(*lead, s.run.unit_word(), out);
-    factor_findings(*lead, s.run.unit_word(), out);
+    const std::string unit = s.run.unit_word();
+    cost_finding(*lead, unit, out);
+    const std::vector<FlagView> rows = flag_views(*lead);
+    std::map<int, std::vector<FlagView>> by_gpu;
+    for (const FlagView& r : rows) by_gpu[r.flag_gpu].push_back(r);
+    if (by_gpu.size() < 2 || !gpus_disagree(factors(unit), by_gpu)) {
+      factor_findings(rows, lead->placement, unit, "", out);
+    } else {
+      out.push_back(fmt::format("Each GPU numbers its own home classes and sides (side 0 holds its lowest {}), "
+                                "and here the GPUs' numbers name different halves: the rule is given for each GPU "
+                                "that holds the flag ({} map).",
+                                unit, lead->placement));
+      for (const auto& [gpu, flag_rows] : by_gpu)
+        factor_findings(flag_rows, lead->placement, unit, fmt::format("With its flag on g{}, ", gpu), out);
+    }
   }
   return out;
 }

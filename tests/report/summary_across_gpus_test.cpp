@@ -122,6 +122,35 @@ TEST(AcrossGpusSummary, ASideNearTheLinesHomeIsNamedAsSuch) {
       << a.across_gpu_findings[1];
 }
 
+// Two H200s whose GPU 0 had 64 and 68 SMs a side (2026-11-27): its class
+// and side numbers name other halves than GPU 1's, so pooled over the flag's
+// GPU every effect cancels. The sentences give the rule per GPU instead of
+// "any line will do".
+TEST(AcrossGpusSummary, GpusThatNumberTheirHalvesDifferentlyGetARuleEach) {
+  const double g0[2][4] = {{876.4, 825.6, 876.0, 825.6}, {926.2, 875.5, 926.9, 876.1}};
+  const double g1[2][4] = {{877.0, 876.3, 927.9, 927.3}, {826.0, 825.8, 876.3, 876.6}};
+  Json structure = Json::array();
+  for (int flags_on : {0, 1})
+    for (int c : {0, 1})
+      for (int k = 0; k < 4; ++k)
+        structure.push_back(structure_row(flags_on, c, k / 2, k % 2, (flags_on == 0 ? g0 : g1)[c][k]));
+  const RunSummary a = summary_with(Json(), structure, "SM");
+  ASSERT_EQ(a.across_gpu_findings.size(), 5u);
+  EXPECT_EQ(a.across_gpu_findings[0].rfind("Each GPU numbers its own home classes and sides", 0), 0u)
+      << a.across_gpu_findings[0];
+  EXPECT_EQ(a.across_gpu_findings[2].rfind("With its flag on g0, cheapest: a flag in a class-0 line, reached across "
+                                           "from side-1 SMs of the other GPU",
+                                           0),
+            0u)
+      << a.across_gpu_findings[2];
+  EXPECT_EQ(a.across_gpu_findings[4].rfind("With its flag on g1, cheapest: a flag in a class-1 line, reached across "
+                                           "from side-0 SMs of the other GPU",
+                                           0),
+            0u)
+      << a.across_gpu_findings[4];
+  for (const std::string& f : a.across_gpu_findings) EXPECT_EQ(f.find("any line"), std::string::npos) << f;
+}
+
 TEST(AcrossGpusSummary, NothingThatMattersSaysAnyLineWillDo) {
   Json structure = Json::array();
   for (int flags_on : {0, 1})
