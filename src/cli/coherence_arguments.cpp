@@ -21,10 +21,8 @@ Registration register_check_coherence(CLI::App& app) {
   sub->add_option("--json", c.json_out, "also write the table as JSON to this file");
   return {[sub] { return sub->parsed(); },
           [&app, sub, parse](const std::string&) -> Command {
-            reject_top_level_options(app, "check-coherence", {});
-            parse->bound->apply();
+            apply_device_options(app, *sub, *parse->bound, parse->command.options);
             const CoherenceCommand& coherence = parse->command;
-            check_device_options(coherence.options, *sub);
             if (const auto problem = kWaitMs.problem("--window-ms", coherence.window_ms)) throw UsageError(*problem);
             if (coherence.json_out) check_output_path("--json", *coherence.json_out);
             return coherence;

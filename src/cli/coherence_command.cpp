@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/open_device.hpp"
 #include "cumap/backend.hpp"
 #include "publish/json_file.hpp"
-#include "publish/output_directory.hpp"
 
 namespace cumap::cli {
 namespace {
@@ -45,10 +45,7 @@ nlohmann::json to_json(const CoherenceReport& r, const DeviceInfo& d) {
 }  // namespace
 
 int run_check_coherence(const CoherenceCommand& command) {
-  const Options& o = command.options;
-  // Before the measuring: a --json file that cannot be written is bad input.
-  if (command.json_out) check_output_file(*command.json_out);
-  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit});
+  auto backend = open_checked_device(command.options, command.json_out);
   const DeviceInfo d = backend->device();
   const auto units = backend->units();
   const int reader = command.reader.value_or(units.front());

@@ -14,10 +14,8 @@ Registration register_homes(CLI::App& app) {
   parse->bound = std::make_unique<BoundOptions>(*sub, map_option_rows(), kHomesCommand, parse->command.options);
   return {[sub] { return sub->parsed(); },
           [&app, sub, parse](const std::string& command_line) -> Command {
-            reject_top_level_options(app, "homes", {});
-            parse->bound->apply();
             HomesCommand& homes = parse->command;
-            check_device_options(homes.options, *sub);
+            apply_device_options(app, *sub, *parse->bound, homes.options);
             check_home_flags(*sub, homes.options, "probe from every unit");
             validate_options(homes.options);
             homes.command_line = command_line;

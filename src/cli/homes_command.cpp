@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "report/homes_outputs.hpp"
+#include "cli/open_device.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/backend.hpp"
@@ -80,9 +81,7 @@ int run_homes(const HomesCommand& command) {
   check_heatmap_font();
   RunInfo run;
   RunClock clock(run);
-  OpenedBackend opened = open_backend(o);
-  o.device = opened.device_index;
-  if (!o.quiet && !opened.backend_choice.empty()) fmt::print(stderr, "cumap: note: {}\n", opened.backend_choice);
+  OpenedBackend opened = open_measured_device(o);
   const MapSettings settings = discovery_settings(o, homes_options_json(o));
 
   OutputSet out(o.out_dir, OutputKind::Homes, o.replace);

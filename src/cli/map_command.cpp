@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/interrupt.hpp"
+#include "cli/open_device.hpp"
 #include "cli/progress.hpp"
 #include "cli/resumed_run.hpp"
 #include "cli/run_clock.hpp"
@@ -78,10 +79,8 @@ int run_map(const MapCommand& command) {
   check_heatmap_font();
   RunInfo run;
   RunClock clock(run);
-  OpenedBackend opened = open_backend(o, 2);
-  o.device = opened.device_index;
+  OpenedBackend opened = open_measured_device(o, 2);
   run.backend_choice = opened.backend_choice;
-  if (!o.quiet && !run.backend_choice.empty()) fmt::print(stderr, "cumap: note: {}\n", run.backend_choice);
   const MapSettings settings = map_settings(o, opened.device, opened.capabilities);
   if (resumed) check_resumed_pairs(*resumed, opened.units, settings, o);
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "cli/option_checks.hpp"
 #include "cli/option_words.hpp"
 #include "core/options.hpp"
 #include "cumap/error.hpp"
@@ -135,6 +136,12 @@ std::map<std::string, std::string> BoundOptions::typed_compared() const {
     if (b.row->recorded == Recorded::Compared && b.option->count() > 0)
       typed.emplace(std::string(b.row->flag()), std::string(b.row->key));
   return typed;
+}
+
+void apply_device_options(const CLI::App& app, const CLI::App& sub, BoundOptions& bound, const Options& options) {
+  reject_top_level_options(app, sub.get_name(), {});
+  bound.apply();
+  check_device_options(options, sub);
 }
 
 CLI::Option* add_word_option(CLI::App& app, const std::string& name, std::string& target,

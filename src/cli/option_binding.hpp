@@ -70,6 +70,12 @@ struct CommandParse {
   std::unique_ptr<BoundOptions> bound;
 };
 
+// Once CLI11 has parsed `sub`, a subcommand that opens a device: refuses
+// the map's options typed on `app` (the top level), converts `sub`'s
+// (BoundOptions::apply), then refuses device options the backend they
+// choose would ignore.
+void apply_device_options(const CLI::App& app, const CLI::App& sub, BoundOptions& bound, const Options& options);
+
 // A text option taking only `words` (listed alphabetically by --help), its
 // default shown.
 CLI::Option* add_word_option(CLI::App& app, const std::string& name, std::string& target,

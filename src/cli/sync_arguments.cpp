@@ -24,10 +24,8 @@ Registration register_sync(CLI::App& app, bool contention) {
   parse->bound = std::make_unique<BoundOptions>(*sub, sync_option_rows(), groups, o.common, &o);
   return {[sub] { return sub->parsed(); },
           [&app, sub, parse, groups](const std::string& command_line) -> Command {
-            reject_top_level_options(app, sub->get_name(), {});
-            parse->bound->apply();
             SyncOptions& o = parse->command.options;
-            check_device_options(o.common, *sub);
+            apply_device_options(app, *sub, *parse->bound, o.common);
             check_home_flags(*sub, o.common, "measure with every unit");
             if (o.common.probe == Probe::Mbarrier)
               throw UsageError(

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/interrupt.hpp"
+#include "cli/open_device.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_clock.hpp"
 #include "cumap/error.hpp"
@@ -45,9 +46,7 @@ int run_sync(const SyncCommand& command) {
   check_heatmap_font();
   RunInfo run;
   RunClock clock(run);
-  OpenedBackend opened = open_backend(o.common);
-  o.common.device = opened.device_index;
-  if (!o.common.quiet && !opened.backend_choice.empty()) fmt::print(stderr, "cumap: note: {}\n", opened.backend_choice);
+  OpenedBackend opened = open_measured_device(o.common);
   if (!o.contention && opened.units.size() < 2)
     throw UsageError(fmt::format("a barrier needs at least two units; --units names {}", opened.units.size()));
   // Before home discovery: a k no set of these units can have.

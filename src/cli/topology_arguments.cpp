@@ -14,10 +14,8 @@ Registration register_topology(CLI::App& app) {
   sub->add_option("--json", parse->command.json_out, "also write the layout as JSON to this file");
   return {[sub] { return sub->parsed(); },
           [&app, sub, parse](const std::string&) -> Command {
-            reject_top_level_options(app, "topology", {});
-            parse->bound->apply();
+            apply_device_options(app, *sub, *parse->bound, parse->command.options);
             const TopologyCommand& topology = parse->command;
-            check_device_options(topology.options, *sub);
             if (topology.json_out) check_output_path("--json", *topology.json_out);
             return topology;
           }};

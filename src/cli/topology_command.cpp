@@ -1,4 +1,5 @@
 #include "cli/commands.hpp"
+#include "cli/open_device.hpp"
 #include "core/map_result.hpp"
 
 #include <fmt/format.h>
@@ -10,15 +11,12 @@
 #include "core/units.hpp"
 #include "publish/json_file.hpp"
 #include "report/topology_json.hpp"
-#include "publish/output_directory.hpp"
 
 namespace cumap::cli {
 
 int run_topology(const TopologyCommand& command) {
   const Options& o = command.options;
-  // Before the probing: a --json file that cannot be written is bad input.
-  if (command.json_out) check_output_file(*command.json_out);
-  auto backend = make_backend(DeviceSelection{o.backend, o.device, o.hip_unit});
+  auto backend = open_checked_device(o, command.json_out);
   const DeviceInfo device = backend->device();
   const Topology topo = backend->topology();
   // The level above the groups: sides, the units near the same home class of

@@ -104,17 +104,25 @@ struct Factors {
   Factor flag_gpu;
 };
 
+// A role's factor by its unit's side, `side` of a row: its levels are
+// named alike in each role ("side-1 SMs"); `part` and `advice` put that name
+// where their {} stands.
+Factor side_factor(std::string name, int FlagView::*side, const std::string& unit, std::string part,
+                   std::string advice) {
+  const auto units = [unit](int s) { return fmt::format("side-{} {}s", s, unit); };
+  return {std::move(name), [side](const FlagView& r) { return r.*side; }, units,
+          [units, part](int s) { return fmt::format(fmt::runtime(part), units(s)); },
+          [units, advice](int s) { return fmt::format(fmt::runtime(advice), units(s)); }};
+}
+
 Factors factors(const std::string& unit) {
   Factors f;
   f.home_class = {"the home class of the flag's line", [](const FlagView& r) { return r.home_class; },
                   [](int c) { return fmt::format("class-{} lines", c); },
                   [](int c) { return fmt::format(" in a class-{} line", c); },
                   [](int c) { return fmt::format("put it in a class-{} line of the GPU that holds it", c); }};
-  f.local.by_side = {fmt::format("the side of the {} beside the flag", unit),
-                     [](const FlagView& r) { return r.local_side; },
-                     [unit](int s) { return fmt::format("side-{} {}s", s, unit); },
-                     [unit](int s) { return fmt::format(", polled on its GPU by side-{} {}s", s, unit); },
-                     [unit](int s) { return fmt::format("let side-{} {}s poll it on its GPU", s, unit); }};
+  f.local.by_side = side_factor(fmt::format("the side of the {} beside the flag", unit), &FlagView::local_side, unit,
+                                ", polled on its GPU by {}", "let {} poll it on its GPU");
   f.local.by_home = {
       fmt::format("whether the {} beside the flag is on the side near the line's home", unit),
       [](const FlagView& r) { return r.local_side == r.home_class ? 1 : 0; },
@@ -125,11 +133,9 @@ Factors factors(const std::string& unit) {
       [unit](int near) {
         return fmt::format("let {}s of the side {} its home poll it on its GPU", unit, near ? "near" : "far from");
       }};
-  f.remote.by_side = {
-      fmt::format("the side of the {} on the GPU without the flag", unit), [](const FlagView& r) { return r.remote_side; },
-      [unit](int s) { return fmt::format("side-{} {}s", s, unit); },
-      [unit](int s) { return fmt::format(", reached across from side-{} {}s of the other GPU", s, unit); },
-      [unit](int s) { return fmt::format("let side-{} {}s of the other GPU be the ones that reach across", s, unit); }};
+  f.remote.by_side = side_factor(fmt::format("the side of the {} on the GPU without the flag", unit),
+                                 &FlagView::remote_side, unit, ", reached across from {} of the other GPU",
+                                 "let {} of the other GPU be the ones that reach across");
   f.remote.by_home = {
       fmt::format("whether the {} on the GPU without the flag is on the side numbered as the line's class", unit),
       [](const FlagView& r) { return r.remote_side == r.home_class ? 1 : 0; },

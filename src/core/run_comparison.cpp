@@ -30,8 +30,10 @@ void add_if_different(std::vector<SettingDifference>& out, std::string name, std
   if (a != b) out.push_back({std::move(name), std::move(a), std::move(b)});
 }
 
-// The settings both kinds of run record in their header.
-void header_differences(std::vector<SettingDifference>& out, const RunHeader& a, const RunHeader& b) {
+// The settings both kinds of run record in their header, which every
+// comparison of settings starts with.
+std::vector<SettingDifference> header_differences(const RunHeader& a, const RunHeader& b) {
+  std::vector<SettingDifference> out;
   add_if_different(out, "backend", a.backend, b.backend);
   add_if_different(out, "device", a.device_name, b.device_name);
   add_if_different(out, "serial", words(a.serials), words(b.serials));
@@ -47,7 +49,35 @@ void header_differences(std::vector<SettingDifference>& out, const RunHeader& a,
   };
   add_if_different(out, "units", units(a), units(b));
   add_if_different(out, "home classes", std::to_string(a.class_count), std::to_string(b.class_count));
+  return out;
 }
+
+// A count a run records of how it measured, by the name a comparison gives it.
+template <typename Summary>
+using NamedCount = std::pair<const char*, int Summary::*>;
+
+template <typename Summary, std::size_t N>
+void add_counts_if_different(std::vector<SettingDifference>& out, const Summary& a, const Summary& b,
+                             const NamedCount<Summary> (&counts)[N]) {
+  for (const auto& [name, count] : counts)
+    add_if_different(out, name, std::to_string(a.*count), std::to_string(b.*count));
+}
+
+// A map's counts, in the order a comparison lists them.
+constexpr NamedCount<RunSummary> kMapCounts[] = {
+    {"round trips per sample", &RunSummary::iters},
+    {"samples per pair", &RunSummary::samples},
+    {"flag lines per home class", &RunSummary::lines_per_class},
+    {"lines per class across GPUs", &RunSummary::cross_lines},
+    {"samples per line across GPUs", &RunSummary::cross_samples},
+    {"untimed round trips per line across GPUs", &RunSummary::cross_warmup},
+};
+
+// A barrier's or contention run's counts whose names do not depend on its kind.
+constexpr NamedCount<SyncSummary> kSyncCounts[] = {
+    {"warm-up", &SyncSummary::warmup},
+    {"launches per case", &SyncSummary::launches},
+};
 
 std::vector<std::string> map_names(const RunSummary& s) {
   std::vector<std::string> names;
@@ -206,19 +236,10 @@ ChipMatch match_chips(const RunHeader& a, bool a_host_cores, const RunHeader& b,
 }
 
 std::vector<SettingDifference> setting_differences(const RunSummary& a, const RunSummary& b) {
-  std::vector<SettingDifference> out;
-  header_differences(out, a.run, b.run);
+  std::vector<SettingDifference> out = header_differences(a.run, b.run);
   add_if_different(out, "path (--via)", a.via, b.via);
   add_if_different(out, "probe", a.probe, b.probe);
-  add_if_different(out, "round trips per sample", std::to_string(a.iters), std::to_string(b.iters));
-  add_if_different(out, "samples per pair", std::to_string(a.samples), std::to_string(b.samples));
-  add_if_different(out, "flag lines per home class", std::to_string(a.lines_per_class),
-                   std::to_string(b.lines_per_class));
-  add_if_different(out, "lines per class across GPUs", std::to_string(a.cross_lines), std::to_string(b.cross_lines));
-  add_if_different(out, "samples per line across GPUs", std::to_string(a.cross_samples),
-                   std::to_string(b.cross_samples));
-  add_if_different(out, "untimed round trips per line across GPUs", std::to_string(a.cross_warmup),
-                   std::to_string(b.cross_warmup));
+  add_counts_if_different(out, a, b, kMapCounts);
   add_if_different(out, "timeout (ms)", number_words(a.timeout_ms), number_words(b.timeout_ms));
   add_if_different(out, "maps", words(map_names(a)), words(map_names(b)));
   add_if_different(out, "interrupted", a.interrupted ? "yes" : "no", b.interrupted ? "yes" : "no");
@@ -226,14 +247,12 @@ std::vector<SettingDifference> setting_differences(const RunSummary& a, const Ru
 }
 
 std::vector<SettingDifference> setting_differences(const SyncSummary& a, const SyncSummary& b) {
-  std::vector<SettingDifference> out;
-  header_differences(out, a.run, b.run);
+  std::vector<SettingDifference> out = header_differences(a.run, b.run);
   add_if_different(out, "command", a.command, b.command);
   add_if_different(out, "probe", a.probe, b.probe);
   add_if_different(out, a.contention() ? "batches per participant" : "episodes per launch",
                    std::to_string(a.episodes), std::to_string(b.episodes));
-  add_if_different(out, "warm-up", std::to_string(a.warmup), std::to_string(b.warmup));
-  add_if_different(out, "launches per case", std::to_string(a.launches), std::to_string(b.launches));
+  add_counts_if_different(out, a, b, kSyncCounts);
   if (a.contention() || b.contention())
     add_if_different(out, "operations per batch", std::to_string(a.ops_per_batch), std::to_string(b.ops_per_batch));
   add_if_different(out, "complete", a.complete ? "yes" : "no", b.complete ? "yes" : "no");

@@ -77,40 +77,12 @@ Json across_gpus_fields_json(const RunSummary& s) {
 Json views_fields_json(const RunSummary& s) {
   if (!s.has_views) return nullptr;
   const bool across = s.run.across_devices();
-  const auto optional_numbers = [](const std::vector<std::optional<double>>& values) {
-    Json out = Json::array();
-    for (const std::optional<double>& v : values) out.push_back(v ? Json(*v) : Json());
-    return out;
-  };
-  const auto pair_json = [&](const RunSummary::PairValue& p) {
-    return Json{{"a", format_unit_id(p.a, across)}, {"b", format_unit_id(p.b, across)},
-                {"ns", p.ns},                        {"per_class_ns", optional_numbers(p.per_class_ns)},
-                {"group_a", p.group_a},              {"group_b", p.group_b}};
-  };
-  Json extremes = Json::array(), standing = Json::array(), blocks = Json::array();
-  for (const RunSummary::Extremes& e : s.extremes) {
-    Json slowest = Json::array(), fastest = Json::array();
-    for (const RunSummary::PairValue& p : e.slowest) slowest.push_back(pair_json(p));
-    for (const RunSummary::PairValue& p : e.fastest) fastest.push_back(pair_json(p));
-    extremes.push_back({{"placement", e.placement}, {"classes", e.classes}, {"slowest", slowest}, {"fastest", fastest}});
-  }
-  for (const RunSummary::StandingOut& u : s.standing_out)
-    standing.push_back({{"unit", format_unit_id(u.unit, across)},
-                        {"group", u.group},
-                        {"term_ns", u.term_ns},
-                        {"from_median_ns", u.from_median_ns}});
-  for (const RunSummary::BlockMeans& b : s.blocks)
-    blocks.push_back({{"placement", b.placement},
-                      {"home_class", b.home_class ? Json(*b.home_class) : Json("all")},
-                      {"by", b.by},
-                      {"blocks", b.blocks},
-                      {"mean_ns", optional_numbers(b.mean_ns)},
-                      {"cells", b.cells}});
-  return {{"extreme_pairs", extremes},
+  ViewsLists lists = views_lists(s, [across](int unit) { return Json(format_unit_id(unit, across)); }, Json("all"));
+  return {{"extreme_pairs", std::move(lists.extreme_pairs)},
           {"fit_placement", s.unit_terms.placement},
           {"stand_out_ns", s.stand_out_ns},
-          {"standing_out", standing},
-          {"block_means", blocks}};
+          {"standing_out", std::move(lists.standing_out)},
+          {"block_means", std::move(lists.block_means)}};
 }
 
 Json summary_fields_json(const RunSummary& s) {

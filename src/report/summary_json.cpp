@@ -195,43 +195,18 @@ std::vector<std::optional<double>> optional_numbers_of(const Json& list) {
   return out;
 }
 
-Json pair_value_json(const RunSummary::PairValue& p) {
-  return {{"a", p.a},
-          {"b", p.b},
-          {"ns", p.ns},
-          {"per_class_ns", optional_numbers(p.per_class_ns)},
-          {"group_a", p.group_a},
-          {"group_b", p.group_b}};
-}
-
 RunSummary::PairValue pair_value_of(const Json& j) {
   return {whole<int>(j, "a", 0),  whole<int>(j, "b", 0),  number(j, "ns").value_or(0.0),
           optional_numbers_of(member(j, "per_class_ns")), text(j, "group_a"), text(j, "group_b")};
 }
 
 Json views_json(const RunSummary& s) {
-  Json extremes = Json::array(), standing = Json::array(), blocks = Json::array();
-  for (const RunSummary::Extremes& e : s.extremes) {
-    Json slowest = Json::array(), fastest = Json::array();
-    for (const RunSummary::PairValue& p : e.slowest) slowest.push_back(pair_value_json(p));
-    for (const RunSummary::PairValue& p : e.fastest) fastest.push_back(pair_value_json(p));
-    extremes.push_back({{"placement", e.placement}, {"classes", e.classes}, {"slowest", slowest}, {"fastest", fastest}});
-  }
-  for (const RunSummary::StandingOut& u : s.standing_out)
-    standing.push_back(
-        {{"unit", u.unit}, {"group", u.group}, {"term_ns", u.term_ns}, {"from_median_ns", u.from_median_ns}});
-  for (const RunSummary::BlockMeans& b : s.blocks)
-    blocks.push_back({{"placement", b.placement},
-                      {"home_class", b.home_class ? Json(*b.home_class) : Json()},
-                      {"by", b.by},
-                      {"blocks", b.blocks},
-                      {"mean_ns", optional_numbers(b.mean_ns)},
-                      {"cells", b.cells}});
-  return {{"extreme_pairs", extremes},
+  ViewsLists lists = views_lists(s, [](int unit) { return Json(unit); }, Json());
+  return {{"extreme_pairs", std::move(lists.extreme_pairs)},
           {"unit_terms",
            {{"placement", s.unit_terms.placement}, {"units", s.unit_terms.units}, {"term_ns", s.unit_terms.term_ns}}},
-          {"standing_out", {{"threshold_ns", s.stand_out_ns}, {"units", standing}}},
-          {"block_means", blocks}};
+          {"standing_out", {{"threshold_ns", s.stand_out_ns}, {"units", std::move(lists.standing_out)}}},
+          {"block_means", std::move(lists.block_means)}};
 }
 
 void read_views(RunSummary& s, const Json& views) {
@@ -339,6 +314,38 @@ SyncCaseResult case_of(const Json& j) {
 bool holds_sync_cases(const Json& meta) { return member(member(meta, "cases"), "at_every_unit").is_array(); }
 
 }  // namespace
+
+ViewsLists views_lists(const RunSummary& s, const std::function<Json(int)>& unit_id, const Json& pooled_class) {
+  const auto pair_json = [&](const RunSummary::PairValue& p) {
+    return Json{{"a", unit_id(p.a)},
+                {"b", unit_id(p.b)},
+                {"ns", p.ns},
+                {"per_class_ns", optional_numbers(p.per_class_ns)},
+                {"group_a", p.group_a},
+                {"group_b", p.group_b}};
+  };
+  ViewsLists lists{Json::array(), Json::array(), Json::array()};
+  for (const RunSummary::Extremes& e : s.extremes) {
+    Json slowest = Json::array(), fastest = Json::array();
+    for (const RunSummary::PairValue& p : e.slowest) slowest.push_back(pair_json(p));
+    for (const RunSummary::PairValue& p : e.fastest) fastest.push_back(pair_json(p));
+    lists.extreme_pairs.push_back(
+        {{"placement", e.placement}, {"classes", e.classes}, {"slowest", slowest}, {"fastest", fastest}});
+  }
+  for (const RunSummary::StandingOut& u : s.standing_out)
+    lists.standing_out.push_back({{"unit", unit_id(u.unit)},
+                                  {"group", u.group},
+                                  {"term_ns", u.term_ns},
+                                  {"from_median_ns", u.from_median_ns}});
+  for (const RunSummary::BlockMeans& b : s.blocks)
+    lists.block_means.push_back({{"placement", b.placement},
+                                 {"home_class", b.home_class ? Json(*b.home_class) : pooled_class},
+                                 {"by", b.by},
+                                 {"blocks", b.blocks},
+                                 {"mean_ns", optional_numbers(b.mean_ns)},
+                                 {"cells", b.cells}});
+  return lists;
+}
 
 RunHeader run_header_from_json(const Json& meta) {
   RunHeader h;

@@ -5,6 +5,7 @@
 // `cumap summary DIR` prints exactly what the run wrote. The reading is
 // lenient (read/json_fields.hpp): a key an older cumap did not write reads as
 // missing.
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -41,6 +42,19 @@ nlohmann::json structure_json(const StructureRow& row);
 nlohmann::json gpu_pair_json(const std::string& placement, const RunSummary::GpuPair& pair);
 nlohmann::json cross_gpu_json(const std::string& placement, const CrossGpuStructureRow& row);
 RunSummary run_summary_from_json(const nlohmann::json& meta, const std::string& source = "meta.json");
+
+// A map's views in lists, as meta.json's `views` and `cumap summary
+// --format json` each hold them: the extreme pairs, the units that stand
+// out and the block means. `unit_id` writes a unit (meta.json its number,
+// the summary its id as pairs.csv names it), `pooled_class` the class of
+// block means over every class.
+struct ViewsLists {
+  nlohmann::json extreme_pairs;
+  nlohmann::json standing_out;
+  nlohmann::json block_means;
+};
+ViewsLists views_lists(const RunSummary& summary, const std::function<nlohmann::json(int)>& unit_id,
+                       const nlohmann::json& pooled_class);
 
 // A barrier's or contention's: its header's, command, complete,
 // interrupted, cases (planned, measured and the cases at every unit),

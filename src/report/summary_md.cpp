@@ -33,50 +33,55 @@ std::string pair_name(const std::pair<int, int>& pair, bool across) {
 // out, and at least one with a value.
 bool complete(const RunSummary::Map& m) { return m.complete && m.timed_out_pairs.empty() && m.completed_pairs > 0; }
 
+// A table under the sentences that say what it holds, and a blank line;
+// nothing where it has no rows.
+std::string table_markdown(const std::string& about, const std::string& head, const std::vector<std::string>& rows) {
+  if (rows.empty()) return {};
+  std::string md = about + head;
+  for (const std::string& row : rows) md += row;
+  return md + "\n";
+}
+
 // "## Across GPUs": the sentences, the GPU x GPU table and the pairs between
 // GPUs by flag GPU, class and sides; nothing on one GPU.
 std::string across_gpus_markdown(const RunSummary& s) {
   if (!s.across_gpus()) return {};
   const std::string unit = s.run.unit_word();
-  bool gpu_pairs = false, structure = false;
+  std::vector<std::string> gpu_pairs, structure;
   for (const RunSummary::Map& m : s.maps) {
-    gpu_pairs |= !m.gpu_pairs.empty();
-    structure |= !m.cross_gpu_structure.empty();
+    for (const RunSummary::GpuPair& p : m.gpu_pairs)
+      gpu_pairs.push_back(fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", cell(m.placement),
+                                      gpus_words(p.row.gpu_a, p.row.gpu_b), cell(p.row.flags_on), cell(p.link),
+                                      value(p.row.oneway_ns.median), range(p.row.oneway_ns.p05, p.row.oneway_ns.p95),
+                                      p.row.cells));
+    for (const CrossGpuStructureRow& r : m.cross_gpu_structure)
+      structure.push_back(fmt::format("| {} | {} | g{} | {} | {} | {} | {} | {} | {} |\n", cell(m.placement),
+                                      gpus_words(r.gpu_a, r.gpu_b), r.flags_on, r.home_class, r.side_a, r.side_b,
+                                      value(r.median_ns), range(r.p05_ns, r.p95_ns), r.cells));
   }
   std::string md = "## Across GPUs\n\n";
   for (const std::string& f : s.across_gpu_findings) md += "- " + f + "\n";
   if (!s.across_gpu_findings.empty()) md += "\n";
-  if (gpu_pairs) {
-    md += fmt::format(
-        "One-way latency in ns between the {0}s of two GPUs, and inside each GPU for comparison (`gpus.csv`). "
-        "Cells: {0} pairs (each direction once with --ordered). Flags on *both*: every pair between GPUs measured "
-        "with its flags on each GPU, each GPU's lines weighing the same; *g0*: the lines in GPU 0's memory only.\n\n",
-        unit);
-    md += "| placement | GPUs | flags on | link | median | p05–p95 | cells |\n";
-    md += "| --- | --- | --- | --- | ---: | ---: | ---: |\n";
-    for (const RunSummary::Map& m : s.maps)
-      for (const RunSummary::GpuPair& p : m.gpu_pairs)
-        md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", cell(m.placement),
-                          gpus_words(p.row.gpu_a, p.row.gpu_b), cell(p.row.flags_on), cell(p.link),
-                          value(p.row.oneway_ns.median), range(p.row.oneway_ns.p05, p.row.oneway_ns.p95), p.row.cells);
-    md += "\n";
-  }
-  if (structure) {
-    md += "### By home class and side\n\n";
-    md += fmt::format(
-        "One-way latency in ns of the pairs between two GPUs *a* – *b* by the GPU holding the flags, the home class "
-        "of the flag's line (a class of that GPU) and the side of each {0} on its own GPU (`meta.json`, "
-        "`cross_gpu_structure`). Cells: {0} pairs.\n\n",
-        unit);
-    md += "| placement | GPUs | flags on | home class | side on a | side on b | median | p05–p95 | cells |\n";
-    md += "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
-    for (const RunSummary::Map& m : s.maps)
-      for (const CrossGpuStructureRow& r : m.cross_gpu_structure)
-        md += fmt::format("| {} | {} | g{} | {} | {} | {} | {} | {} | {} |\n", cell(m.placement),
-                          gpus_words(r.gpu_a, r.gpu_b), r.flags_on, r.home_class, r.side_a, r.side_b,
-                          value(r.median_ns), range(r.p05_ns, r.p95_ns), r.cells);
-    md += "\n";
-  }
+  md += table_markdown(
+      fmt::format(
+          "One-way latency in ns between the {0}s of two GPUs, and inside each GPU for comparison (`gpus.csv`). "
+          "Cells: {0} pairs (each direction once with --ordered). Flags on *both*: every pair between GPUs "
+          "measured with its flags on each GPU, each GPU's lines weighing the same; *g0*: the lines in GPU 0's "
+          "memory only.\n\n",
+          unit),
+      "| placement | GPUs | flags on | link | median | p05–p95 | cells |\n"
+      "| --- | --- | --- | --- | ---: | ---: | ---: |\n",
+      gpu_pairs);
+  md += table_markdown(
+      fmt::format(
+          "### By home class and side\n\n"
+          "One-way latency in ns of the pairs between two GPUs *a* – *b* by the GPU holding the flags, the home "
+          "class of the flag's line (a class of that GPU) and the side of each {0} on its own GPU (`meta.json`, "
+          "`cross_gpu_structure`). Cells: {0} pairs.\n\n",
+          unit),
+      "| placement | GPUs | flags on | home class | side on a | side on b | median | p05–p95 | cells |\n"
+      "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+      structure);
   return md;
 }
 
