@@ -43,14 +43,15 @@ struct AxisPlan {
   int label_step = 0;  // 0: no unit labels
 };
 
-// Up to kLabelEveryUnitUpTo units every unit is labelled, so that any unit
-// can be found (the cells grow if the labels need it). Longer axes with
+// Up to `label_every_up_to` units (kLabelEveryUnitUpTo, or
+// kLabelEveryUnitOfOneMapUpTo for a picture of one map) every unit is
+// labelled, so that any unit can be found (the cells grow if the labels need it). Longer axes with
 // groups show the group names instead: every few units of an order by side
 // and group (0, 33, 24, 57 ...) help no one find a unit. Without groups
 // the order is by id, and every few ids still read as a ruler.
-AxisPlan plan_axis(int units, int label_height, bool groups) {
+AxisPlan plan_axis(int units, int label_height, bool groups, int label_every_up_to) {
   const int cell = cell_size(units);
-  if (units <= kLabelEveryUnitUpTo) return {std::max(cell, label_height + kUnitLabelSpacing), 1};
+  if (units <= label_every_up_to) return {std::max(cell, label_height + kUnitLabelSpacing), 1};
   if (groups) return {cell, 0};
   // Room for a label plus a gap of most of a line, so neighbours never touch
   // (column labels are rotated: their height runs along the row of columns).
@@ -76,8 +77,10 @@ HeatmapLayout layout_heatmap(const LayoutInput& in) {
   HeatmapLayout out;
   const bool row_groups = t.row_group_label_height > 0;
   const bool column_groups = t.column_group_label_height > 0;
-  const AxisPlan rows = plan_axis(in.rows, t.label_height, row_groups);
-  const AxisPlan columns = plan_axis(in.columns, t.label_height, column_groups);
+  const bool one_map = in.panels == 1 && in.rows == in.columns;
+  const int label_every_up_to = one_map ? kLabelEveryUnitOfOneMapUpTo : kLabelEveryUnitUpTo;
+  const AxisPlan rows = plan_axis(in.rows, t.label_height, row_groups, label_every_up_to);
+  const AxisPlan columns = plan_axis(in.columns, t.label_height, column_groups, label_every_up_to);
   out.cell_width = columns.cell;
   out.cell_height = rows.cell;
   out.row_label_step = rows.label_step;

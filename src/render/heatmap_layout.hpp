@@ -95,6 +95,11 @@ inline constexpr int kTickLength = 3;
 // Up to this many units an axis labels every unit (its cells grow to fit
 // the labels); beyond it, its group names, or every few units without groups.
 inline constexpr int kLabelEveryUnitUpTo = 64;
+// A picture of one map (units by units) labels every unit up to this many:
+// an H100's or H200's 132 SMs each readable by id (the ids of a side-and-
+// group order say nothing every few units, so it is every one or none);
+// pictures of several maps (heatmap.png) and tables keep to kLabelEveryUnitUpTo.
+inline constexpr int kLabelEveryUnitOfOneMapUpTo = 132;
 
 // Cell size along an axis of N `units` (rows or columns). Up to 256 units
 // the larger of min(16, 800/N) and min(80, 384/N), at least 4: small maps

@@ -106,8 +106,9 @@ void expect_apart(const std::vector<render::GroupLabel>& labels, int gap, int ax
 TEST_F(AxisLabels, a_132_unit_map_names_every_group_including_the_2_unit_ones) {
   const Topology groups = h100_display_groups();
   const render::HeatmapLayout l = plan(132, groups);
-  EXPECT_EQ(l.row_label_step, 0);
-  EXPECT_EQ(l.column_label_step, 0);
+  // One map of 132 SMs: every SM's id beside the panel, the group names beyond.
+  EXPECT_EQ(l.row_label_step, 1);
+  EXPECT_EQ(l.column_label_step, 1);
   for (const auto* labels : {&l.column_group_labels[0], &l.row_group_labels[0]}) {
     const SplitLabels s = split(*labels);
     // Every group is named: by its own name, or, the four groups of 2 units

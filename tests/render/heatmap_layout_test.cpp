@@ -104,11 +104,18 @@ TEST(HeatmapLayout, every_unit_is_labelled_up_to_64_and_groups_label_longer_axes
     EXPECT_GE(l.cell_height, 8 + 4) << units;
     EXPECT_GT(l.row_labels[0].width, 0) << units;
   }
-  const HeatmapLayout grouped = layout_heatmap(typical_input(132, 1, true));
+  // One map of 132 units (an H100's SMs) labels every unit too, its cells
+  // grown to the labels; several maps of 132 label their groups only.
+  const HeatmapLayout one = layout_heatmap(typical_input(132, 1, true));
+  EXPECT_EQ(one.row_label_step, 1);
+  EXPECT_EQ(one.column_label_step, 1);
+  EXPECT_GE(one.cell_height, 8 + 4);
+  const HeatmapLayout grouped = layout_heatmap(typical_input(132, 2, true));
   EXPECT_EQ(grouped.row_label_step, 0);
   EXPECT_EQ(grouped.column_label_step, 0);
+  EXPECT_EQ(layout_heatmap(typical_input(133, 1, true)).row_label_step, 0) << "past 132, one map too";
   // Without groups an id-ordered axis keeps a ruler of every few ids.
-  const HeatmapLayout plain = layout_heatmap(typical_input(132, 1, false));
+  const HeatmapLayout plain = layout_heatmap(typical_input(132, 2, false));
   EXPECT_EQ(plain.row_label_step, 5);
   EXPECT_EQ(plain.column_label_step, 5);
 }
