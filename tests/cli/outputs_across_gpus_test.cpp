@@ -2,8 +2,6 @@
 // two chips joined by a link (no GPU, no binary): ids "g<gpu>.<sm>", the
 // GPU x GPU table, homes per GPU, and the display by GPU, then side.
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -20,6 +18,7 @@
 #include "run/map_run.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
+#include "file_text.hpp"
 #include "temp_dir.hpp"
 
 namespace cumap {
@@ -27,12 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& p) {
-  std::ifstream f(p);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test::file_text;
 
 struct TwoChipRun {
   test::TempDir tmp;
@@ -72,7 +66,7 @@ TEST(OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {
     EXPECT_TRUE(fs::exists(d / f)) << f;
   EXPECT_FALSE(fs::exists(d / "heatmap-homes.png")) << "one picture per GPU instead";
 
-  const std::string matrix = read(d / "matrix-same-line.csv");
+  const std::string matrix = file_text(d / "matrix-same-line.csv");
   EXPECT_EQ(matrix.rfind("unit,g0.0,", 0), 0u) << matrix.substr(0, 80);
   EXPECT_NE(matrix.find(",g1.7"), std::string::npos);
 
@@ -85,7 +79,7 @@ TEST(OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {
   EXPECT_EQ(r.display_groups.groups.front().name.rfind("g0 S0", 0), 0u) << r.display_groups.groups.front().name;
   EXPECT_EQ(r.display_groups.groups.back().name.rfind("g1 S1", 0), 0u) << r.display_groups.groups.back().name;
 
-  const std::string gpus = read(d / "gpus.csv");
+  const std::string gpus = file_text(d / "gpus.csv");
   EXPECT_EQ(gpus.substr(0, gpus.find('\n')),
             "placement,gpu_a,gpu_b,flags_on,link,cells,oneway_ns_median,p05_ns,p95_ns,min_ns,max_ns");
   EXPECT_NE(gpus.find("same-line,0,0,g0,same GPU,28,"), std::string::npos) << gpus;
@@ -93,16 +87,16 @@ TEST(OutputsAcrossGpus, EveryFileNamesUnitsByGpuAndSm) {
   EXPECT_NE(gpus.find("same-line,0,1,g0,NV18,64,1100.000,"), std::string::npos) << gpus;
   EXPECT_NE(gpus.find("same-line,0,1,g1,NV18,64,1200.000,"), std::string::npos) << gpus;
 
-  const nlohmann::json meta = nlohmann::json::parse(read(d / "meta.json"));
+  const nlohmann::json meta = nlohmann::json::parse(file_text(d / "meta.json"));
   ASSERT_TRUE(meta.contains("gpus"));
   EXPECT_EQ(meta["homes"]["devices"].size(), 2u);
   EXPECT_EQ(meta["homes"]["sides"][0]["name"], "g0 side0");
-  const nlohmann::json homes = nlohmann::json::parse(read(d / "homes.json"));
+  const nlohmann::json homes = nlohmann::json::parse(file_text(d / "homes.json"));
   ASSERT_EQ(homes["devices"].size(), 2u);
   EXPECT_EQ(homes["devices"][1]["device"], 1);
   EXPECT_EQ(homes["devices"][1]["units"][0], 100000);
 
-  const std::string pairs = read(d / "pairs.csv");
+  const std::string pairs = file_text(d / "pairs.csv");
   EXPECT_NE(pairs.find("\ng0.0,g1."), std::string::npos);
 }
 
@@ -119,7 +113,7 @@ TEST(OutputsAcrossGpus, SummaryReportAndConsoleExplainTheMapAcrossGpus) {
   map_two_chips(run, spec);
   const fs::path& d = run.dir;
 
-  const nlohmann::json meta = nlohmann::json::parse(read(d / "meta.json"));
+  const nlohmann::json meta = nlohmann::json::parse(file_text(d / "meta.json"));
   ASSERT_TRUE(meta.contains("cross_gpu_structure"));
   ASSERT_EQ(meta["cross_gpu_structure"].size(), 32u) << "16 rows per placement";
   for (const nlohmann::json& row : meta["cross_gpu_structure"]) {
@@ -134,7 +128,7 @@ TEST(OutputsAcrossGpus, SummaryReportAndConsoleExplainTheMapAcrossGpus) {
     EXPECT_EQ(row["cells"], 16u);
   }
 
-  const std::string md = read(d / "summary.md");
+  const std::string md = file_text(d / "summary.md");
   const std::size_t section = md.find("## Across GPUs\n");
   ASSERT_NE(section, std::string::npos) << md;
   const std::string across = md.substr(section, md.find("## Timed-out pairs") - section);
@@ -168,7 +162,7 @@ TEST(OutputsAcrossGpus, SummaryReportAndConsoleExplainTheMapAcrossGpus) {
   EXPECT_NE(summary_csv(again).find("same-line,1,across-gpus,,"), std::string::npos);
   EXPECT_EQ(summary_fields_json(again)["across_gpus"]["structure"].size(), 32u);
 
-  const std::string html = read(d / "report.html");
+  const std::string html = file_text(d / "report.html");
   EXPECT_NE(html.find("<section id=\"across-section\">"), std::string::npos);
   ASSERT_FALSE(again.across_gpu_findings.empty());
   for (const std::string& finding : again.across_gpu_findings) EXPECT_NE(html.find(finding), std::string::npos) << finding;
@@ -189,8 +183,8 @@ TEST(OutputsAcrossGpus, OneChipHasNoAcrossGpusSection) {
   OutputSet out(o.out_dir);
   const RunSummary summary = write_map_outputs(r, out);
   out.publish();
-  EXPECT_EQ(read(o.out_dir / "summary.md").find("Across GPUs"), std::string::npos);
-  EXPECT_FALSE(nlohmann::json::parse(read(o.out_dir / "meta.json")).contains("cross_gpu_structure"));
+  EXPECT_EQ(file_text(o.out_dir / "summary.md").find("Across GPUs"), std::string::npos);
+  EXPECT_FALSE(nlohmann::json::parse(file_text(o.out_dir / "meta.json")).contains("cross_gpu_structure"));
   EXPECT_EQ(map_summary_line(summary, o.out_dir).find("across GPUs"), std::string::npos);
 }
 

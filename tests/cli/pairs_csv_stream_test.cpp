@@ -3,9 +3,7 @@
 // and a placement handed over out of order waits for the end.
 #include <filesystem>
 #include <algorithm>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,19 +15,14 @@
 #include "run/map_run.hpp"
 #include "fake_chip_backend.hpp"
 #include "small_map.hpp"
+#include "file_text.hpp"
 #include "temp_dir.hpp"
 
 namespace cumap {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read(const fs::path& p) {
-  std::ifstream f(p);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test::file_text;
 
 std::string whole_file(const MapResult& r) {
   std::vector<const LatencyMap*> maps;
@@ -38,16 +31,25 @@ std::string whole_file(const MapResult& r) {
   return pairs_csv(maps, r.settings.via);
 }
 
-TEST(PairsCsvStream, TheStreamedFileIsTheFileWrittenWhole) {
-  test::TempDir tmp;
-  test::FakeChipBackend chip(test::FakeChip{});
-  Options o = test::small_options();
-  o.quiet = true;
-  o.out_dir = tmp / "out";
-  const MapSettings settings = map_settings(o, chip.device(), chip.capabilities());
-  ASSERT_EQ(settings.placements.size(), 2u);
-  OutputSet out(o.out_dir);
-  PairsCsvFile pairs(out, settings.via, settings.placements);
+// A map on the engine's fake chip, quiet, into a directory of its own.
+class PairsCsvStream : public ::testing::Test {
+ protected:
+  static Options quiet_options(const fs::path& out_dir) {
+    Options o = test::small_options();
+    o.quiet = true;
+    o.out_dir = out_dir;
+    return o;
+  }
+  test::TempDir tmp_;
+  test::FakeChipBackend chip_{test::FakeChip{}};
+  const Options o_ = quiet_options(tmp_ / "out");  // before settings_, which are made from it
+  const MapSettings settings_ = map_settings(o_, chip_.device(), chip_.capabilities());
+};
+
+TEST_F(PairsCsvStream, TheStreamedFileIsTheFileWrittenWhole) {
+  ASSERT_EQ(settings_.placements.size(), 2u);
+  OutputSet out(o_.out_dir);
+  PairsCsvFile pairs(out, settings_.via, settings_.placements);
   std::vector<Placement> handed;
   std::mutex handing;  // placements hand their maps over from threads of their own
   MapObserver observer;
@@ -58,32 +60,26 @@ TEST(PairsCsvStream, TheStreamedFileIsTheFileWrittenWhole) {
     }
     pairs.add(p, maps);
   };
-  MapResult r = measure_map(chip, chip.units(), settings, o, observer);
+  MapResult r = measure_map(chip_, chip_.units(), settings_, o_, observer);
   r.run.command_line = "test";
   std::sort(handed.begin(), handed.end());
-  EXPECT_EQ(handed, settings.placements) << "each placement's maps handed over once";
+  EXPECT_EQ(handed, settings_.placements) << "each placement's maps handed over once";
   write_map_outputs(r, out, &pairs);
   out.publish();
-  EXPECT_EQ(read(o.out_dir / "pairs.csv"), whole_file(r));
+  EXPECT_EQ(file_text(o_.out_dir / "pairs.csv"), whole_file(r));
 }
 
-TEST(PairsCsvStream, APlacementOutOfOrderIsWrittenAtTheEndInItsPlace) {
-  test::TempDir tmp;
-  test::FakeChipBackend chip(test::FakeChip{});
-  Options o = test::small_options();
-  o.quiet = true;
-  o.out_dir = tmp / "out";
-  const MapSettings settings = map_settings(o, chip.device(), chip.capabilities());
-  MapResult r = measure_map(chip, chip.units(), settings, o);
+TEST_F(PairsCsvStream, APlacementOutOfOrderIsWrittenAtTheEndInItsPlace) {
+  MapResult r = measure_map(chip_, chip_.units(), settings_, o_);
   r.run.command_line = "test";
-  OutputSet out(o.out_dir);
-  PairsCsvFile pairs(out, settings.via, settings.placements);
+  OutputSet out(o_.out_dir);
+  PairsCsvFile pairs(out, settings_.via, settings_.placements);
   pairs.add(r.placements[1].placement, r.placements[1].per_class);  // before the first: left for the end
   pairs.add(r.placements[0].placement, r.placements[0].per_class);
   pairs.add(r.placements[0].placement, r.placements[0].per_class);  // again: no second copy
   write_map_outputs(r, out, &pairs);
   out.publish();
-  EXPECT_EQ(read(o.out_dir / "pairs.csv"), whole_file(r));
+  EXPECT_EQ(file_text(o_.out_dir / "pairs.csv"), whole_file(r));
 }
 
 }  // namespace

@@ -4,7 +4,6 @@
 // account of a run in which no pair completed.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -31,6 +30,7 @@
 #include "report/topology_json.hpp"
 #include "run/map_run.hpp"
 #include "small_map.hpp"
+#include "file_text.hpp"
 
 namespace cumap {
 namespace {
@@ -38,12 +38,7 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-std::string read(const fs::path& p) {
-  std::ifstream f(p);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test::file_text;
 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
@@ -204,14 +199,14 @@ struct FakeRun {
 TEST(RunSummary, AFakeTwoClassRunSaysItsNumbers) {
   FakeRun run;
   run.map({});
-  const std::string md = read(run.dir / "summary.md");
+  const std::string md = file_text(run.dir / "summary.md");
   EXPECT_TRUE(contains(md, "A flag shared by units of side 0 costs 300 ns one-way in a class-0 line and 500 ns in a "
                            "class-1 line; of side 1, 300 ns in a class-1 line and 500 ns in a class-0 line"))
       << md;
   EXPECT_TRUE(contains(md, "Pairs across sides cost 400 ns one-way whichever class the line is in.")) << md;
   EXPECT_TRUE(contains(md, "| same-line | class 1 | far side (side 0) | 500.0 | 500.0–500.0 | 6 |")) << md;
   // meta.json: per placement, class and relation.
-  const Json meta = Json::parse(read(run.dir / "meta.json"));
+  const Json meta = Json::parse(file_text(run.dir / "meta.json"));
   EXPECT_EQ(meta.at("structure_by_class").size(), 2u * 2u * 3u);
   EXPECT_EQ(meta.at("structure").size(), 3u);  // as before: same-line, classes pooled
   for (const Json& m : meta.at("maps")) {
@@ -227,14 +222,14 @@ TEST(RunSummary, TheRunAndCumapSummaryWriteTheSamePage) {
   run.map({});
   const OutputMeta written = read_output_meta(run.dir);
   const RunSummary read_back = run_summary_from_json(written.meta, written.file.string());
-  EXPECT_EQ(read(run.dir / "summary.md"), summary_markdown(read_back));
+  EXPECT_EQ(file_text(run.dir / "summary.md"), summary_markdown(read_back));
   EXPECT_EQ(read_back, run_summary(run.result));
 }
 
 TEST(UnitFiles, UnitsCsvJoinsPairsCsvByUnit) {
   FakeRun run;
   run.map({});
-  std::istringstream units(read(run.dir / "units.csv"));
+  std::istringstream units(file_text(run.dir / "units.csv"));
   std::string line;
   std::getline(units, line);
   EXPECT_EQ(line, "unit,device,unit_index,side,group,display_index,fit_term_ns");
@@ -248,7 +243,7 @@ TEST(UnitFiles, UnitsCsvJoinsPairsCsvByUnit) {
     const std::size_t before = line.rfind(',', last - 1);
     display.push_back(line.substr(before + 1, last - before - 1));
   }
-  std::istringstream pairs(read(run.dir / "pairs.csv"));
+  std::istringstream pairs(file_text(run.dir / "pairs.csv"));
   std::getline(pairs, line);
   std::set<std::string> in_pairs;
   while (std::getline(pairs, line)) {
@@ -265,7 +260,7 @@ TEST(UnitFiles, UnitsCsvJoinsPairsCsvByUnit) {
 TEST(UnitFiles, TopologyJsonHasTheShapeOfCumapTopologyJson) {
   FakeRun run;
   run.map({});
-  const Json j = Json::parse(read(run.dir / "topology.json"));
+  const Json j = Json::parse(file_text(run.dir / "topology.json"));
   EXPECT_EQ(j, topology_file_json(run.result.topology, run.result.homes));
   EXPECT_EQ(j.at("home_classes"), 2);
   ASSERT_EQ(j.at("sides").size(), 2u);
@@ -284,20 +279,20 @@ TEST(RunSummary, NoPairCompletedIsSaidEverywhere) {
   const std::string line = map_summary_line(run_summary(run.result), run.dir);
   EXPECT_TRUE(contains(line, "same-line: no pair completed")) << line;
   EXPECT_FALSE(std::regex_search(line, std::regex(R"(\bnan\b)", std::regex::icase))) << line;
-  const Json meta = Json::parse(read(run.dir / "meta.json"));
+  const Json meta = Json::parse(file_text(run.dir / "meta.json"));
   for (const Json& m : meta.at("maps")) {
     EXPECT_FALSE(m.at("complete").get<bool>());
     EXPECT_EQ(m.at("completed_pairs"), 0);
     EXPECT_EQ(m.at("timed_out_pairs").size(), 28u);
   }
-  const std::string md = read(run.dir / "summary.md");
+  const std::string md = file_text(run.dir / "summary.md");
   EXPECT_TRUE(contains(md, "- No pair completed: every pair of the same-line and split-line maps timed out")) << md;
   EXPECT_TRUE(contains(md, "| same-line | 0 of 28 | – | – | – |")) << md;
   // report.html's script holds JavaScript's NaN for cells without a value;
   // what the page shows is checked in a browser (report_html_browser).
   for (const auto& e : fs::directory_iterator(run.dir)) {
     if (e.path().extension() == ".png" || e.path().extension() == ".html") continue;
-    EXPECT_FALSE(std::regex_search(read(e.path()), std::regex(R"(\bnan\b)", std::regex::icase)))
+    EXPECT_FALSE(std::regex_search(file_text(e.path()), std::regex(R"(\bnan\b)", std::regex::icase)))
         << e.path().filename();
   }
   EXPECT_TRUE(run_summary_from_json(meta).no_pair_completed());

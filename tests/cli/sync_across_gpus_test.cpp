@@ -3,8 +3,6 @@
 // chips (written as the command writes them) read back as `cumap summary
 // DIR` reads them.
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <variant>
 #include <vector>
@@ -22,6 +20,7 @@
 #include "report/sync_summary_md.hpp"
 #include "run/sync_run.hpp"
 #include "small_map.hpp"
+#include "file_text.hpp"
 #include "temp_dir.hpp"
 
 namespace cumap {
@@ -51,12 +50,7 @@ TEST(SyncCommandAcrossGpus, BarrierAndContentionTakeTheGpusOfDevices) {
   EXPECT_THROW(parse({"barrier", "--devices", ""}), UsageError);
 }
 
-std::string read(const fs::path& p) {
-  std::ifstream f(p);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test::file_text;
 
 TEST(SyncCommandAcrossGpus, TheFilesOfASweepAcrossTwoChipsReadBackAsCumapSummaryReadsThem) {
   test::TempDir tmp;
@@ -78,17 +72,17 @@ TEST(SyncCommandAcrossGpus, TheFilesOfASweepAcrossTwoChipsReadBackAsCumapSummary
   write_sync_outputs(r, out);
   out.publish();
 
-  const nlohmann::json meta = nlohmann::json::parse(read(dir / "meta.json"));
+  const nlohmann::json meta = nlohmann::json::parse(file_text(dir / "meta.json"));
   EXPECT_EQ(meta.at("options").at("devices"), "0,1");
-  EXPECT_EQ(read(dir / "barrier.csv").rfind("implementation,k,set,counter_home,counter_gpu,", 0), 0u);
+  EXPECT_EQ(file_text(dir / "barrier.csv").rfind("implementation,k,set,counter_home,counter_gpu,", 0), 0u);
   const SyncSummary s = read_sync_summary(read_output_meta(dir));
   EXPECT_TRUE(s.across_gpus);
   ASSERT_FALSE(s.across.empty());
   EXPECT_NE(s.across.front().find("two-level by GPU is cheapest"), std::string::npos) << s.across.front();
-  const std::string md = read(dir / "summary.md");
+  const std::string md = file_text(dir / "summary.md");
   EXPECT_NE(md.find("## Across GPUs"), std::string::npos) << md;
   EXPECT_EQ(md, sync_summary_markdown(s)) << "the run's page and `cumap summary DIR` say the same";
-  EXPECT_NE(read(dir / "report.html").find("<h2>Across GPUs</h2>"), std::string::npos);
+  EXPECT_NE(file_text(dir / "report.html").find("<h2>Across GPUs</h2>"), std::string::npos);
 }
 
 }  // namespace

@@ -7,8 +7,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +17,7 @@
 #include "core/sync_summary.hpp"
 #include "report/sync_summary_md.hpp"
 #include "sync_result_fixture.hpp"
+#include "file_text.hpp"
 #include "temp_dir.hpp"
 
 namespace cumap {
@@ -26,12 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test::file_text;
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
@@ -76,8 +70,8 @@ TEST(SyncReportHtml, IsWrittenWithTheSetAndEmbedsThePlotFileAsItIs) {
       out.publish();
     }
     ASSERT_TRUE(fs::is_regular_file(out_dir / "report.html"));
-    const std::string html = read(out_dir / "report.html");
-    const std::string png = read(out_dir / (contention ? "contention.png" : "barrier.png"));
+    const std::string html = file_text(out_dir / "report.html");
+    const std::string png = file_text(out_dir / (contention ? "contention.png" : "barrier.png"));
     ASSERT_FALSE(png.empty());
     EXPECT_EQ(count(html, "data:image/png;base64,"), 1u);
     EXPECT_EQ(embedded_png(html), png) << "the page's plot is the file's, byte for byte";
