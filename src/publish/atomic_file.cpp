@@ -120,14 +120,10 @@ void AtomicFile::commit() {
   committed_ = true;
 }
 
-void write_file_atomic(const fs::path& path, std::span<const std::string_view> pieces) {
-  AtomicFile file(path);
-  file.append(pieces);
-  file.commit();
-}
-
 void write_file_atomic(const fs::path& path, std::string_view content) {
-  write_file_atomic(path, std::span(&content, 1));
+  AtomicFile file(path);
+  file.append(std::span(&content, 1));
+  file.commit();
 }
 
 }  // namespace cumap

@@ -16,12 +16,10 @@ namespace cumap {
 // and UsageError, writing nothing, when something other than a regular file
 // is at `path` (why_not_replaceable): a rename would replace it.
 void write_file_atomic(const std::filesystem::path& path, std::string_view content);
-// The same for a file made in pieces, written one after another (a file of
-// hundreds of MB is never joined in memory).
-void write_file_atomic(const std::filesystem::path& path, std::span<const std::string_view> pieces);
 
 // write_file_atomic's steps spread over time, for a file written while its
-// content is still being made (pairs.csv, a placement at a time): nothing
+// content is still being made, in pieces never joined in memory (pairs.csv,
+// a placement at a time, hundreds of MB across GPUs): nothing
 // is at `path` until commit(); the temporary file is removed unless
 // committed. Errors as write_file_atomic's.
 class AtomicFile {

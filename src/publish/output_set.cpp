@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <random>
+#include <span>
 #include <string>
 #include <system_error>
 
@@ -272,11 +273,9 @@ OutputSet::~OutputSet() {
   ::close(lock_fd_);
 }
 
-void OutputSet::write(const fs::path& name, std::string_view content) { write(name, std::span(&content, 1)); }
-
-void OutputSet::write(const fs::path& name, std::span<const std::string_view> pieces) {
+void OutputSet::write(const fs::path& name, std::string_view content) {
   const std::unique_ptr<AtomicFile> file = open_file(name);
-  file->append(pieces);
+  file->append(std::span(&content, 1));
   finish_file(*file, name);
 }
 

@@ -8,7 +8,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,8 +54,6 @@ class OutputSet {
   // Writes `name` into the set (atomically, into the staging directory);
   // safe to call from several threads at once.
   void write(const std::filesystem::path& name, std::string_view content);
-  // The same for a file made in pieces (write_file_atomic's).
-  void write(const std::filesystem::path& name, std::span<const std::string_view> pieces);
   // A file of the set whose content is made over the run (pairs.csv, a
   // placement at a time): appended to as it is made, then committed into
   // the staging directory and listed in written() by finish_file().
