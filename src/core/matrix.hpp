@@ -13,11 +13,19 @@
 namespace cumap {
 
 
-// Reduces raw measurements to statistics. Parallel over pairs (OpenMP).
-// `home_class_of_tag` gives the class of a measurement's tag (the planner's label).
-LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSpec spec,
+// Reduces raw measurements to statistics, the parts' pairs one after
+// another (a class comes from the backend in parts, and a class across two
+// GPUs holds ~800 000 values: joining them first would cost a copy of each).
+// Parallel over pairs (OpenMP). `home_class_of_tag` gives the class of a
+// measurement's tag (the planner's label).
+LatencyMap summarize_measurements(std::span<const std::vector<PairMeasurement>> parts, MapSpec spec,
                                   const std::function<int(int tag)>& home_class_of_tag,
                                   const std::function<int(int tag)>& pass_of_tag);
+inline LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSpec spec,
+                                         const std::function<int(int tag)>& home_class_of_tag,
+                                         const std::function<int(int tag)>& pass_of_tag) {
+  return summarize_measurements(std::span(&raw, 1), std::move(spec), home_class_of_tag, pass_of_tag);
+}
 
 // What several maps over the same units show (the per-class maps of one
 // placement), computed together in one pass over their pairs.

@@ -293,9 +293,13 @@ MapResult measure_map(Backend& backend, const std::vector<int>& units, const Map
     request.already_measured = earlier == already_measured.end() ? std::vector<PairStats>{} : earlier->second;
     pending.push_back(start_placement(backend, request, progress_of(phase), stop));
     const PlacementResult& placement = pending.back().measured();
-    // Auto settles the concurrency on the first placement; the others start
-    // there, their checks judged against this one's serial repeats too.
+    // Auto settles the concurrency on the first placement; the others are
+    // measured there (a pilot each cost 0.1-0.2 s across two GPUs, and told
+    // what this placement's own check already had), their checks judged
+    // against this one's serial repeats too.
     request.pairs_per_round = placement.pairs_per_round;
+    request.concurrency_settled =
+        placement.complete && (placement.checks.empty() || placement.checks.back().passed);
     for (const SelfCheck& c : placement.checks)
       request.earlier_serial_repeat = std::max(request.earlier_serial_repeat, c.serial_repeat.median_rel_diff);
     if (observer.placement_done) observer.placement_done(placement);

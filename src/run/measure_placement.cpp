@@ -160,13 +160,35 @@ struct PairKeyHash {
   }
 };
 
+using SampleKeys = std::unordered_set<PairKey, PairKeyHash>;
+// A class's values as the backend returned them: one part per plan.
+using ClassParts = std::vector<std::vector<PairMeasurement>>;
+
+// The values of a class that belong to the check's sample, in their order:
+// each value looked up on every core (~800 000 a class across two GPUs).
+std::vector<PairMeasurement> sampled_values(std::shared_ptr<const ClassParts> parts,
+                                            std::shared_ptr<const SampleKeys> keys) {
+  std::vector<PairMeasurement> out;
+  for (const std::vector<PairMeasurement>& part : *parts) {
+    std::vector<char> in_sample(part.size(), 0);
+    const auto count = static_cast<std::ptrdiff_t>(part.size());
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < count; ++i)
+      in_sample[static_cast<std::size_t>(i)] = keys->contains(key_of(part[static_cast<std::size_t>(i)])) ? 1 : 0;
+    for (std::size_t i = 0; i < part.size(); ++i)
+      if (in_sample[i]) out.push_back(part[i]);
+  }
+  return out;
+}
+
 // A plan of the placement measured: a pair across devices runs its own round
 // trips on each line (PlacementRequest::cross_samples, cross_warmup), so
 // where they differ from the map's the rounds go to the backend as two
 // plans, those inside one device first (each round is of one kind:
-// device_rounds). The pairs come back in that order.
-Measurements measure_rounds(Backend& backend, MeasurementPlan plan, const PlacementRequest& request,
-                            const ProgressFn& progress) {
+// device_rounds). The parts come back in that order; a stop inside the
+// first leaves the second unmeasured, as a stop leaves a plan's later rounds.
+std::vector<Measurements> measure_parts(Backend& backend, MeasurementPlan plan, const PlacementRequest& request,
+                                        const ProgressFn& progress) {
   protocol::Counts across = plan.counts;
   across.samples = request.cross_samples.value_or(across.samples);
   across.warmup = request.cross_warmup.value_or(across.warmup);
@@ -174,9 +196,12 @@ Measurements measure_rounds(Backend& backend, MeasurementPlan plan, const Placem
     return std::any_of(round.pairs.begin(), round.pairs.end(),
                        [](const PlannedPair& p) { return p.a.device != p.b.device; });
   };
+  std::vector<Measurements> parts;
   if ((across.samples == plan.counts.samples && across.warmup == plan.counts.warmup) ||
-      std::none_of(plan.rounds.begin(), plan.rounds.end(), spans_devices))
-    return backend.measure(plan, progress);
+      std::none_of(plan.rounds.begin(), plan.rounds.end(), spans_devices)) {
+    parts.push_back(backend.measure(plan, progress));
+    return parts;
+  }
 
   std::vector<Round> rounds = std::move(plan.rounds);
   plan.rounds.clear();
@@ -188,14 +213,26 @@ Measurements measure_rounds(Backend& backend, MeasurementPlan plan, const Placem
     if (!progress) return {};
     return [&progress, before, total](std::size_t done, std::size_t) { progress(before + done, total); };
   };
-  Measurements out;
-  if (!plan.rounds.empty()) out = backend.measure(plan, from(0));
-  if (out.stopped) return out;  // the pairs across devices are missing, as a stop leaves them
-  Measurements more = backend.measure(over, from(plan.rounds.size()));
-  out.pairs.insert(out.pairs.end(), std::make_move_iterator(more.pairs.begin()),
-                   std::make_move_iterator(more.pairs.end()));
-  add_stats(out.stats, more.stats);
-  out.stopped = more.stopped;
+  if (!plan.rounds.empty()) {
+    parts.push_back(backend.measure(plan, from(0)));
+    if (parts.back().stopped) return parts;
+  }
+  parts.push_back(backend.measure(over, from(plan.rounds.size())));
+  return parts;
+}
+
+// The same as one Measurements: the check's sample and the pilot (a few
+// hundred pairs; a class stays in parts).
+Measurements measure_rounds(Backend& backend, MeasurementPlan plan, const PlacementRequest& request,
+                            const ProgressFn& progress) {
+  std::vector<Measurements> parts = measure_parts(backend, std::move(plan), request, progress);
+  Measurements out = std::move(parts.front());
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    out.pairs.insert(out.pairs.end(), std::make_move_iterator(parts[i].pairs.begin()),
+                     std::make_move_iterator(parts[i].pairs.end()));
+    add_stats(out.stats, parts[i].stats);
+    out.stopped = parts[i].stopped;
+  }
   return out;
 }
 
@@ -267,12 +304,12 @@ PendingPlacement measure_plans(Backend& backend, const PlacementRequest& request
 
   // A concurrent placement measures its serial check sample before the
   // passes and again after them; the passes keep only the sample's values.
-  std::unordered_set<PairKey, PairKeyHash> sample_keys;
+  auto sample_keys = std::make_shared<SampleKeys>();
   if (request.pairs_per_round > 1 && !plans.all_rounds.empty()) {
     const Stopwatch watch;
     if (!sample) sample = measure_sample(backend, plans, request);
     result.seconds.checks += watch.seconds();
-    for (const Round& round : sample->plan.rounds) sample_keys.insert(key_of(round.pairs.front()));
+    for (const Round& round : sample->plan.rounds) sample_keys->insert(key_of(round.pairs.front()));
   }
 
   // Flags in shared memory (dsm) have no line in the home table.
@@ -288,12 +325,12 @@ PendingPlacement measure_plans(Backend& backend, const PlacementRequest& request
   const MapSpec headline_spec{request.placement, MapSpec::kAllClasses, request.units, request.options->ordered,
                               request.iters};
   std::vector<std::future<LatencyMap>> class_maps;
-  const auto summarize_class = [headline_spec, correction](std::vector<PairMeasurement> class_pairs,
+  const auto summarize_class = [headline_spec, correction](std::shared_ptr<const ClassParts> parts,
                                                            std::vector<PairStats> earlier, int c) {
     MapSpec spec = headline_spec;
     spec.home_class = c;
     LatencyMap map = summarize_measurements(
-        class_pairs, spec, [](int tag) { return PairTag::decode(tag).home_class; },
+        *parts, spec, [](int tag) { return PairTag::decode(tag).home_class; },
         [](int tag) { return PairTag::decode(tag).pass; });
     map.pairs.insert(map.pairs.end(), earlier.begin(), earlier.end());
     if (correction) apply_line_correction(map, *correction);
@@ -302,8 +339,10 @@ PendingPlacement measure_plans(Backend& backend, const PlacementRequest& request
 
   // One plan per class, its passes' rounds one after another: the backend
   // cuts it into launches of its own size (fewer than one per pass) and, on
-  // a GPU, decodes each launch while the next one runs.
-  Measurements sampled;
+  // a GPU, decodes each launch while the next one runs. What a class's
+  // values are used for (the maps, the check's sample among them) is done
+  // beside the next class's measuring: between two classes the GPUs wait.
+  std::vector<std::future<std::vector<PairMeasurement>>> class_samples;
   std::size_t rounds_before = 0;  // in earlier classes, for the progress
   std::size_t all_rounds = 0;
   for (const MeasurementPlan& plan : plans.by_class_pass) all_rounds += plan.rounds.size();
@@ -322,21 +361,20 @@ PendingPlacement measure_plans(Backend& backend, const PlacementRequest& request
       plan.rounds.insert(plan.rounds.end(), one.rounds.begin(), one.rounds.end());
     }
     const std::size_t class_rounds = plan.rounds.size();
-    std::vector<PairMeasurement> class_pairs;
+    auto parts = std::make_shared<ClassParts>();
     if (result.complete && !plan.rounds.empty()) {
-      Measurements measured = measure_rounds(backend, std::move(plan), request, [&](std::size_t d, std::size_t) {
-        if (progress) progress(rounds_before + d, all_rounds);
-      });
-      add_stats(result.stats, measured.stats);
-      if (!sample_keys.empty())
-        for (const PairMeasurement& p : measured.pairs)
-          if (sample_keys.contains(key_of(p))) sampled.pairs.push_back(p);
-      class_pairs = std::move(measured.pairs);
-      // Stopped inside the plan: what it finished is kept, the rest is missing.
-      if (measured.stopped) result.complete = false;
+      for (Measurements& part : measure_parts(backend, std::move(plan), request, [&](std::size_t d, std::size_t) {
+             if (progress) progress(rounds_before + d, all_rounds);
+           })) {
+        add_stats(result.stats, part.stats);
+        // Stopped inside the plan: what it finished is kept, the rest is missing.
+        if (part.stopped) result.complete = false;
+        parts->push_back(std::move(part.pairs));
+      }
+      if (!sample_keys->empty()) class_samples.push_back(std::async(when, sampled_values, parts, sample_keys));
     }
     rounds_before += class_rounds;
-    class_maps.push_back(std::async(when, summarize_class, std::move(class_pairs), std::move(earlier), c));
+    class_maps.push_back(std::async(when, summarize_class, std::move(parts), std::move(earlier), c));
   }
   result.seconds.measuring += measuring.seconds();
 
@@ -354,9 +392,16 @@ PendingPlacement measure_plans(Backend& backend, const PlacementRequest& request
         if (handed.valid()) handed.get();
       });
 
-  if (sample && result.complete && !sampled.pairs.empty()) {
+  if (sample && result.complete && !class_samples.empty()) {
     const Stopwatch watch;
-    if (const auto after = measure_serially(backend, sample->plan, request))
+    const auto after = measure_serially(backend, sample->plan, request);
+    Measurements sampled;
+    for (auto& values : class_samples) {
+      std::vector<PairMeasurement> some = values.get();
+      sampled.pairs.insert(sampled.pairs.end(), std::make_move_iterator(some.begin()),
+                           std::make_move_iterator(some.end()));
+    }
+    if (after && !sampled.pairs.empty())
       result.checks.push_back(judge_serial_check(*sample, *after, sampled, request.pairs_per_round,
                                                  request.options->check_max_rel_diff));
     result.seconds.checks += watch.seconds();
@@ -384,7 +429,7 @@ PendingPlacement start_placement(Backend& backend, PlacementRequest request, con
   // whole map is then measured once, on the passing pilot's plans and sample
   // (and checks itself again).
   std::optional<Pilot> passing;
-  if (kind == ScheduleKind::Auto)
+  if (kind == ScheduleKind::Auto && !request.concurrency_settled)
     for (; request.pairs_per_round > 1 && !(stop && stop()); request.pairs_per_round /= 2) {
       Pilot pilot = run_pilot(backend, request, stop);
       spent.checks += pilot.seconds;

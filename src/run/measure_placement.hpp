@@ -51,6 +51,10 @@ struct PlacementRequest {
   // |relative difference|) the run has seen so far, 0 before any: every
   // check of this placement is judged against at least it (SerialSample).
   double earlier_serial_repeat = 0.0;
+  // --schedule auto: an earlier placement's map passed its own check at
+  // pairs_per_round, so this one is measured there without a pilot; its own
+  // check still decides (a failure measures it again at half).
+  bool concurrency_settled = false;
   ClassMapsFn class_maps_made;  // may be empty
 };
 

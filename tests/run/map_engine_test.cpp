@@ -172,6 +172,47 @@ TEST(MapRun, APassingPilotHandsItsSampleToTheMap) {
       << "pilot: sample, rounds, sample; map: one plan per class (its 2 lines); sample after the map";
 }
 
+// Auto pilots the first placement only: the next is measured at the
+// concurrency whose map passed, and only its own check runs.
+TEST(MapRun, OnlyTheFirstPlacementPilotsTheNextIsMeasuredWhereItsMapPassed) {
+  test::FakeChip spec;
+  spec.crowded_above = 3;  // rounds of 3 or 4 pairs are 5 % slower
+  spec.crowding_penalty = 0.05;
+  test::FakeChipBackend chip(spec);
+  Options o = small_options();
+  o.schedule = ScheduleKind::Auto;
+  const MapResult r = measure_map(chip, chip.units(), map_settings(o, chip.device(), chip.capabilities()), o, {});
+  ASSERT_EQ(r.placements.size(), 2u);
+  const PlacementResult& first = r.placements[0];
+  const PlacementResult& next = r.placements[1];
+  ASSERT_EQ(first.checks.size(), 3u) << "pilot at 4, pilot at 2, the map at 2";
+  EXPECT_TRUE(first.checks[0].pilot && first.checks[1].pilot);
+  EXPECT_EQ(next.pairs_per_round, 2);
+  ASSERT_EQ(next.checks.size(), 1u) << "the map's own check, no pilot";
+  EXPECT_FALSE(next.checks[0].pilot);
+  EXPECT_TRUE(next.checks[0].passed);
+}
+
+// Settled is not trusted blindly: a later placement whose own check fails is
+// measured again at half the concurrency, as a map after a pilot is.
+TEST(MapRun, ASettledConcurrencyWhoseMapFailsItsCheckIsHalved) {
+  test::FakeChip spec;
+  spec.crowded_above = 3;  // rounds of 3 or 4 pairs are 5 % slower
+  spec.crowding_penalty = 0.05;
+  test::FakeChipBackend chip(spec);
+  Options o = small_options();
+  o.schedule = ScheduleKind::Auto;
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  PlacementRequest request = request_for(homes_run, o, chip.units(), 4);
+  request.concurrency_settled = true;  // as if an earlier placement had passed at 4
+  const PlacementResult p = measure_placement_scheduled(chip, request, {}, {});
+  ASSERT_EQ(p.checks.size(), 2u) << "the map at 4, failed; the map at 2";
+  EXPECT_FALSE(p.checks[0].pilot || p.checks[1].pilot);
+  EXPECT_FALSE(p.checks[0].passed);
+  EXPECT_TRUE(p.checks[1].passed);
+  EXPECT_EQ(p.pairs_per_round, 2);
+}
+
 TEST(MapRun, PilotRoundsAreTheMapsOwnRoundsThatHoldTheSample) {
   const PairRounds rounds = round_robin_rounds({0, 1, 2, 3, 4, 5, 6, 7}, false);
   std::vector<Round> planned;

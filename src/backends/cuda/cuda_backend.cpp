@@ -198,8 +198,7 @@ class CudaBackend final : public Backend {
     std::vector<ClockTally> run_clock(members.size());
     const auto ranges = launch_round_ranges(
         plan.rounds.size(), rounds_per_launch(plan.counts, kRttGuessNs, kPingPongLaunchEstimateSeconds));
-    const auto start = [&](const RoundRange& range) {
-      const LaunchPairs pairs = launch_pairs(plan, range, group);
+    const auto start = [&](const LaunchPairs& pairs) {
       // A word per pair on every member; a pair counts its sides on the
       // member that holds its flags, so a pair inside one GPU never crosses
       // the link to say it is done.
@@ -226,15 +225,17 @@ class CudaBackend final : public Backend {
       ++out.stats.launches;
       if (progress) progress(range.end, plan.rounds.size());
     };
-    // Each launch's records are decoded while the next launch runs, so the
-    // host's share of a launch costs no device time. The stop request is
+    // Each launch's records are decoded while the next launch runs, and the
+    // next launch's pairs are made before the current one is waited for, so
+    // the host's share of a launch costs no device time. The stop request is
     // asked between launches: what finished is kept, the rest is missing.
-    if (!ranges.empty()) start(ranges.front());
+    if (!ranges.empty()) start(launch_pairs(plan, ranges.front(), group));
     for (std::size_t i = 0; i < ranges.size(); ++i) {
+      const LaunchPairs upcoming = i + 1 < ranges.size() ? launch_pairs(plan, ranges[i + 1], group) : LaunchPairs{};
       std::vector<PingPongOutcome> done = finish_group(members, kPingPongSteps);
       for (const PingPongOutcome& d : done) check_abort(d, "ping-pong");
       const bool next = i + 1 < ranges.size() && !(plan.stop && plan.stop());
-      if (next) start(ranges[i + 1]);
+      if (next) start(upcoming);
       try {
         decode(ranges[i], std::move(done));
       } catch (...) {
