@@ -35,6 +35,25 @@ TEST(PlanChecks, AUnitInTwoPairsOfARoundIsNamed) {
   EXPECT_EQ(rounds_error(plan), "plan: round 1 uses SM 5 in two pairs");
 }
 
+// The rounds are checked on every core; the error is still the first
+// round's, whichever core met a bad round first.
+TEST(PlanChecks, AmongManyBadRoundsTheFirstIsNamed) {
+  MeasurementPlan plan;
+  plan.units = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};
+  for (int r = 0; r < 4000; ++r) plan.rounds.push_back({{pair_on(0, 1, 0, 4), pair_on(2, 3, 128, 132)}});
+  for (const std::size_t bad : {3999u, 2500u, 1700u}) plan.rounds[bad] = {{pair_on(0, 1, 0, 4), pair_on(1, 3, 128, 132)}};
+  EXPECT_EQ(rounds_error(plan), "plan: round 1700 uses SM 1 in two pairs");
+  plan.rounds[1700] = plan.rounds[0];
+  plan.rounds[900] = {{pair_on(0, 9, 0, 4)}};
+  plan.rounds[3000] = {{pair_on(0, 8, 0, 4)}};
+  try {
+    check_plan_units(plan, {{0, {0, 1, 2, 3}}}, "SM");
+    ADD_FAILURE() << "SMs 8 and 9 do not exist";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("SM 9 does not exist"), std::string::npos) << e.what();
+  }
+}
+
 TEST(PlanChecks, AFlagWordInTwoPairsOfARoundIsNamed) {
   MeasurementPlan plan;
   plan.rounds = {{{pair_on(0, 1, 0, 4), pair_on(2, 3, 4, 132)}}};

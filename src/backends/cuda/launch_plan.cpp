@@ -22,7 +22,13 @@ std::size_t rounds_per_launch(const protocol::Counts& counts, double rtt_ns_gues
 std::vector<RoundRange> launch_round_ranges(std::size_t round_count, std::size_t per_launch) {
   std::vector<RoundRange> ranges;
   per_launch = std::max<std::size_t>(per_launch, 1);
-  for (std::size_t b = 0; b < round_count; b += per_launch) ranges.push_back({b, std::min(round_count, b + per_launch)});
+  // Each launch's records are decoded while the next one runs, except the
+  // last's: the GPUs wait for it (10-17 ms for a whole launch across two
+  // GPUs). A plan of more than one launch ends with an eighth of one.
+  const std::size_t tail = round_count > per_launch ? std::max<std::size_t>(per_launch / 8, 1) : 0;
+  const std::size_t body = round_count - tail;
+  for (std::size_t b = 0; b < body; b += per_launch) ranges.push_back({b, std::min(body, b + per_launch)});
+  if (tail > 0) ranges.push_back({body, round_count});
   return ranges;
 }
 
@@ -33,19 +39,25 @@ void check_plan_flags(const MeasurementPlan& plan) {
 
 std::vector<int> launch_group(const MeasurementPlan& plan) {
   // A handful of devices over up to millions of pairs: inserted when new,
-  // never sorted in bulk.
+  // never sorted in bulk; the rounds looked through on every core (before
+  // every plan, while the GPUs wait), each thread's devices joined after.
   std::vector<int> group;
-  const auto add = [&group](int device) {
-    const auto at = std::lower_bound(group.begin(), group.end(), device);
-    if (at == group.end() || *at != device) group.insert(at, device);
+  const auto add = [](std::vector<int>& devices, int device) {
+    const auto at = std::lower_bound(devices.begin(), devices.end(), device);
+    if (at == devices.end() || *at != device) devices.insert(at, device);
   };
-  for (const UnitRef& u : plan.units) add(u.device);
-  for (const Round& r : plan.rounds)
-    for (const PlannedPair& p : r.pairs) {
-      add(p.a.device);
-      add(p.b.device);
-      add(p.flags.device);
-    }
+  for (const UnitRef& u : plan.units) add(group, u.device);
+  const auto rounds = static_cast<std::ptrdiff_t>(plan.rounds.size());
+#pragma omp parallel
+  {
+    std::vector<int> seen;
+#pragma omp for schedule(static) nowait
+    for (std::ptrdiff_t r = 0; r < rounds; ++r)
+      for (const PlannedPair& p : plan.rounds[static_cast<std::size_t>(r)].pairs)
+        for (int device : {p.a.device, p.b.device, p.flags.device}) add(seen, device);
+#pragma omp critical(cumap_launch_group)
+    for (int device : seen) add(group, device);
+  }
   if (group.size() > static_cast<std::size_t>(kMaxGroupGpus))
     throw UsageError(fmt::format("a map across {} GPUs: cumap runs at most {} at once", group.size(), kMaxGroupGpus));
   return group;

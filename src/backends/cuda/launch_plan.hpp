@@ -23,7 +23,9 @@ namespace cumap::cuda {
 // checks happen between launches. At least 1.
 std::size_t rounds_per_launch(const protocol::Counts& counts, double rtt_ns_guess, double target_seconds);
 
-// [begin, end) of the plan's rounds, one per launch.
+// [begin, end) of the plan's rounds, one per launch: at most `per_launch`
+// rounds each, and the last of a plan longer than one launch at most an
+// eighth of that (nothing runs while its records are decoded).
 struct RoundRange {
   std::size_t begin;
   std::size_t end;

@@ -31,6 +31,15 @@ TEST(CudaPlan, RoundRangesCoverEveryRoundOnce) {
   }
 }
 
+TEST(CudaPlan, APlanLongerThanOneLaunchEndsWithAShortOne) {
+  const std::vector<RoundRange> ranges = launch_round_ranges(3168, 792);
+  ASSERT_EQ(ranges.size(), 5u);
+  EXPECT_EQ(ranges.back(), (RoundRange{3069, 3168})) << "an eighth of 792 rounds";
+  EXPECT_EQ(ranges[3], (RoundRange{2376, 3069}));
+  EXPECT_EQ(launch_round_ranges(792, 792).size(), 1u) << "one launch's worth stays one launch";
+  EXPECT_EQ(launch_round_ranges(10, 4).back(), (RoundRange{9, 10}));
+}
+
 TEST(CudaPlan, RoundsPerLaunchFollowsTheTargetDuration) {
   const protocol::Counts c = counts(196, 5, 8);  // 2 + 8 + 5 x (196 + 4 untimed) round trips
   EXPECT_EQ(protocol::round_trips(c), 1010u);
