@@ -18,7 +18,7 @@
 #include "cli_harness.hpp"
 
 namespace cumap::test {
-namespace {
+namespace homes_command_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 namespace fs = std::filesystem;
 

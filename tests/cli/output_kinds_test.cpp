@@ -21,7 +21,7 @@
 #include "cli_harness.hpp"
 
 namespace cumap::test {
-namespace {
+namespace output_kinds_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 namespace fs = std::filesystem;
 

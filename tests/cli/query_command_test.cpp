@@ -13,7 +13,7 @@
 #include "cli_harness.hpp"
 
 namespace cumap::test {
-namespace {
+namespace query_command_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 namespace fs = std::filesystem;
 const fs::path kPlots = CUMAP_PLOTS_DIR;

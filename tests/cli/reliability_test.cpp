@@ -19,7 +19,7 @@
 #include "cli_harness.hpp"
 
 namespace cumap::test {
-namespace {
+namespace reliability_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 namespace fs = std::filesystem;
 

@@ -23,7 +23,7 @@
 #include "temp_dir.hpp"
 
 namespace cumap {
-namespace {
+namespace run_checks_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 std::string read(const std::filesystem::path& p) {
   std::ifstream f(p);

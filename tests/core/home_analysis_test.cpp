@@ -10,7 +10,7 @@
 #include "core/homes.hpp"
 
 namespace cumap {
-namespace {
+namespace home_analysis_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 

@@ -14,7 +14,7 @@
 #include "core/units.hpp"
 
 namespace cumap {
-namespace {
+namespace device_rounds_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 // Units 0..n-1 of each device, named by unit_id().
 std::vector<int> units_of(const std::vector<int>& devices, int n) {

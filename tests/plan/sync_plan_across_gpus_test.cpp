@@ -11,7 +11,7 @@
 #include "plan/sync_plan.hpp"
 
 namespace cumap {
-namespace {
+namespace sync_plan_across_gpus_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 constexpr int kG1 = kDeviceUnitStride;  // unit u of GPU 1 is kG1 + u
 

@@ -10,7 +10,7 @@
 #include "plan/sync_plan.hpp"
 
 namespace cumap {
-namespace {
+namespace sync_plan_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 // Eight units, 0-3 near home class 0 and 4-7 near class 1 (100 ns near, 200
 // far, a few ns apart line by line), in two GPCs across the sides; eight

@@ -13,7 +13,7 @@
 #include "temp_dir.hpp"
 
 namespace cumap {
-namespace {
+namespace output_directory_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 namespace fs = std::filesystem;
 

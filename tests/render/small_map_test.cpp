@@ -9,7 +9,7 @@
 #include "render/heatmap_parts.hpp"
 
 namespace cumap {
-namespace {
+namespace small_map_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 // Cell (0,1) at the bottom of the scale (dark), (1,0) at the top (bright).
 ValueMatrix two_units(double low, double high) {

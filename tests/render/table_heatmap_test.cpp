@@ -12,7 +12,7 @@
 #include "render/heatmap_parts.hpp"
 
 namespace cumap {
-namespace {
+namespace table_heatmap_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 constexpr double kLo = 100.0;
 constexpr double kHi = 500.0;

@@ -17,7 +17,7 @@
 #include "core/homes.hpp"
 
 namespace cumap {
-namespace {
+namespace map_engine_across_devices_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 using test::measure_placement;
 using test::measure_placement_scheduled;

@@ -15,7 +15,7 @@
 #include "small_map.hpp"
 
 namespace cumap {
-namespace {
+namespace sync_run_across_devices_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 test::FakeChip two_chips() {
   test::FakeChip chip;

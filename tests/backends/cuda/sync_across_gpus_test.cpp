@@ -13,7 +13,7 @@
 #include "sync_case_builders.hpp"
 
 namespace cumap::cuda {
-namespace {
+namespace sync_across_gpus_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 using testing::FakeCudaConfig;
 using testing::FakeCudaRuntime;

@@ -12,7 +12,7 @@
 #include "run/sync_run.hpp"
 
 namespace cumap {
-namespace {
+namespace sync_device_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 constexpr std::uint64_t kLine = protocol::kLineBytes;
 

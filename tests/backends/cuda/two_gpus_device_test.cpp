@@ -25,7 +25,7 @@
 #include "temp_dir.hpp"
 
 namespace cumap {
-namespace {
+namespace two_gpus_device_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 // Why a map across two GPUs cannot run here, or "".
 std::string why_not_two_gpus() {

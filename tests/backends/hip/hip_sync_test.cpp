@@ -14,7 +14,7 @@
 #include "sync_case_builders.hpp"
 
 namespace cumap {
-namespace {
+namespace hip_sync_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 using testing::FakeHipConfig;
 using testing::FakeHipRuntime;

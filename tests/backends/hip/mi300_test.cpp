@@ -15,7 +15,7 @@
 #include "hip_plans.hpp"
 
 namespace cumap {
-namespace {
+namespace mi300_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 using testing::FakeHipConfig;
 using testing::FakeHipRuntime;
