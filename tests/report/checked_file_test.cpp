@@ -113,6 +113,21 @@ TEST(CheckedJson, RefusesNestingDeeperThanItsBound) {
   EXPECT_EQ(read_checked_json(dir.file("ok.json", R"({"tool": "cumap"})"), kMetaJsonRead).at("tool"), "cumap");
 }
 
+// A number past a double's range stops nlohmann's parser with another kind of
+// exception than a syntax error (found by fuzz_topology_json): bad input all
+// the same, not a crash.
+TEST(CheckedJson, ANumberPastADoublesRangeIsBadInput) {
+  for (const char* text : {"[1e400]", R"({"groups": 10841e48717})", "-1e99999"}) {
+    try {
+      parse_checked_json(text);
+      ADD_FAILURE() << text << " parsed";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("number too large"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(parse_checked_json("[1e300]"));
+}
+
 // get<int> of 1e300 is undefined behaviour; the getters answer none instead.
 TEST(JsonFields, AWholeNumberOutOfItsTypesRangeIsNone) {
   using json_fields::exact;

@@ -139,6 +139,9 @@ nlohmann::json parse_checked_json(std::string_view text) {
                                  kMaxJsonDepth));
   } catch (const nlohmann::json::parse_error& e) {
     throw UsageError(fmt::format("it is not valid JSON (at byte {})", e.byte));
+  } catch (const nlohmann::json::out_of_range&) {
+    // What the parser cannot hold: a number past a double's range (1e400).
+    throw UsageError("it holds a number too large for any value cumap writes");
   }
 }
 
