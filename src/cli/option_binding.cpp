@@ -149,6 +149,15 @@ CLI::Option* add_word_option(CLI::App& app, const std::string& name, std::string
   return app.add_option(name, target, help)->check(CLI::IsMember(sorted(std::move(words))))->capture_default_str();
 }
 
+CLI::App* add_run_reader(CLI::App& app, const std::string& name, const std::string& description,
+                         std::filesystem::path& dir, const std::string& dir_help, std::string& format,
+                         const std::string& format_help) {
+  CLI::App* sub = app.add_subcommand(name, description);
+  sub->add_option("dir", dir, dir_help)->required();
+  add_word_option(*sub, "--format", format, {"md", "csv", "json"}, format_help);
+  return sub;
+}
+
 void decimal_numbers_only(CLI::App& app) {
   const CLI::Validator whole(
       [](std::string& text) {

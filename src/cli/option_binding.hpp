@@ -5,6 +5,7 @@
 // and converted by their name tables, lowercase only, all alike ("CPU" is
 // as unknown as "VIRIDIS").
 #include <deque>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -80,6 +81,13 @@ void apply_device_options(const CLI::App& app, const CLI::App& sub, BoundOptions
 // default shown.
 CLI::Option* add_word_option(CLI::App& app, const std::string& name, std::string& target,
                              std::vector<std::string> words, const std::string& help);
+
+// A subcommand that reads a finished run and prints what it says (`cumap
+// summary`, `cumap query`): its output directory, required, and --format
+// md, csv or json for what it prints.
+CLI::App* add_run_reader(CLI::App& app, const std::string& name, const std::string& description,
+                         std::filesystem::path& dir, const std::string& dir_help, std::string& format,
+                         const std::string& format_help);
 
 // Puts the decimal-only check (option_words.hpp) on every numeric option of
 // `app` (CLI11 names their types INT, UINT and FLOAT); the help stays as it is.

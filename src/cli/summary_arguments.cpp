@@ -10,15 +10,12 @@ namespace cumap::cli {
 
 Registration register_summary(CLI::App& app) {
   auto summary = std::make_shared<SummaryCommand>();
-  CLI::App* sub = app.add_subcommand(
-      "summary", "a run's results in a page, from its output directory's meta.json (and barrier.csv or "
-                 "contention.csv)");
-  sub->add_option("dir", summary->dir, "output directory of a map, barrier or contention run (or its meta.json)")
-      ->required();
-  add_word_option(*sub, "--format", summary->format, {"md", "csv", "json"},
-                  "md (GitHub markdown, as summary.md), csv (a map: the structure table, one row per placement, class "
-                  "and relation; barrier, contention: the CSV's rows at k = every unit of each set, with all its "
-                  "columns) or json");
+  CLI::App* sub = add_run_reader(
+      app, "summary",
+      "a run's results in a page, from its output directory's meta.json (and barrier.csv or contention.csv)",
+      summary->dir, "output directory of a map, barrier or contention run (or its meta.json)", summary->format,
+      "md (GitHub markdown, as summary.md), csv (a map: the structure table, one row per placement, class and "
+      "relation; barrier, contention: the CSV's rows at k = every unit of each set, with all its columns) or json");
   CLI::Option* format = sub->get_option("--format");
   add_word_option(*sub, "--file", summary->file, {"summary.md", "units.csv", "block-means.csv"},
                   "print this file of a map's set as this cumap writes it, made from the set's files alone (a set "

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace cumap {
@@ -60,15 +61,26 @@ struct NameTable {
   }
 };
 
+// A table of plain rows, its size counted from them (a size written by hand
+// and one row short would leave a row of value 0 named ""):
+// enum_names<Path>("path", {{Path::Global, "global"}, {Path::Dsm, "dsm"}}).
+template <typename Enum, std::size_t N>
+constexpr NameTable<EnumName<Enum>, N> enum_names(std::string_view what, const EnumName<Enum> (&rows)[N]) {
+  return {what, std::to_array(rows)};
+}
+
 // The table of `Enum`, found by its type: each enum specializes it next to
-// its table (core/options.hpp, core/sync_options.hpp) with
-// `static constexpr NameTable<...> table`.
+// its enum (core/options.hpp, core/sync_options.hpp, core/output_kind.hpp):
+// `template <> inline constexpr auto kEnumNames<E> = enum_names<E>(...)`, or
+// a NameTable of richer rows (BackendKind's). An enum without one has none.
 template <typename Enum>
-struct NamesOf;
+inline constexpr std::nullptr_t kEnumNames = nullptr;
 
 template <typename Enum>
 constexpr const auto& names_of() {
-  return NamesOf<Enum>::table;
+  static_assert(!std::is_same_v<std::remove_cvref_t<decltype(kEnumNames<Enum>)>, std::nullptr_t>,
+                "this enum has no table of names (kEnumNames)");
+  return kEnumNames<Enum>;
 }
 
 }  // namespace cumap

@@ -10,11 +10,8 @@
 namespace cumap {
 
 template <>
-struct NamesOf<Placement> {
-  static constexpr NameTable<EnumName<Placement>, 3> table{
-      "placement",
-      {{{Placement::SameLine, "same-line"}, {Placement::SplitLine, "split-line"}, {Placement::CrossHome, "cross-home"}}}};
-};
+inline constexpr auto kEnumNames<Placement> = enum_names<Placement>("placement", {
+    {Placement::SameLine, "same-line"}, {Placement::SplitLine, "split-line"}, {Placement::CrossHome, "cross-home"}});
 
 // A kind of backend, its name and what it takes before one is opened.
 struct BackendKindName {
@@ -24,53 +21,35 @@ struct BackendKindName {
 };
 
 template <>
-struct NamesOf<BackendKind> {
-  static constexpr NameTable<BackendKindName, 4> table{
-      "backend",
-      {{{BackendKind::Auto, "auto", {}},
-        {BackendKind::Cpu, "cpu", {.several_devices = false, .host_cores = true}},  // the machine's cores: one device
-        {BackendKind::Cuda, "cuda", {.spans_devices = true}},   // peer memory and system-scope atomics
-        {BackendKind::Hip, "hip", {.unit_choice = true, .stream_budget = true}}}}};  // a CU or a WGP; queues
-};
+inline constexpr NameTable<BackendKindName, 4> kEnumNames<BackendKind>{
+    "backend",
+    {{{BackendKind::Auto, "auto", {}},
+      {BackendKind::Cpu, "cpu", {.several_devices = false, .host_cores = true}},  // the machine's cores: one device
+      {BackendKind::Cuda, "cuda", {.spans_devices = true}},   // peer memory and system-scope atomics
+      {BackendKind::Hip, "hip", {.unit_choice = true, .stream_budget = true}}}}};  // a CU or a WGP; queues
 
 template <>
-struct NamesOf<Probe> {
-  static constexpr NameTable<EnumName<Probe>, 5> table{"probe",
-                                                       {{{Probe::Cas, "cas"},
-                                                         {Probe::Exch, "exch"},
-                                                         {Probe::AcqRel, "acq-rel"},
-                                                         {Probe::Volatile, "volatile"},
-                                                         {Probe::Mbarrier, "mbarrier"}}}};
-};
+inline constexpr auto kEnumNames<Probe> = enum_names<Probe>("probe", {
+    {Probe::Cas, "cas"}, {Probe::Exch, "exch"}, {Probe::AcqRel, "acq-rel"}, {Probe::Volatile, "volatile"},
+    {Probe::Mbarrier, "mbarrier"}});
 
 template <>
-struct NamesOf<UnitOrder> {
-  static constexpr NameTable<EnumName<UnitOrder>, 2> table{
-      "order", {{{UnitOrder::Index, "index"}, {UnitOrder::Topology, "topology"}}}};
-};
+inline constexpr auto kEnumNames<UnitOrder> = enum_names<UnitOrder>("order", {
+    {UnitOrder::Index, "index"}, {UnitOrder::Topology, "topology"}});
 
 template <>
-struct NamesOf<HipUnit> {
-  static constexpr NameTable<EnumName<HipUnit>, 2> table{"unit", {{{HipUnit::Cu, "cu"}, {HipUnit::Wgp, "wgp"}}}};
-};
+inline constexpr auto kEnumNames<HipUnit> = enum_names<HipUnit>("unit", {{HipUnit::Cu, "cu"}, {HipUnit::Wgp, "wgp"}});
 
 template <>
-struct NamesOf<ScheduleKind> {
-  static constexpr NameTable<EnumName<ScheduleKind>, 3> table{
-      "schedule",
-      {{{ScheduleKind::Auto, "auto"}, {ScheduleKind::Serial, "serial"}, {ScheduleKind::Concurrent, "concurrent"}}}};
-};
+inline constexpr auto kEnumNames<ScheduleKind> = enum_names<ScheduleKind>("schedule", {
+    {ScheduleKind::Auto, "auto"}, {ScheduleKind::Serial, "serial"}, {ScheduleKind::Concurrent, "concurrent"}});
 
 template <>
-struct NamesOf<Path> {
-  static constexpr NameTable<EnumName<Path>, 2> table{"path", {{{Path::Global, "global"}, {Path::Dsm, "dsm"}}}};
-};
+inline constexpr auto kEnumNames<Path> = enum_names<Path>("path", {{Path::Global, "global"}, {Path::Dsm, "dsm"}});
 
 template <>
-struct NamesOf<FlagOn> {
-  static constexpr NameTable<EnumName<FlagOn>, 3> table{
-      "flag holder", {{{FlagOn::A, "a"}, {FlagOn::B, "b"}, {FlagOn::Both, "both"}}}};
-};
+inline constexpr auto kEnumNames<FlagOn> = enum_names<FlagOn>("flag holder", {
+    {FlagOn::A, "a"}, {FlagOn::B, "b"}, {FlagOn::Both, "both"}});
 
 // The heatmaps' colour maps by name (Options::colormap is the name itself:
 // the pictures' own table knows the colours).

@@ -12,13 +12,9 @@ namespace cumap {
 enum class OutputKind { Map, Homes, Barrier, Contention };
 
 template <>
-struct NamesOf<OutputKind> {
-  static constexpr NameTable<EnumName<OutputKind>, 4> table{"output set kind",
-                                                            {{{OutputKind::Map, "map"},
-                                                              {OutputKind::Homes, "homes"},
-                                                              {OutputKind::Barrier, "barrier"},
-                                                              {OutputKind::Contention, "contention"}}}};
-};
+inline constexpr auto kEnumNames<OutputKind> = enum_names<OutputKind>("output set kind", {
+    {OutputKind::Map, "map"}, {OutputKind::Homes, "homes"}, {OutputKind::Barrier, "barrier"},
+    {OutputKind::Contention, "contention"}});
 
 inline std::string_view to_string(OutputKind kind) { return names_of<OutputKind>().name(kind); }
 

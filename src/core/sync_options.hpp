@@ -35,31 +35,19 @@ CounterHome counter_home_from_string(std::string_view name);
 // The names of the sync enums (those of sync.hpp too), one table each; the
 // order is --help's.
 template <>
-struct NamesOf<BarrierImpl> {
-  static constexpr NameTable<EnumName<BarrierImpl>, 4> table{"barrier",
-                                                             {{{BarrierImpl::Counter, "counter"},
-                                                               {BarrierImpl::Flag, "flag"},
-                                                               {BarrierImpl::TwoLevel, "two-level"},
-                                                               {BarrierImpl::Platform, "platform"}}}};
-};
+inline constexpr auto kEnumNames<BarrierImpl> = enum_names<BarrierImpl>("barrier", {
+    {BarrierImpl::Counter, "counter"}, {BarrierImpl::Flag, "flag"}, {BarrierImpl::TwoLevel, "two-level"},
+    {BarrierImpl::Platform, "platform"}});
 template <>
-struct NamesOf<ContentionOp> {
-  static constexpr NameTable<EnumName<ContentionOp>, 2> table{
-      "operation", {{{ContentionOp::Cas, "cas"}, {ContentionOp::Add, "add"}}}};
-};
+inline constexpr auto kEnumNames<ContentionOp> = enum_names<ContentionOp>("operation", {
+    {ContentionOp::Cas, "cas"}, {ContentionOp::Add, "add"}});
 template <>
-struct NamesOf<ParticipantSet> {
-  static constexpr NameTable<EnumName<ParticipantSet>, 4> table{"participant set",
-                                                                {{{ParticipantSet::OneSide, "one-side"},
-                                                                  {ParticipantSet::Alternating, "alternating"},
-                                                                  {ParticipantSet::OneGroup, "one-gpc"},
-                                                                  {ParticipantSet::Spread, "spread"}}}};
-};
+inline constexpr auto kEnumNames<ParticipantSet> = enum_names<ParticipantSet>("participant set", {
+    {ParticipantSet::OneSide, "one-side"}, {ParticipantSet::Alternating, "alternating"},
+    {ParticipantSet::OneGroup, "one-gpc"}, {ParticipantSet::Spread, "spread"}});
 template <>
-struct NamesOf<CounterHome> {
-  static constexpr NameTable<EnumName<CounterHome>, 2> table{
-      "counter home", {{{CounterHome::Near, "near"}, {CounterHome::Far, "far"}}}};
-};
+inline constexpr auto kEnumNames<CounterHome> = enum_names<CounterHome>("counter home", {
+    {CounterHome::Near, "near"}, {CounterHome::Far, "far"}});
 
 // --k: explicit values and/or "all" (every unit of the set); unset: the
 // doubling sweep 2, 4, 8, ... (contention from 1) and every unit.

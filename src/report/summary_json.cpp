@@ -19,28 +19,7 @@ namespace cumap {
 namespace {
 
 using Json = nlohmann::json;
-using json_fields::boolean;
-using json_fields::member;
-using json_fields::number;
-using json_fields::number_or_nan;
-using json_fields::text;
-using json_fields::whole;
-
-std::vector<int> ints(const Json& list) {
-  std::vector<int> out;
-  if (list.is_array())
-    for (const Json& v : list)
-      if (const std::optional<int> x = json_fields::exact<int>(v)) out.push_back(*x);
-  return out;
-}
-
-std::vector<std::string> texts(const Json& list) {
-  std::vector<std::string> out;
-  if (list.is_array())
-    for (const Json& v : list)
-      if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
-}
+using namespace json_fields;  // the checked readers of cumap's own JSON
 
 // "g1" -> 1; anything else (such as "both") -> nothing.
 std::optional<int> gpu_named(const std::string& name) {

@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -70,5 +71,21 @@ inline std::optional<double> number(const nlohmann::json& j, const char* key) {
 }
 // The same as the result holds it: NaN for none.
 inline double number_or_nan(const nlohmann::json& j, const char* key) { return number(j, key).value_or(kNaN); }
+
+// A list's whole numbers, or its strings; an entry of another type is passed over.
+inline std::vector<int> ints(const nlohmann::json& list) {
+  std::vector<int> out;
+  if (list.is_array())
+    for (const nlohmann::json& v : list)
+      if (const std::optional<int> x = exact<int>(v)) out.push_back(*x);
+  return out;
+}
+inline std::vector<std::string> texts(const nlohmann::json& list) {
+  std::vector<std::string> out;
+  if (list.is_array())
+    for (const nlohmann::json& v : list)
+      if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
 
 }  // namespace cumap::json_fields
