@@ -20,7 +20,7 @@
 #include "core/units.hpp"
 
 namespace cumap::test {
-namespace {
+namespace summary_files_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;

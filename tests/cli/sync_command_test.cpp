@@ -15,7 +15,7 @@
 #include "cli_harness.hpp"
 
 namespace cumap::test {
-namespace {
+namespace sync_command_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 namespace fs = std::filesystem;
 

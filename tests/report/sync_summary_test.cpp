@@ -27,7 +27,7 @@
 #include "core/stats.hpp"
 
 namespace cumap {
-namespace {
+namespace sync_summary_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
 
 // As `cumap summary DIR` reads it: from the meta.json the run writes.
 SyncSummary summary_of(const SyncResult& r) {
