@@ -129,13 +129,23 @@ TEST(MapRun, ConcurrentMapChecksItselfAgainstSerial) {
   EXPECT_DOUBLE_EQ(p.checks[0].agreement.median_rel_diff, 0.0);
 }
 
-TEST(MapRun, AutoSchedulePilotsHalveConcurrencyUntilTheCheckPassesThenTheMapRunsOnce) {
+// A chip whose rounds of 3 or 4 pairs are 5 % slower (the way polling loads
+// interfere), and the small map under --schedule auto.
+test::FakeChip crowded_chip() {
   test::FakeChip spec;
-  spec.crowded_above = 3;  // rounds of 3 or 4 pairs are 5 % slower
+  spec.crowded_above = 3;
   spec.crowding_penalty = 0.05;
-  test::FakeChipBackend chip(spec);
+  return spec;
+}
+Options auto_schedule() {
   Options o = small_options();
   o.schedule = ScheduleKind::Auto;
+  return o;
+}
+
+TEST(MapRun, AutoSchedulePilotsHalveConcurrencyUntilTheCheckPassesThenTheMapRunsOnce) {
+  test::FakeChipBackend chip(crowded_chip());
+  const Options o = auto_schedule();
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
   const PlacementResult p = measure_placement_scheduled(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
   EXPECT_EQ(p.pairs_per_round, 2);
@@ -160,8 +170,7 @@ TEST(MapRun, AutoSchedulePilotsHalveConcurrencyUntilTheCheckPassesThenTheMapRuns
 // pilot costs the map no second sample run.
 TEST(MapRun, APassingPilotHandsItsSampleToTheMap) {
   test::FakeChipBackend chip({});
-  Options o = small_options();
-  o.schedule = ScheduleKind::Auto;
+  const Options o = auto_schedule();
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
   const int before = chip.measure_calls;
   const PlacementResult p = measure_placement_scheduled(chip, request_for(homes_run, o, chip.units(), 4), {}, {});
@@ -175,12 +184,8 @@ TEST(MapRun, APassingPilotHandsItsSampleToTheMap) {
 // Auto pilots the first placement only: the next is measured at the
 // concurrency whose map passed, and only its own check runs.
 TEST(MapRun, OnlyTheFirstPlacementPilotsTheNextIsMeasuredWhereItsMapPassed) {
-  test::FakeChip spec;
-  spec.crowded_above = 3;  // rounds of 3 or 4 pairs are 5 % slower
-  spec.crowding_penalty = 0.05;
-  test::FakeChipBackend chip(spec);
-  Options o = small_options();
-  o.schedule = ScheduleKind::Auto;
+  test::FakeChipBackend chip(crowded_chip());
+  const Options o = auto_schedule();
   const MapResult r = measure_map(chip, chip.units(), map_settings(o, chip.device(), chip.capabilities()), o, {});
   ASSERT_EQ(r.placements.size(), 2u);
   const PlacementResult& first = r.placements[0];
@@ -196,12 +201,8 @@ TEST(MapRun, OnlyTheFirstPlacementPilotsTheNextIsMeasuredWhereItsMapPassed) {
 // Settled is not trusted blindly: a later placement whose own check fails is
 // measured again at half the concurrency, as a map after a pilot is.
 TEST(MapRun, ASettledConcurrencyWhoseMapFailsItsCheckIsHalved) {
-  test::FakeChip spec;
-  spec.crowded_above = 3;  // rounds of 3 or 4 pairs are 5 % slower
-  spec.crowding_penalty = 0.05;
-  test::FakeChipBackend chip(spec);
-  Options o = small_options();
-  o.schedule = ScheduleKind::Auto;
+  test::FakeChipBackend chip(crowded_chip());
+  const Options o = auto_schedule();
   const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
   PlacementRequest request = request_for(homes_run, o, chip.units(), 4);
   request.concurrency_settled = true;  // as if an earlier placement had passed at 4
@@ -242,8 +243,7 @@ test::FakeChip noisy_chip() {
   return spec;
 }
 Options auto_checking_24_pairs() {
-  Options o = small_options();
-  o.schedule = ScheduleKind::Auto;
+  Options o = auto_schedule();
   o.check_pairs = 24;
   return o;
 }
