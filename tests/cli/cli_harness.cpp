@@ -89,6 +89,26 @@ void expect_one_usage_line(const RunResult& r, const std::string& mentions) {
   EXPECT_EQ(r.err.back(), '\n');
 }
 
+std::vector<std::string> quick_map(std::vector<std::string> extra, const std::string& iters) {
+  std::vector<std::string> args{"--backend", "cpu", "--units", "0-1", "--iters", iters, "--samples", "2",
+                                "--warmup", "2", "--home-lines", "64", "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+std::set<std::string> file_names(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+std::vector<std::string> leftovers_beside(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir.parent_path()))
+    if (e.path().filename().string().find(".cumap-") != std::string::npos) out.push_back(e.path().filename());
+  return out;
+}
+
 std::string read_text(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::ostringstream s;

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,15 @@ void expect_one_usage_line(const RunResult& r, const std::string& mentions);
 // `after_signal`, where given, is how long it took to exit after the signal.
 int run_and_interrupt(std::vector<std::string> args, const std::filesystem::path& cwd,
                       std::chrono::milliseconds delay, std::chrono::milliseconds* after_signal = nullptr);
+
+// A small, quick map on the cpu backend (two units, few round trips, 64 home
+// lines, --quiet) with `extra` after it.
+std::vector<std::string> quick_map(std::vector<std::string> extra, const std::string& iters = "20");
+
+// The names of the entries of `dir`.
+std::set<std::string> file_names(const std::filesystem::path& dir);
+// What a run staged beside `dir` and left there (".cumap-" names in its parent).
+std::vector<std::string> leftovers_beside(const std::filesystem::path& dir);
 
 std::string read_text(const std::filesystem::path& file);
 void write_text(const std::filesystem::path& file, const std::string& text);

@@ -32,12 +32,6 @@ std::vector<std::string> homes_args(const std::vector<std::string>& extra) {
   return args;
 }
 
-std::set<std::string> file_names(const fs::path& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
-}
-
 TEST(Homes, WritesTheHomeFilesAndOneSummaryLine) {
   TempDir cwd;
   const RunResult r = run_cumap(homes_args({"--home-chain", "8", "--out", "H"}), cwd.path());

@@ -28,12 +28,6 @@ std::vector<std::string> quick_map_args(std::vector<std::string> extra = {}) {
   return args;
 }
 
-std::set<std::string> file_names(const fs::path& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
-}
-
 // The files of a map of `placements` when home discovery found
 // `class_count` classes: per-class maps and a line-spread matrix only with
 // more than one class. This machine's CPU usually has one; a loaded one may

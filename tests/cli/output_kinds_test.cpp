@@ -21,16 +21,9 @@
 #include "cli_harness.hpp"
 
 namespace cumap::test {
-namespace output_kinds_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
+namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> quick_map(std::vector<std::string> extra) {
-  std::vector<std::string> args{"--backend", "cpu", "--units", "0-1", "--iters", "20", "--samples", "2",
-                                "--warmup",  "2",   "--home-lines", "64", "--quiet"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
-}
 
 std::vector<std::string> quick_sync(const std::string& command, std::vector<std::string> extra) {
   std::vector<std::string> args{command,  "--backend", "cpu",        "--units", "0-1", "--home-lines",
@@ -41,14 +34,6 @@ std::vector<std::string> quick_sync(const std::string& command, std::vector<std:
 
 std::string kind_of(const fs::path& set) {
   return nlohmann::json::parse(read_text(set / "meta.json")).value("kind", std::string("none"));
-}
-
-// Names beside `dir` that a run leaves while it writes the set.
-std::vector<std::string> leftovers_beside(const fs::path& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir.parent_path()))
-    if (e.path().filename().string().find(".cumap-") != std::string::npos) out.push_back(e.path().filename());
-  return out;
 }
 
 // `cumap barrier --out <a map's set>` deleted the map's pairs.csv, matrices

@@ -21,21 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> quick_map(std::vector<std::string> extra, const std::string& iters = "20") {
-  std::vector<std::string> args{"--backend", "cpu", "--units", "0-1", "--iters", iters, "--samples", "2",
-                                "--warmup", "2", "--home-lines", "64", "--quiet"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
-}
-
-// Names beside `dir` that a set leaves while it is being written.
-std::vector<std::string> leftovers_beside(const fs::path& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir.parent_path()))
-    if (e.path().filename().string().find(".cumap-") != std::string::npos) out.push_back(e.path().filename());
-  return out;
-}
-
 TEST(OutputSet, FilesOfAnEarlierSetDoNotSurviveBesideANewOne) {
   TempDir cwd;
   ASSERT_EQ(run_cumap(quick_map({"--out", "D"}), cwd.path()).exit_code, 0);

@@ -19,7 +19,7 @@
 #include "cli_harness.hpp"
 
 namespace cumap::test {
-namespace special_files_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
+namespace {
 
 namespace fs = std::filesystem;
 
@@ -54,13 +54,6 @@ Timed run_timed(const std::vector<std::string>& args, const fs::path& cwd, const
 void expect_quick_refusal(const Timed& t, const std::string& mentions) {
   expect_one_usage_line(t.result, mentions);
   EXPECT_LT(t.seconds, 1.0) << t.result.err;
-}
-
-std::vector<std::string> quick_map(std::vector<std::string> extra) {
-  std::vector<std::string> args{"--backend", "cpu", "--units", "0-1", "--iters", "20", "--samples", "2",
-                                "--warmup",  "2",   "--home-lines", "64", "--quiet"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
 }
 
 const char* const kCsv = "unit,0,1\n0,,5\n1,5,\n";

@@ -15,15 +15,9 @@
 #include "cli_harness.hpp"
 
 namespace cumap::test {
-namespace sync_command_test {  // named, not anonymous: tests/CMakeLists.txt (unity batches)
+namespace {
 
 namespace fs = std::filesystem;
-
-std::set<std::string> file_names(const fs::path& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
-}
 
 std::size_t line_count(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
