@@ -10,6 +10,7 @@
 #include "backends/cuda/cuda_backend.hpp"
 #include "backends/cuda/cuda_backend_on_runtime.hpp"
 #include "backends/cuda/cuda_runtime_real.hpp"
+#include "core/stats.hpp"
 #include "cumap/error.hpp"
 #include "gpu_available.hpp"
 
@@ -17,11 +18,6 @@ namespace cumap {
 namespace {
 
 std::unique_ptr<Backend> backend() { return make_cuda_backend(DeviceSelection{BackendKind::Cuda, 0, HipUnit::Cu}); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 // Pairs as rounds, each unordered pair on its own line (the same line
 // whichever plan it is in), same-line flags.

@@ -8,6 +8,7 @@
 #include "backends/cuda/cuda_backend.hpp"
 #include "backends/cuda/cuda_backend_on_runtime.hpp"
 #include "backends/cuda/cuda_runtime_real.hpp"
+#include "core/stats.hpp"
 #include "gpu_available.hpp"
 #include "run/sync_run.hpp"
 
@@ -17,11 +18,6 @@ namespace sync_device_test {  // named, not anonymous: tests/CMakeLists.txt (uni
 constexpr std::uint64_t kLine = protocol::kLineBytes;
 
 std::unique_ptr<Backend> backend() { return make_cuda_backend(DeviceSelection{BackendKind::Cuda, 0, HipUnit::Cu}); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 SyncCase barrier(BarrierImpl impl, const std::vector<int>& sms) {
   SyncCase c;

@@ -18,6 +18,7 @@
 #include "backends/cuda/cuda_backend.hpp"
 #include "backends/cuda/cuda_backend_on_runtime.hpp"
 #include "backends/cuda/cuda_runtime_real.hpp"
+#include "core/stats.hpp"
 #include "cumap/error.hpp"
 #include "gpu_available.hpp"
 #include "report/read/csv_records.hpp"
@@ -42,11 +43,6 @@ std::unique_ptr<Backend> two_gpus() {
   s.backend = BackendKind::Cuda;
   s.devices = {0, 1};
   return make_cuda_backend(s);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
 TEST(DeviceTwoGpus, UnitsOfBothGpusAndPeerAccess) {
