@@ -86,6 +86,26 @@ TEST(MapRun, HomeClassesThatDoNotReproduceAreNoise) {
   EXPECT_LT(homes.recheck_agreement, 0.9);
 }
 
+// What CI's 2-core machine showed with --home-lines 16: two classes out of
+// noise, and two re-probed lines (every eighth) both happening to agree. A
+// small probe is re-probed whole: the stretch (lines 9-15) is missed by
+// every eighth line, not by every line.
+TEST(MapRun, ASmallProbeIsReprobedWhole) {
+  test::FakeChip spec;
+  spec.classes = 1;
+  spec.slow_stretch_from = 9;
+  spec.slow_stretch_lines = 7;
+  spec.slow_stretch_factor = 1.3;
+  test::FakeChipBackend chip(spec);
+  Options o = small_options();
+  o.home_lines = 16;
+  const RunHomes homes_run = discover_homes(chip, chip.units(), o, {});
+  const HomesResult& homes = homes_run.front();
+  ASSERT_EQ(homes.unreproduced_class_count, 2) << "the stretch looked like a class at first";
+  EXPECT_EQ(homes.classes.class_count, 1);
+  EXPECT_NEAR(homes.recheck_agreement, 9.0 / 16.0, 1e-9) << "every line probed again, the stretch's 7 not in their class";
+}
+
 TEST(MapRun, RealHomeClassesReproduce) {
   test::FakeChipBackend chip({});
   const RunHomes homes_run = discover_homes(chip, chip.units(), small_options(), {});

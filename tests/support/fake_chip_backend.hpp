@@ -45,8 +45,10 @@ struct FakeChip {
   // Every pair times out (no sample), as a pair does whose partner never
   // answers within --timeout-ms; home discovery still works.
   bool time_out = false;
-  // The first line probe reads this many lines after line 64 this much slower
-  // for unit 0, as when a busy CPU preempts the probing thread for a while.
+  // The first line probe reads this many lines from line slow_stretch_from
+  // this much slower for unit 0, as when a busy CPU preempts the probing
+  // thread for a while.
+  std::uint64_t slow_stretch_from = 64;
   std::uint64_t slow_stretch_lines = 0;
   double slow_stretch_factor = 1.0;
   Topology topology;  // what topology() reports; none by default
@@ -135,7 +137,8 @@ class FakeChipBackend final : public Backend {
     for (const UnitRef& u : plan.units)
       for (std::uint64_t l : plan.lines) {
         const std::uint64_t line = l / protocol::kLineBytes;
-        const bool slowed = first_probe && u.unit == 0 && line >= 64 && line < 64 + chip_.slow_stretch_lines;
+        const bool slowed = first_probe && u.unit == 0 && line >= chip_.slow_stretch_from &&
+                            line < chip_.slow_stretch_from + chip_.slow_stretch_lines;
         t.ns.push_back(reach_ns(u, plan.device, l + plan.arena.offset_bytes) * (slowed ? chip_.slow_stretch_factor : 1.0));
         t.cycles.push_back(t.ns.back() * 2);
       }
