@@ -68,6 +68,10 @@ struct Options {
   // replaces a set of its own kind without it; see publish/output_set.hpp).
   bool replace = false;
   bool quiet = false;
+  // --no-pairs-csv: leave pairs.csv out (a row per pair, flag line and flag
+  // GPU: 416 MB across two GPUs, GBs across eight). Not what is measured,
+  // only what is kept; without it a set cannot be continued (--resume).
+  bool pairs_csv = true;
   // --resume DIR: an earlier, interrupted run whose pairs are reused (it must
   // have used the same options; see src/cli/resumed_run.hpp). Empty: start afresh.
   std::filesystem::path resume_dir;

@@ -197,6 +197,7 @@ struct MapSettings {
   bool ordered = false;
   std::string colormap = "viridis";
   std::filesystem::path out_dir;
+  bool pairs_csv = true;  // pairs.csv is written (--no-pairs-csv leaves it out)
   // Every option as given, as meta.json records it ("options"; --resume
   // compares against it). `cumap homes` records the ones it reads.
   nlohmann::json options = nlohmann::json::object();

@@ -98,8 +98,11 @@ int run_map(const MapCommand& command) {
   PhaseProgress progress(clock, o.quiet);
   MapObserver observer = progress.observer();
   // Most of pairs.csv goes to disk while the last placement is measured.
-  PairsCsvFile pairs(out, settings.via, settings.placements);
-  observer.class_maps_made = [&pairs](Placement p, std::span<const LatencyMap> maps) { pairs.add(p, maps); };
+  std::optional<PairsCsvFile> pairs;
+  if (settings.pairs_csv) {
+    pairs.emplace(out, settings.via, settings.placements);
+    observer.class_maps_made = [&pairs](Placement p, std::span<const LatencyMap> maps) { pairs->add(p, maps); };
+  }
   observer.homes_found = [&](const RunHomes& homes) {
     if (resumed) check_same_homes(*resumed, homes);
   };
@@ -111,12 +114,16 @@ int run_map(const MapCommand& command) {
   clock.stamp(command.command_line);
   r.run = std::move(run);
 
-  const RunSummary summary = write_map_outputs(r, out, &pairs);
+  const RunSummary summary = write_map_outputs(r, out, pairs ? &*pairs : nullptr);
   out.publish();
 
   if (r.interrupted) {
-    fmt::print(stderr, "cumap: interrupted: what was measured is in {} (complete it with cumap --resume {})\n",
-               o.out_dir.string(), o.out_dir.string());
+    if (settings.pairs_csv)
+      fmt::print(stderr, "cumap: interrupted: what was measured is in {} (complete it with cumap --resume {})\n",
+                 o.out_dir.string(), o.out_dir.string());
+    else
+      fmt::print(stderr, "cumap: interrupted: what was measured is in {} (without pairs.csv it cannot be "
+                 "completed: map it again)\n", o.out_dir.string());
     return InterruptHandler::kExitInterrupted;
   }
   report_timeouts(r, o);

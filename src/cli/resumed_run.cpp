@@ -131,6 +131,11 @@ ResumedRun load_resumed_run(const std::filesystem::path& dir) {
     throw UsageError(fmt::format("--resume: {} holds a {} set (its meta.json says so); --resume continues a map "
                                  "(cumap --resume DIR), and cumap {} starts afresh",
                                  shown_path(dir), to_string(*kind), to_string(*kind)));
+  // Only pairs.csv says which pairs and lines were measured.
+  if (!json_fields::boolean(json_fields::member(run.meta, "options"), "pairs_csv", true))
+    throw UsageError(fmt::format("--resume: {} was mapped with --no-pairs-csv: without pairs.csv nothing says "
+                                 "which pairs it measured (map it again)",
+                                 shown_path(dir)));
   run.homes = read_json(dir / "homes.json", kHomesJsonRead);
   const std::string pairs = read_text(dir / "pairs.csv", kPairsCsvRead);
   try {
@@ -151,11 +156,12 @@ Options resumed_options(const ResumedRun& run, const Options& given, const std::
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("--resume: {}: {}", shown_path(run.dir / "meta.json"), e.what()));
   }
-  // Where and how loudly are this command's; so is --max-streams, which no
-  // meta.json records.
+  // Where and how loudly are this command's, and which files it keeps; so is
+  // --max-streams, which no meta.json records.
   o.quiet = given.quiet;
   o.replace = given.replace;
   o.max_streams = given.max_streams;
+  o.pairs_csv = given.pairs_csv;
   o.resume_dir = given.resume_dir;
   o.out_dir = given.resume_dir;  // a resumed run completes the files where they are
   // Whatever this version records that the earlier one did not (or the other

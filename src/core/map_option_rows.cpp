@@ -67,6 +67,10 @@ std::vector<OptionRow> make_rows() {
       option("--quiet,-q", "quiet", &Options::quiet, "no progress, no summary")
           .in(G::HomeDiscovery)
           .recorded_as(Recorded::Written),
+      option("!--no-pairs-csv", "pairs_csv", &Options::pairs_csv,
+             "leave out pairs.csv (a row per pair and flag line: hundreds of MB across two GPUs); the matrices, summary "
+             "and pictures are as always, but the run cannot be continued with --resume")
+          .recorded_as(Recorded::Written),
 
       // The map's own.
       option("--flag-on", "flag_on", &Options::flag_on,

@@ -62,11 +62,12 @@ std::string unsteady_cells(const MapResult& r, const PlacementResult& p) {
   return fmt::format(
       "{}: {} of {} cells have samples that disagree by more than {:.0f} % of their value ({:g}x the run's typical "
       "p05-p95 spread of {:.1f} %); the worst, {} {} and {}, reads {:.1f} ns with p05 {:.1f} and p95 {:.1f} ns. "
-      "Re-run before reading these cells (pairs.csv has every line's p05_ns and p95_ns)",
+      "Re-run before reading these cells{}",
       to_string(p.placement), over, cells.size(), 100 * limit, kUnsteadyTimesTypical, 100 * typical,
       r.device.unit_name, format_unit_id(v.units[worst->index / n], across),
       format_unit_id(v.units[worst->index % n], across), v.values[worst->index],
-      p.per_class_p05_ns[worst->map].values[worst->index], p.per_class_p95_ns[worst->map].values[worst->index]);
+      p.per_class_p05_ns[worst->map].values[worst->index], p.per_class_p95_ns[worst->map].values[worst->index],
+      r.settings.pairs_csv ? " (pairs.csv has every line's p05_ns and p95_ns)" : "");
 }
 
 }  // namespace

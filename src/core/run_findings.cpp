@@ -114,8 +114,10 @@ std::vector<std::string> chip_findings(const RunSummary& s) {
     return out;
   }
   if (s.interrupted)
-    out.push_back("The run was interrupted: the maps are partial (`cumap --resume DIR` with the same options "
-                         "measures only what is missing).");
+    out.push_back(s.pairs_csv ? "The run was interrupted: the maps are partial (`cumap --resume DIR` with the same "
+                                "options measures only what is missing)."
+                              : "The run was interrupted: the maps are partial (and without pairs.csv, "
+                                "--no-pairs-csv, it cannot be continued: map it again).");
   for (const RunSummary::Map& m : s.maps)
     if (m.completed_pairs == 0)
       out.push_back(fmt::format("No pair of the {} map completed: every one timed out.", s.map_name(m)));
@@ -166,9 +168,10 @@ std::vector<std::string> chip_findings(const RunSummary& s) {
   std::size_t late = 0;
   for (const RunSummary::Map& m : s.maps) late += m.timed_out_pairs.size();
   if (late > 0)
-    out.push_back(fmt::format("{} pair(s) timed out (listed below; their cells are empty): `cumap --resume "
-                                     "DIR` with the same options measures them again.",
-                                     late));
+    out.push_back(fmt::format("{} pair(s) timed out (listed below; their cells are empty): {}.", late,
+                              s.pairs_csv ? "`cumap --resume DIR` with the same options measures them again"
+                                          : "map again to measure them (without pairs.csv the run cannot be "
+                                            "continued)"));
   return out;
 }
 

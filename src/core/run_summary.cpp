@@ -124,6 +124,7 @@ RunSummary run_summary(const MapResult& r) {
   s.samples = recorded(options, "samples", 0);
   s.timeout_ms = recorded(options, "timeout_ms", 0.0);
   s.iters = r.settings.iters;
+  s.pairs_csv = r.settings.pairs_csv;
   // Inside a cluster (--via dsm) the flags are in shared memory: no flag
   // lines, home classes or sides.
   const bool homes = r.settings.has_homes();

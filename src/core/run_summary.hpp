@@ -32,6 +32,7 @@ struct RunSummary {
   int cross_lines = 0;      // across GPUs: lines per class of a pair across them, on each GPU; else 0
   int cross_samples = 0;    // across GPUs: its samples on each line; else 0
   int cross_warmup = 0;     // across GPUs: its untimed round trips on each line (0 also where none)
+  bool pairs_csv = true;    // pairs.csv was written (not with --no-pairs-csv)
 
   // A row of the GPU x GPU table (PlacementResult::gpu_table) and the link
   // between its two GPUs ("NV18"; "same GPU" for a GPU with itself,

@@ -54,8 +54,8 @@ RunSummary write_map_outputs(const MapResult& r, OutputSet& out, PairsCsvFile* p
   // The summary reads only `r`: it is made while the pictures are laid out
   // and queued below (each takes about 0.1 s across two GPUs).
   std::future<RunSummary> summary_made = std::async(std::launch::async, [&r] { return run_summary(r); });
-  if (!pairs) pairs = &own_pairs.emplace(out, settings.via, settings.placements);
-  files.add_job([&r, pairs] { pairs->finish(r); });
+  if (!pairs && settings.pairs_csv) pairs = &own_pairs.emplace(out, settings.via, settings.placements);
+  if (pairs) files.add_job([&r, pairs] { pairs->finish(r); });
   std::vector<PictureRecord> records;
   // Each placement's per-class pictures and its headline, for heatmap.png.
   std::vector<std::pair<std::vector<MatrixPicture>, MatrixPicture>> overview;

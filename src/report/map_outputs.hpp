@@ -14,7 +14,7 @@ namespace cumap {
 //   matrix-<placement>-home<c>.csv, heatmap-...png   flags in home class c (with several classes)
 //   line-spread-<placement>.csv                       largest minus smallest per-line value (several lines)
 //   heatmap.png                                       every placement's maps on one scale (heatmap_png.hpp)
-//   pairs.csv, meta.json                              every pair x line; everything else (meta_json.hpp)
+//   pairs.csv, meta.json                              every pair x line (not with --no-pairs-csv); everything else (meta_json.hpp)
 //   gpus.csv                                          across GPUs: the GPU x GPU table
 //   cluster-barrier.csv                               --via dsm: barrier.cluster by cluster size
 //   homes.csv, homes.json, heatmap-homes.png          home discovery (homes_outputs.hpp; not with --via dsm)
@@ -22,7 +22,7 @@ namespace cumap {
 //   summary.md, report.html                           the run in a page, and in one self-contained page
 // `result` and the summary only are read, on worker threads. `pairs`:
 // pairs.csv as the run streamed it (the placements it has so far), or
-// nullptr to write it here whole.
+// nullptr to write it here whole (where settings.pairs_csv asks for it).
 RunSummary write_map_outputs(const MapResult& result, OutputSet& out, PairsCsvFile* pairs = nullptr);
 
 }  // namespace cumap

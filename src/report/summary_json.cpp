@@ -419,7 +419,11 @@ Json to_json(const RunHeader& h) {
 Json to_json(const RunSummary& s) {
   Json j = to_json(s.run);
   j["interrupted"] = s.interrupted;
-  j["options"] = {{"via", s.via}, {"probe", s.probe}, {"samples", s.samples}, {"timeout_ms", s.timeout_ms}};
+  j["options"] = {{"via", s.via},
+                  {"probe", s.probe},
+                  {"samples", s.samples},
+                  {"timeout_ms", s.timeout_ms},
+                  {"pairs_csv", s.pairs_csv}};
   j["iters"] = s.iters;
   if (s.has_homes()) {
     j["lines_per_class"] = s.lines_per_class;
@@ -471,6 +475,8 @@ RunSummary run_summary_from_json(const Json& meta, const std::string& source) {
     s.probe = text(options, "probe");
     s.samples = whole<int>(options, "samples", 0);
     s.timeout_ms = number(options, "timeout_ms").value_or(0.0);
+    // Runs before --no-pairs-csv always wrote it.
+    s.pairs_csv = boolean(options, "pairs_csv", true);
     s.iters = whole<int>(meta, "iters", 0);
     s.lines_per_class = whole<int>(meta, "lines_per_class", 0);
     s.cross_lines = whole<int>(meta, "cross_lines", 0);

@@ -187,17 +187,22 @@ std::string summary_markdown(const RunSummary& s) {
   const std::string example = s.maps.empty() ? "same-line" : s.map_name(s.maps.front());
   md += "## Loading the files\n\n";
   md += "Matrix headers are text to pandas and R; make the column labels numbers to index by unit id both ways. "
-        "`units.csv` has one row per unit (device, side, topology group, matrix row): `pairs.csv` joins it by unit.\n\n";
+        "`units.csv` has one row per unit (device, side, topology group, matrix row)";
+  md += s.pairs_csv ? ": `pairs.csv` joins it by unit.\n\n"
+                    : ". `pairs.csv` (every pair on every line) was left out (--no-pairs-csv).\n\n";
   md += "```python\nimport pandas as pd\n";
   md += fmt::format("m = pd.read_csv(\"matrix-{}.csv\", index_col=0)\n", example);
   md += run.across_devices() ? "m.loc[\"g0.0\", \"g1.0\"]   # ids across GPUs are text both ways\n"
                          : "m.columns = m.columns.astype(int)   # then m.loc[0, 1] works\n";
   md += "units = pd.read_csv(\"units.csv\")\n";
-  md += "pairs = pd.read_csv(\"pairs.csv\").merge(units.add_suffix(\"_a\"), left_on=\"a\", right_on=\"unit_a\")\n```\n\n";
+  if (s.pairs_csv)
+    md += "pairs = pd.read_csv(\"pairs.csv\").merge(units.add_suffix(\"_a\"), left_on=\"a\", right_on=\"unit_a\")\n";
+  md += "```\n\n";
   md += "```r\n";
   md += fmt::format("m <- as.matrix(read.csv(\"matrix-{}.csv\", row.names = 1, check.names = FALSE))\n", example);
   md += run.across_devices() ? "m[\"g0.0\", \"g1.0\"]\n" : "m[\"0\", \"1\"]   # row and column names are the ids as text\n";
-  md += "pairs <- merge(read.csv(\"pairs.csv\"), read.csv(\"units.csv\"), by.x = \"a\", by.y = \"unit\")\n```\n";
+  if (s.pairs_csv) md += "pairs <- merge(read.csv(\"pairs.csv\"), read.csv(\"units.csv\"), by.x = \"a\", by.y = \"unit\")\n";
+  md += "```\n";
   return md;
 }
 

@@ -237,6 +237,7 @@ MapSettings map_settings(const Options& o, const DeviceInfo& device, const Capab
   s.iters = o.iters.value_or(o.via == Path::Dsm ? Options::kDefaultIters : caps.default_iters);
   s.ordered = o.ordered;
   s.colormap = o.colormap;
+  s.pairs_csv = o.pairs_csv;
   s.out_dir = o.out_dir;
   s.options = to_json(o);
   return s;

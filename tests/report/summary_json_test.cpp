@@ -64,6 +64,26 @@ TEST(SummaryJson, AMapsSummaryReadsBackExactly) {
   EXPECT_EQ(run_summary_from_json(on_disk(to_json(s))), s);
 }
 
+// --no-pairs-csv: the advice to continue with --resume, which needs
+// pairs.csv, becomes advice to map again, and the choice reads back.
+TEST(SummaryJson, ARunWithoutPairsCsvIsNotToldToResumeAndReadsBack) {
+  RunSummary s = two_gpu_summary();
+  const auto says = [](const RunSummary& summary, const std::string& words) {
+    for (const std::string& f : summary.findings)
+      if (f.find(words) != std::string::npos) return true;
+    return false;
+  };
+  s.interrupted = true;
+  add_findings(s);
+  EXPECT_TRUE(says(s, "--resume DIR")) << "with pairs.csv an interrupted run and its timed-out pairs can be continued";
+  s.pairs_csv = false;
+  add_findings(s);
+  EXPECT_FALSE(says(s, "--resume"));
+  EXPECT_TRUE(says(s, "it cannot be continued: map it again"));
+  EXPECT_TRUE(says(s, "1 pair(s) timed out (listed below; their cells are empty): map again to measure them"));
+  EXPECT_EQ(run_summary_from_json(on_disk(to_json(s))), s);
+}
+
 TEST(SummaryJson, ADsmMapsSummaryReadsBackExactly) {
   RunSummary s;
   s.run.device_name = "NVIDIA H100";
