@@ -6,8 +6,8 @@ Runs .carry/bin/cumap (bench/pack-for-device.sh) RUNS times into /tmp/m<i>,
 with LD_LIBRARY_PATH and CUMAP_FONT set to what .carry holds, and appends to
 $OUT/times.txt (stderr to $OUT/stderr.txt), per run: the process wall, the
 run's own wall_seconds (meta.json, before the outputs), when the first file
-and pairs.csv were last written and meta.json was (file times, seconds after
-the start), when the last line was printed and how long the process took to
+and pairs.csv were last written ("none" with --no-pairs-csv) and meta.json
+was (file times, seconds after the start), when the last line was printed and how long the process took to
 end after it; then the phases and each placement's seconds from meta.json.
 What meta.json cannot say (the outputs, the exit) is what this is for.
 """
@@ -40,7 +40,8 @@ for i in range(runs):
     meta = json.load(open(d + "/meta.json"))
     written = {f: os.stat(f"{d}/{f}").st_mtime for f in os.listdir(d)}
     print(f"{' '.join(cumap_args)}: rc {p.returncode} wall {end - start:.3f} inside {meta['wall_seconds']:.3f} "
-          f"first-file +{min(written.values()) - start:.3f} pairs +{written['pairs.csv'] - start:.3f} "
+          f"first-file +{min(written.values()) - start:.3f} "
+          f"pairs {'+%.3f' % (written['pairs.csv'] - start) if 'pairs.csv' in written else 'none'} "
           f"meta +{written['meta.json'] - start:.3f} last-line +{last - start:.3f} "
           f"exit-after-last-line {end - last:.3f}", file=log)
     print("  phases", [(x["phase"], round(x["seconds"], 3)) for x in meta["phase_seconds"]], file=log)
