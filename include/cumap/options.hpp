@@ -69,7 +69,7 @@ struct Options {
   bool replace = false;
   bool quiet = false;
   // --no-pairs-csv: leave pairs.csv out (a row per pair, flag line and flag
-  // GPU: 416 MB across two GPUs, GBs across eight). Not what is measured,
+  // GPU: 410.1 MB across two GPUs, GBs across eight). Not what is measured,
   // only what is kept; without it a set cannot be continued (--resume).
   bool pairs_csv = true;
   // --resume DIR: an earlier, interrupted run whose pairs are reused (it must
