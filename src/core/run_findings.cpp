@@ -116,8 +116,8 @@ std::vector<std::string> chip_findings(const RunSummary& s) {
   if (s.interrupted)
     out.push_back(s.pairs_csv ? "The run was interrupted: the maps are partial (`cumap --resume DIR` with the same "
                                 "options measures only what is missing)."
-                              : "The run was interrupted: the maps are partial (and without pairs.csv, "
-                                "--no-pairs-csv, it cannot be continued: map it again).");
+                              : "The run was interrupted: the maps are partial; made with --no-pairs-csv, it "
+                                "cannot be continued: map it again.");
   for (const RunSummary::Map& m : s.maps)
     if (m.completed_pairs == 0)
       out.push_back(fmt::format("No pair of the {} map completed: every one timed out.", s.map_name(m)));

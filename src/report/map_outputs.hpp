@@ -14,7 +14,7 @@ namespace cumap {
 //   matrix-<placement>-home<c>.csv, heatmap-...png   flags in home class c (with several classes)
 //   line-spread-<placement>.csv                       largest minus smallest per-line value (several lines)
 //   heatmap.png                                       every placement's maps on one scale (heatmap_png.hpp)
-//   pairs.csv, meta.json                              every pair x line (not with --no-pairs-csv); everything else (meta_json.hpp)
+//   pairs.csv, meta.json                              every pair x line (not --no-pairs-csv); the rest (meta_json.hpp)
 //   gpus.csv                                          across GPUs: the GPU x GPU table
 //   cluster-barrier.csv                               --via dsm: barrier.cluster by cluster size
 //   homes.csv, homes.json, heatmap-homes.png          home discovery (homes_outputs.hpp; not with --via dsm)

@@ -201,7 +201,8 @@ std::string summary_markdown(const RunSummary& s) {
   md += "```r\n";
   md += fmt::format("m <- as.matrix(read.csv(\"matrix-{}.csv\", row.names = 1, check.names = FALSE))\n", example);
   md += run.across_devices() ? "m[\"g0.0\", \"g1.0\"]\n" : "m[\"0\", \"1\"]   # row and column names are the ids as text\n";
-  if (s.pairs_csv) md += "pairs <- merge(read.csv(\"pairs.csv\"), read.csv(\"units.csv\"), by.x = \"a\", by.y = \"unit\")\n";
+  if (s.pairs_csv)
+    md += "pairs <- merge(read.csv(\"pairs.csv\"), read.csv(\"units.csv\"), by.x = \"a\", by.y = \"unit\")\n";
   md += "```\n";
   return md;
 }
