@@ -21,11 +21,6 @@ namespace cumap {
 LatencyMap summarize_measurements(std::span<const std::vector<PairMeasurement>> parts, MapSpec spec,
                                   const std::function<int(int tag)>& home_class_of_tag,
                                   const std::function<int(int tag)>& pass_of_tag);
-inline LatencyMap summarize_measurements(const std::vector<PairMeasurement>& raw, MapSpec spec,
-                                         const std::function<int(int tag)>& home_class_of_tag,
-                                         const std::function<int(int tag)>& pass_of_tag) {
-  return summarize_measurements(std::span(&raw, 1), std::move(spec), home_class_of_tag, pass_of_tag);
-}
 
 // What several maps over the same units show (the per-class maps of one
 // placement), computed together in one pass over their pairs.

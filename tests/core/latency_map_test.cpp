@@ -1,4 +1,5 @@
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -30,7 +31,7 @@ int home_class_three(int) { return 3; }
 int pass_is_tag(int tag) { return tag; }
 
 LatencyMap summarized(const std::vector<PairMeasurement>& raw, MapSpec spec) {
-  return summarize_measurements(raw, std::move(spec), home_class_three, pass_is_tag);
+  return summarize_measurements(std::span(&raw, 1), std::move(spec), home_class_three, pass_is_tag);
 }
 
 // Units 0, 2, 5; two lines (passes); the pair (2,5) timed out on pass 1.
@@ -80,6 +81,22 @@ TEST_F(HandMadeRun, SummarizesEachMeasurement) {
   EXPECT_TRUE(std::isnan(map.pairs[1].cycles_median));  // no cycle clock there
   EXPECT_TRUE(map.pairs[5].timed_out);
   EXPECT_FALSE(map.pairs[4].timed_out);
+}
+
+// A class comes from the backend in parts: summarized as one run, in order.
+TEST_F(HandMadeRun, PartsAreSummarizedAsOneRunInOrder) {
+  const std::vector<std::vector<PairMeasurement>> parts{
+      {raw.begin(), raw.begin() + 2}, {}, {raw.begin() + 2, raw.end()}};
+  const LatencyMap whole = summarized(raw, spec);
+  const LatencyMap joined = summarize_measurements(parts, spec, home_class_three, pass_is_tag);
+  ASSERT_EQ(joined.pairs.size(), whole.pairs.size());
+  for (std::size_t i = 0; i < whole.pairs.size(); ++i) {
+    EXPECT_EQ(joined.pairs[i].a, whole.pairs[i].a) << i;
+    EXPECT_EQ(joined.pairs[i].b, whole.pairs[i].b) << i;
+    EXPECT_EQ(joined.pairs[i].pass, whole.pairs[i].pass) << i;
+    EXPECT_EQ(joined.pairs[i].timed_out, whole.pairs[i].timed_out) << i;
+    if (!whole.pairs[i].timed_out) EXPECT_DOUBLE_EQ(joined.pairs[i].rtt_ns.median, whole.pairs[i].rtt_ns.median) << i;
+  }
 }
 
 TEST_F(HandMadeRun, OnewayIsMedianOverLinesMirrored) {
